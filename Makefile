@@ -1,0 +1,155 @@
+# perf-rawfrag top-level Makefile.
+#   make            build lib/, tools/perf-rawfrag, plugins/, tests/ into $(O)
+#   make deps       install/build what is missing (scripts/setup.sh)
+#   make run        the main job: record tracepoints + loopback, then report
+#   make test       the test suite (normal and ASan+UBSan builds)
+#   make fuzz       build and run the libFuzzer harness (FUZZ_SECONDS=600)
+#   make bench      benchmarks against perf
+#   make doc        man pages from Documentation/*.txt
+# Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
+
+O ?= build/out
+DEPS ?= build/deps
+V ?= 0
+SANITIZE ?= 0
+
+ifeq ($(V),1)
+Q :=
+msg := @true
+else
+Q := @
+msg = @printf '  %-8s %s\n' $(1) $(2);
+endif
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
+export PKG_CONFIG_PATH
+
+PKGS := libtraceevent libbpf libzstd libelf zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LIBPERF_DIR := $(abspath $(DEPS))/libperf
+LIBPERF_CFLAGS := -I$(LIBPERF_DIR)/include
+LIBPERF_LIBS := $(LIBPERF_DIR)/lib64/libperf.a $(LIBPERF_DIR)/lib64/libapi.a
+
+WARN := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes -Werror=implicit-function-declaration
+OPT := -O2 -g
+ifeq ($(SANITIZE),1)
+OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDSAN := -fsanitize=address,undefined
+endif
+CFLAGS_COMMON := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP \
+	-Ilib/include -I$(O) $(PKG_CFLAGS)
+LIB_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Ilib
+LDFLAGS_COMMON := $(LDSAN)
+
+LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/decoders/*.c))
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
+LIB_A := $(O)/lib/librawfrag.a
+LIB_SO := $(O)/lib/librawfrag.so
+LIB_MAP := lib/librawfrag.map
+
+TOOL_SRCS := $(sort $(wildcard tools/perf-rawfrag/*.c))
+TOOL_OBJS := $(patsubst %.c,$(O)/%.o,$(TOOL_SRCS))
+TOOL := $(O)/perf-rawfrag
+
+BPF_SRCS := $(sort $(wildcard tools/perf-rawfrag/bpf/*.bpf.c))
+BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(BPF_SRCS))
+BPF_SKELS := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
+
+DLFILTER := $(O)/plugins/rawfrag-dlfilter.so
+PLUGIN_SRCS := $(sort $(wildcard plugins/dlfilter/*.c))
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
+TEST_HELPER_SRCS := $(sort $(wildcard tests/gen/*.c))
+TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
+
+TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) -lpthread -ldl
+
+all: $(LIB_A) $(LIB_SO) check-abi $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
+
+.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install
+
+deps:
+	$(Q)DEPS=$(DEPS) bash scripts/setup.sh
+
+$(O)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(CFLAGS_COMMON) $(LIBPERF_CFLAGS)) -c $< -o $@
+
+$(LIB_A): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -Wl,--version-script=$(LIB_MAP) \
+		-Wl,-soname,librawfrag.so.0 -o $@ $(LIB_OBJS) $(PKG_LIBS)
+
+# The exported symbols, the version script and the RAWFRAG_API declarations in the
+# public headers must name the same functions.
+check-abi: $(LIB_SO)
+	$(Q)scripts/check-abi.sh $(LIB_SO) $(LIB_MAP) lib/include/rawfrag
+
+# BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
+$(O)/%.bpf.o: %.bpf.c
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
+		-Ilib/include -c $< -o $@
+$(O)/%.skel.h: $(O)/%.bpf.o
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(TOOL_OBJS): $(BPF_SKELS)
+
+$(TOOL): $(TOOL_OBJS) $(LIB_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS_COMMON) -o $@ $(TOOL_OBJS) $(TOOL_LIBS)
+
+$(DLFILTER): $(PLUGIN_SRCS) $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -shared $(LDFLAGS_COMMON) -o $@ $(PLUGIN_SRCS) $(LIB_OBJS) $(PKG_LIBS)
+
+$(O)/tests/%: tests/unit/%.c $(LIB_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS) -lcmocka
+
+$(O)/tests/%: tests/gen/%.c $(LIB_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bash scripts/run-main.sh $(O)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
+	$(Q)bash tests/run.sh
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz
+
+bench: all
+	$(Q)bash scripts/bench.sh $(O)
+
+doc:
+	$(Q)$(MAKE) --no-print-directory -C Documentation
+
+install: all
+	install -D -m 755 $(TOOL) $(DESTDIR)$(or $(prefix),/usr/local)/bin/perf-rawfrag
+
+clean:
+	$(Q)rm -rf build/out build/asan build/fuzz build/doc
+
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Raw-layout checker: the kernel's rules for a PERF_SAMPLE_RAW area (see
+ * raw-layouts.md §1.4), applied to every sample that has RAW, plus each producer's
+ * own rules through its decoder's length().
+ *
+ * Generic kinds (stable ids, shown in tables and JSON):
+ *   sample_parse     the sample does not parse (a field crosses header.size)
+ *   raw_size_align   raw_size % 8 != 4
+ *   raw_outside      the raw area reaches past header.size
+ *   raw_trailing     the fields after RAW do not end exactly at header.size
+ *   raw_empty_nonzero  raw_size 4 but the word is not zero (warning: BPF zero-length
+ *                    output leaves it unwritten)
+ *   size_wrapped     header.size looks wrapped past 64 KiB (raw_size > header.size)
+ *   pad_range        pad = raw_size - len outside 0..7
+ *   pad_nonzero      pad bytes not zero (stale ring data; warning, error with strict)
+ * Producers add their own kinds (prefixed with the producer: "tp_common_type", ...).
+ *
+ * Ownership: the checker owns its statistics and the violation examples it keeps.
+ */
+#ifndef __RAWFRAG_CHECK_H
+#define __RAWFRAG_CHECK_H
+
+#include <rawfrag/decoder.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rawfrag_checker;
+
+struct rawfrag_check_opts {
+	size_t sz;
+	/* pad_nonzero becomes an error */
+	bool strict;
+	/* how many violation examples to keep (0 = default 20, -1 = all) */
+	int max_examples;
+};
+#define rawfrag_check_opts__last_field max_examples
+
+#define RAWFRAG_CHECK_SIZE_BUCKETS 17 /* log2 buckets of raw_size: [0,1],[2,3],... 64K */
+
+struct rawfrag_check_kind_count {
+	const char *kind;
+	enum rawfrag_severity sev;
+	uint64_t count;
+};
+
+/* Per-evsel figures. */
+struct rawfrag_check_evstats {
+	uint64_t samples; /* samples of this evsel */
+	uint64_t raw_samples; /* ... with RAW */
+	uint64_t raw_bytes; /* sum of raw_size */
+	uint64_t size_hist[RAWFRAG_CHECK_SIZE_BUCKETS];
+	uint64_t pad_hist[8]; /* by pad length, where the length is known */
+	uint64_t pad_unknown; /* length not known to the decoder */
+	uint64_t pad_zero, pad_stale; /* samples whose pad bytes are all zero / not */
+	uint64_t empty; /* the no-data form */
+	uint64_t errors, warnings;
+	int nr_kinds;
+	const struct rawfrag_check_kind_count *kinds;
+	/* first example offsets of stale pad (file offsets of records) */
+	int nr_stale_examples;
+	const uint64_t *stale_examples;
+};
+
+struct rawfrag_violation {
+	uint64_t rec_offset; /* file offset of the record */
+	bool in_compressed;
+	int64_t raw_off; /* offset inside the raw area, -1 if n/a */
+	int evsel_idx;
+	const char *kind;
+	enum rawfrag_severity sev;
+	const char *message;
+};
+
+RAWFRAG_API struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
+							 const struct rawfrag_check_opts *opts);
+RAWFRAG_API void rawfrag_checker__delete(struct rawfrag_checker *c);
+
+/*
+ * Check one record. Non-sample records are ignored (return 0). Samples that do not
+ * parse are a sample_parse violation (the parse error's reason is the message).
+ * Returns the number of errors found in this record (0 = clean), or -errno.
+ * smp may be NULL (the checker parses rec itself).
+ */
+RAWFRAG_API int rawfrag_checker__record(struct rawfrag_checker *c,
+					const struct rawfrag_record *rec,
+					const struct rawfrag_sample *smp);
+
+RAWFRAG_API const struct rawfrag_check_evstats *
+rawfrag_checker__evstats(const struct rawfrag_checker *c, int evsel_idx);
+RAWFRAG_API uint64_t rawfrag_checker__nr_errors(const struct rawfrag_checker *c);
+RAWFRAG_API uint64_t rawfrag_checker__nr_warnings(const struct rawfrag_checker *c);
+RAWFRAG_API int rawfrag_checker__nr_violations(const struct rawfrag_checker *c);
+RAWFRAG_API const struct rawfrag_violation *
+rawfrag_checker__violation(const struct rawfrag_checker *c, int i);
+
+/*
+ * The generic part alone, for one parsed sample with a known (or unknown: len < 0)
+ * true length: used by the checker and by tests. Findings go to sink.
+ */
+RAWFRAG_API int rawfrag_check_raw(const struct rawfrag_record *rec,
+				  const struct rawfrag_sample *smp, int64_t len,
+				  struct rawfrag_check_sink *sink);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __RAWFRAG_CHECK_H */

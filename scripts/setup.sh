@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Install what perf-rawfrag needs on a Debian 12 machine, idempotently:
+#  - Debian packages (only those missing);
+#  - libperf, built from Debian's linux-source-6.1 (tools/lib/perf) into a cached
+#    prefix inside the build tree ($DEPS, default build/deps);
+#  - tracefs mounted (when root).
+# Quiet when everything is already there.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+DEPS=${DEPS:-$top/build/deps}
+PREFIX=$DEPS/libperf
+
+PKGS=(build-essential pkg-config make gcc clang llvm bpftool
+      libtraceevent-dev libtracefs-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+      libunwind-dev libcmocka-dev libpcap-dev libclang-rt-14-dev
+      linux-source-6.1 linux-perf tshark iproute2 python3 xz-utils
+      asciidoc-base xmlto valgrind)
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		log "missing packages: $*; run as root (or: apt-get install $*)"
+		exit 1
+	fi
+}
+
+install_packages() {
+	local missing=() p
+	for p in "${PKGS[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	need_root "${missing[@]}"
+	log "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	# tshark asks whether non-root users may capture; answer no, non-interactively
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		debconf-set-selections 2>/dev/null || true
+	apt-get update -qq >/dev/null
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_libperf() {
+	if [ -f "$PREFIX/.stamp" ] && [ -f "$PREFIX/lib64/libperf.a" ]; then
+		return 0
+	fi
+	local tarball src
+	tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null | head -n1)
+	[ -n "$tarball" ] || { log "linux-source-6.1 tarball not found in /usr/src"; exit 1; }
+	src=$DEPS/src
+	rm -rf "$src" "$PREFIX"
+	mkdir -p "$src" "$PREFIX"
+	log "building libperf from $(basename "$tarball") into $PREFIX"
+	# Only the user-space tool libraries and the headers they include are needed.
+	tar -C "$src" -xJf "$tarball" --strip-components=1 \
+		--wildcards 'linux-source-6.1/tools/*' 'linux-source-6.1/include/uapi/*' \
+		'linux-source-6.1/arch/*/include/uapi/*' 'linux-source-6.1/scripts/*' \
+		'linux-source-6.1/Makefile'
+	make -s -C "$src/tools/lib/perf" prefix="$PREFIX" V=0 \
+		install_lib install_headers install_pkgconfig >/dev/null
+	# libperf.a needs libapi.a (fdarray, cpu helpers), which libperf does not install.
+	cp "$src/tools/lib/api/libapi.a" "$PREFIX/lib64/"
+	rm -rf "$src"
+	touch "$PREFIX/.stamp"
+}
+
+mount_tracefs() {
+	[ -e /sys/kernel/tracing/events ] && return 0
+	[ "$(id -u)" = 0 ] || { log "tracefs not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)"; return 0; }
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+		log "could not mount tracefs at /sys/kernel/tracing"
+}
+
+install_packages
+build_libperf
+mount_tracefs

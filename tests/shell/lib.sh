@@ -1,0 +1,45 @@
+# Shared helpers for tests/shell/t*.sh. Source it; each test file runs in its own
+# scratch directory ($T, removed at exit unless KEEP=1) and reports TAP lines:
+#   ok N - name | not ok N - name | ok N - name # SKIP reason
+# tests/run.sh counts them. Assertions print expected vs actual on failure.
+set -u
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+O=${O:-$TOP/build/out}
+ASAN_O=${ASAN_O:-$TOP/build/asan}
+# the tool under test: the ASan build when present (tests run under ASan+UBSan)
+RAWFRAG=${RAWFRAG:-$O/perf-rawfrag}
+[ -x "$ASAN_O/perf-rawfrag" ] && [ "${NO_ASAN:-0}" != 1 ] && RAWFRAG=$ASAN_O/perf-rawfrag
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=98}
+PERF=${PERF:-perf}
+_tn=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/rawfrag-test.XXXXXX")
+[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+t_ok()   { _tn=$((_tn + 1)); echo "ok $_tn - $1"; }
+t_fail() { _tn=$((_tn + 1)); echo "not ok $_tn - $1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }
+t_skip() { _tn=$((_tn + 1)); echo "ok $_tn - $1 # SKIP $2"; }
+
+# t_eq NAME EXPECTED ACTUAL
+t_eq() {
+	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1" "expected: $2" "actual:   $3"; fi
+}
+# t_run NAME EXPECTED_RC CMD...: runs CMD, output in $T/out, $T/err
+t_run() {
+	local name=$1 want=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"; local rc=$?
+	if [ "$rc" = "$want" ]; then t_ok "$name"; else
+		t_fail "$name" "expected exit $want, got $rc: $*" "$(head -c 600 "$T/err")"; fi
+}
+# t_grep NAME PATTERN FILE
+t_grep() {
+	if grep -qE -- "$2" "$3"; then t_ok "$1"; else
+		t_fail "$1" "pattern not found: $2" "in $3: $(head -c 400 "$3")"; fi
+}
+is_root() { [ "$(id -u)" = 0 ]; }
+have_tracefs() { [ -d /sys/kernel/tracing/events ]; }
+ensure_tracefs() {
+	have_tracefs || { is_root && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }
+	have_tracefs
+}
