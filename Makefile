@@ -70,7 +70,7 @@ TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
 
 TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) -lpthread -ldl
 
-all: $(LIB_A) $(LIB_SO) check-abi $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
+all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
 .PHONY: all deps run test test-quick fuzz bench doc check-abi clean install
 
@@ -135,6 +135,7 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
+	$(Q)$(MAKE) --no-print-directory check-abi
 	$(Q)bash tests/run.sh
 
 fuzz:

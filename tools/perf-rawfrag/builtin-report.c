@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Placeholder: replaced by the subcommand's implementation. */
+#include <stdio.h>
+
+#include "builtin.h"
+
+int cmd_report(int argc, char **argv)
+{
+	fprintf(stderr, "perf rawfrag report: not implemented yet\n");
+	return RF_EXIT_USAGE;
+}
