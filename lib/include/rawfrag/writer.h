@@ -111,6 +111,16 @@ RAWFRAG_API uint64_t rawfrag_writer__bytes(const struct rawfrag_writer *w);
 RAWFRAG_API const struct rawfrag_err *rawfrag_writer__error(const struct rawfrag_writer *w);
 
 /*
+ * Build a HEADER_TRACING_DATA blob in perf's format (version 0.6: header_page,
+ * header_event, formats of the given events grouped by system, printk formats,
+ * saved_cmdlines) from tracefs (NULL = /sys/kernel/tracing), numbers in the given
+ * byte order. events are "sys:name". On success *blob is malloc'd (caller frees).
+ */
+RAWFRAG_API int rawfrag_tracing_data__build(const char *tracefs, const char *const *events,
+					    int nr_events, bool big_endian, void **blob,
+					    size_t *len, struct rawfrag_err *err);
+
+/*
  * Synthesize a sample record into buf in the given byte order (swap = target is
  * foreign). Returns the record size, -ENOSPC if buf is too small, -E2BIG if it
  * would exceed 65535 bytes.

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BPF skb/xdp packet dumps for `perf rawfrag record --skb` (skb-record.c) and
+ * their pcapng export for `perf rawfrag report --format pcapng` (pcapng.c).
+ */
+#ifndef __PERF_RAWFRAG_SKB_H
+#define __PERF_RAWFRAG_SKB_H
+
+#include <rawfrag/decoder.h>
+
+struct record;
+
+struct skb_opts {
+	const char *ifaces; /* "lo,eth0" */
+	const char *hooks; /* "socket" (default), "tc-ingress", "tc-egress", "xdp"; comma list */
+	unsigned int snaplen; /* 0 = default 256 */
+	const char *filter; /* tcpdump-style expression or NULL */
+};
+
+/*
+ * Called by the record command when --skb is given, after its options are parsed
+ * and before recording starts: load and attach the dump programs and register their
+ * bpf-output events with the record (record.h). Returns 0 or -errno after printing
+ * one clear error.
+ */
+int skb_record_setup(struct record *rec, const struct skb_opts *opts);
+
+/*
+ * Write the bpf_skb samples of sess's file that keep() accepts (keep may be NULL)
+ * as pcapng to path ("-" = stdout). Returns 0 or -errno after printing one error.
+ */
+int report_pcapng(struct rawfrag_session *sess, const char *path,
+		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
+			       const struct rawfrag_sample *smp),
+		  void *keep_ctx);
+
+#endif
