@@ -107,6 +107,8 @@ struct rawfrag_decoder {
 	/* typed fields, emitted inside the caller's "fields" object */
 	int (*fields)(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		      struct rawfrag_emit *em);
+	/* optional: a task name the file recorded outside COMM records (saved cmdlines) */
+	const char *(*pid_comm)(void *file_priv, uint32_t pid);
 };
 
 /* NULL-terminated table of all decoders (lib/decoders/registry.c). */
@@ -142,6 +144,10 @@ RAWFRAG_API void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
  * nothing changed.
  */
 RAWFRAG_API int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err);
+
+/* Task name from any decoder's pid_comm (e.g. tracing data's saved cmdlines), or NULL. */
+RAWFRAG_API const char *rawfrag_session__saved_comm(const struct rawfrag_session *s,
+						    uint32_t pid);
 
 /* Fill raw from a parsed sample of this session's file. false if no RAW. */
 RAWFRAG_API bool rawfrag_session__raw(const struct rawfrag_session *s,

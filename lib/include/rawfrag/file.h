@@ -183,6 +183,8 @@ RAWFRAG_API struct rawfrag_evsel *rawfrag_file__evsel(const struct rawfrag_file 
 RAWFRAG_API const struct perf_event_attr *rawfrag_evsel__attr(const struct rawfrag_evsel *e);
 /* name from EVENT_DESC / EVENT_UPDATE / tracing data, else a generated one */
 RAWFRAG_API const char *rawfrag_evsel__name(const struct rawfrag_evsel *e);
+/* replace the name (e.g. "sys:name" from the tracing data); the file copies it */
+RAWFRAG_API int rawfrag_evsel__set_name(struct rawfrag_evsel *e, const char *name);
 RAWFRAG_API int rawfrag_evsel__idx(const struct rawfrag_evsel *e);
 RAWFRAG_API int rawfrag_evsel__nr_ids(const struct rawfrag_evsel *e);
 RAWFRAG_API const uint64_t *rawfrag_evsel__ids(const struct rawfrag_evsel *e);
