@@ -69,6 +69,7 @@ TEST_HELPER_SRCS := $(sort $(wildcard tests/gen/*.c))
 TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
 
 TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) -lpthread -ldl
+FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
@@ -128,6 +129,12 @@ $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS)
 
+# the fuzz harness with a replay main(), for the test suite (no libFuzzer needed)
+$(FUZZ_REPLAY): tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A) $(PKG_LIBS)
+
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash scripts/run-main.sh $(O)
@@ -135,6 +142,7 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
+	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay
 	$(Q)$(MAKE) --no-print-directory check-abi
 	$(Q)bash tests/run.sh
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Replays the committed fuzz corpus and freshly generated seeds through the fuzz
+# harness (reader + parser + checker + all decoders) under ASan+UBSan.
+source "$(dirname "$0")/lib.sh"
+replay=$ASAN_O/tests/fuzz-replay
+[ -x "$replay" ] || replay=$O/tests/fuzz-replay
+if [ ! -x "$replay" ]; then
+	t_fail "fuzz replay binary built" "missing $replay"
+	exit 0
+fi
+O=$O bash "$TOP/tests/fuzz/seed.sh" "$T/seeds" 2>"$T/seed.log"
+n=$(ls "$T/seeds" | wc -l)
+if [ "$n" -gt 0 ]; then t_ok "fuzz seeds generated ($n files)"; else t_fail "fuzz seeds generated" "$(cat "$T/seed.log")"; fi
+t_run "replay generated seeds without sanitizer errors" 0 "$replay" "$T/seeds"
+if [ -d "$TOP/tests/fuzz/corpus" ] && [ -n "$(ls "$TOP/tests/fuzz/corpus")" ]; then
+	t_run "replay committed corpus ($(ls "$TOP/tests/fuzz/corpus" | wc -l) inputs)" 0 "$replay" "$TOP/tests/fuzz/corpus"
+else
+	t_skip "replay committed corpus" "no committed corpus yet"
+fi
