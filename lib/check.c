@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * rawfrag_checker: the generic RAW rules (check_raw.c) and each producer's own
+ * (its decoder's length()) over every sample of a session, with per-evsel
+ * figures, per-kind counts and the first violations kept as examples.
+ *
+ * Messages are formatted only for the examples that are kept, so a file full
+ * of stale pad costs a counter increment per sample, not a vsnprintf.
+ *
+ * Wrapped header.size (raw_locate()): header.size is a u16 and the kernel
+ * truncates a larger sample size into it unchecked (raw-layouts.md §1.3). When a
+ * sample does not parse, the fields before RAW (fixed, READ, CALLCHAIN) are
+ * walked on their own to find raw_size. If RAW then reaches past header.size
+ * and the record needs more than 65535 bytes just up to the end of RAW, no u16
+ * can describe it: size_wrapped. If it would fit in a u16, header.size is just
+ * too small: raw_outside. The message says whether header.size equals the
+ * implied size modulo 65536 (it does for a genuine wrap when the fields after
+ * RAW have fixed sizes).
+ *
+ * Ownership: the checker owns its figures, kind names and kept violations.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/check_sink.h"
+
+#define STALE_EXAMPLES 8
+#define DEFAULT_EXAMPLES 20
+
+struct check_ev {
+	struct rawfrag_check_evstats st;
+	struct rawfrag_check_kind_count *kinds;
+	int cap_kinds;
+	uint64_t stale[STALE_EXAMPLES];
+};
+
+struct rawfrag_checker {
+	struct rawfrag_session *sess;
+	struct rawfrag_file *file;
+	bool swap;
+	int max_examples;
+	struct check_ev *evs; /* by evsel idx */
+	int nr_evs;
+	struct check_ev orphan; /* samples whose id matches no evsel */
+	uint64_t nr_err, nr_warn;
+	struct rawfrag_violation *viol;
+	int nr_viol, cap_viol;
+	struct rawfrag_check_sink sink;
+	/* the record being checked, for the sink */
+	const struct rawfrag_record *cur_rec;
+	int cur_idx;
+	struct check_ev *cur_ev;
+};
+
+static struct rawfrag_check_kind_count *kind_slot(struct check_ev *ev, const char *kind,
+						   enum rawfrag_severity sev)
+{
+	struct rawfrag_check_kind_count *k;
+
+	for (int i = 0; i < ev->st.nr_kinds; i++) {
+		k = &ev->kinds[i];
+		if ((k->kind == kind || !strcmp(k->kind, kind)) && k->sev == sev)
+			return k;
+	}
+	if (ev->st.nr_kinds == ev->cap_kinds) {
+		int cap = ev->cap_kinds ? 2 * ev->cap_kinds : 8;
+
+		k = realloc(ev->kinds, cap * sizeof(*k));
+		if (!k)
+			return NULL;
+		ev->kinds = k;
+		ev->cap_kinds = cap;
+	}
+	k = &ev->kinds[ev->st.nr_kinds];
+	k->kind = strdup(kind);
+	if (!k->kind)
+		return NULL;
+	k->sev = sev;
+	k->count = 0;
+	ev->st.nr_kinds++;
+	ev->st.kinds = ev->kinds;
+	return k;
+}
+
+static void keep_violation(struct rawfrag_checker *c, const char *kind,
+			   enum rawfrag_severity sev, int64_t raw_off, const char *fmt,
+			   va_list ap)
+{
+	struct rawfrag_violation *v;
+	char msg[512];
+
+	if (c->nr_viol == c->cap_viol) {
+		int cap = c->cap_viol ? 2 * c->cap_viol : 32;
+
+		v = realloc(c->viol, cap * sizeof(*v));
+		if (!v)
+			return;
+		c->viol = v;
+		c->cap_viol = cap;
+	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	v = &c->viol[c->nr_viol];
+	v->message = strdup(msg);
+	if (!v->message)
+		return;
+	v->rec_offset = c->cur_rec->offset;
+	v->in_compressed = c->cur_rec->in_compressed;
+	v->raw_off = raw_off;
+	v->evsel_idx = c->cur_idx;
+	v->kind = kind;
+	v->sev = sev;
+	c->nr_viol++;
+}
+
+static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
+			   const char *kind, int64_t raw_off, const char *fmt, va_list ap)
+{
+	struct rawfrag_checker *c = sink->ctx;
+	struct check_ev *ev = c->cur_ev;
+	struct rawfrag_check_kind_count *k = kind_slot(ev, kind, sev);
+
+	if (sev == RAWFRAG_SEV_ERROR) {
+		c->nr_err++;
+		ev->st.errors++;
+	} else {
+		c->nr_warn++;
+		ev->st.warnings++;
+	}
+	if (!k)
+		return;
+	k->count++;
+	if (c->max_examples < 0 || c->nr_viol < c->max_examples)
+		keep_violation(c, k->kind, sev, raw_off, fmt, ap);
+}
+
+struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
+					     const struct rawfrag_check_opts *opts)
+{
+	struct rawfrag_checker *c;
+
+	if (!s) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->sess = s;
+	c->file = rawfrag_session__file(s);
+	c->swap = rawfrag_file__needs_swap(c->file);
+	c->max_examples = RAWFRAG_OPTS_GET(opts, max_examples, 0);
+	if (!c->max_examples)
+		c->max_examples = DEFAULT_EXAMPLES;
+	rawfrag_check_sink__init(&c->sink, RAWFRAG_OPTS_GET(opts, strict, false), NULL);
+	c->sink.report = checker_report;
+	c->sink.ctx = c;
+	return c;
+}
+
+static void free_ev(struct check_ev *ev)
+{
+	for (int i = 0; i < ev->st.nr_kinds; i++)
+		free((char *)ev->kinds[i].kind);
+	free(ev->kinds);
+}
+
+void rawfrag_checker__delete(struct rawfrag_checker *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nr_evs; i++)
+		free_ev(&c->evs[i]);
+	free_ev(&c->orphan);
+	free(c->evs);
+	for (int i = 0; i < c->nr_viol; i++)
+		free((char *)c->viol[i].message);
+	free(c->viol);
+	free(c);
+}
+
+static struct check_ev *get_ev(struct rawfrag_checker *c, int idx)
+{
+	if (idx < 0)
+		return &c->orphan;
+	if (idx >= c->nr_evs) {
+		int n = rawfrag_file__nr_evsels(c->file);
+		struct check_ev *evs;
+
+		if (n <= idx)
+			n = idx + 1;
+		evs = realloc(c->evs, n * sizeof(*evs));
+		if (!evs)
+			return NULL;
+		memset(evs + c->nr_evs, 0, (n - c->nr_evs) * sizeof(*evs));
+		c->evs = evs;
+		c->nr_evs = n;
+	}
+	return &c->evs[idx];
+}
+
+/* Size of the READ block at p (at most avail bytes), or -1 if it does not fit. */
+static int64_t read_size(const struct perf_event_attr *attr, const uint8_t *p, uint64_t avail,
+			 bool swap)
+{
+	uint64_t rf = attr->read_format, per = 1, nr, hdr = 0;
+
+	per += !!(rf & PERF_FORMAT_ID) + !!(rf & (1U << 4) /* LOST */);
+	hdr += !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	if (!(rf & PERF_FORMAT_GROUP))
+		return 8 * (per + hdr);
+	if (avail < 8)
+		return -1;
+	nr = rawfrag__get64(p, swap);
+	if (nr > avail / 8 / per)
+		return -1;
+	return 8 * (1 + hdr + nr * per);
+}
+
+/*
+ * Find raw_size by walking the fields before RAW. Returns the offset of the
+ * raw_size word, or -1 when those fields do not fit.
+ */
+static int64_t raw_locate(const struct perf_event_attr *attr, const struct rawfrag_record *rec,
+			  bool swap)
+{
+	static const uint64_t fixed = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+				      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+				      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	const uint8_t *d = rec->data;
+	uint64_t st = attr->sample_type, off = 8;
+
+	off += 8 * (uint64_t)__builtin_popcountll(st & fixed);
+	if (off > rec->size)
+		return -1;
+	if (st & PERF_SAMPLE_READ) {
+		int64_t n = read_size(attr, d + off, rec->size - off, swap);
+
+		if (n < 0 || (uint64_t)n > rec->size - off)
+			return -1;
+		off += (uint64_t)n;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr;
+
+		if (rec->size - off < 8)
+			return -1;
+		nr = rawfrag__get64(d + off, swap);
+		if (nr > (rec->size - off - 8) / 8)
+			return -1;
+		off += 8 + 8 * nr;
+	}
+	if (rec->size - off < 4)
+		return -1;
+	return (int64_t)off;
+}
+
+/* A sample that did not parse: say whether RAW explains it. */
+static void diagnose(struct rawfrag_checker *c, const struct perf_event_attr *attr,
+		     const struct rawfrag_record *rec, const struct rawfrag_err *perr)
+{
+	struct rawfrag_check_sink *sink = &c->sink;
+	int64_t off = -1;
+	uint32_t raw_size;
+	uint64_t end;
+
+	if (attr->sample_type & PERF_SAMPLE_RAW)
+		off = raw_locate(attr, rec, c->swap);
+	if (off < 0) {
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "sample_parse", -1, "%s",
+					   perr->reason);
+		return;
+	}
+	/* raw_size is the first u32 of a u64 the kernel wrote with {size, data...} */
+	raw_size = rawfrag__get32((const uint8_t *)rec->data + off, c->swap);
+	end = (uint64_t)off + 4 + raw_size;
+	if (end <= rec->size) {
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "sample_parse", -1, "%s",
+					   perr->reason);
+		return;
+	}
+	c->cur_ev->st.raw_samples++;
+	c->cur_ev->st.raw_bytes += raw_size;
+	if (end > 0xffff)
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "size_wrapped", -1,
+					   "raw_size %u at record offset 0x%llx needs %llu bytes, header.size is %u%s",
+					   raw_size, (unsigned long long)off, (unsigned long long)end,
+					   rec->size,
+					   (end & 0xffff) <= rec->size ?
+					   " (true size wrapped past 64 KiB)" :
+					   " (not consistent with a wrap)");
+	else
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "raw_outside", -1,
+					   "raw area 0x%llx+%u ends past header.size %u",
+					   (unsigned long long)off + 4, raw_size, rec->size);
+}
+
+int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_record *rec,
+			    const struct rawfrag_sample *smp)
+{
+	struct rawfrag_evsel *evsel;
+	const struct perf_event_attr *attr;
+	const struct rawfrag_decoder *dec;
+	struct rawfrag_sample local;
+	struct rawfrag_raw raw;
+	struct rawfrag_check_sink *sink = &c->sink;
+	struct check_ev *ev;
+	int64_t len = -1;
+	uint64_t stale;
+
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	evsel = rawfrag_file__evsel_of(c->file, rec);
+	c->cur_idx = evsel ? rawfrag_evsel__idx(evsel) : -1;
+	ev = get_ev(c, c->cur_idx);
+	if (!ev)
+		return -ENOMEM;
+	c->cur_ev = ev;
+	c->cur_rec = rec;
+	sink->nr_err = sink->nr_warn = 0;
+	sink->st = &ev->st;
+	ev->st.samples++;
+	if (!evsel) {
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "sample_parse", -1,
+					   "sample id matches no event");
+		return sink->nr_err;
+	}
+	attr = rawfrag_evsel__attr(evsel);
+	if (!smp) {
+		struct rawfrag_err perr = { 0 };
+
+		if (rawfrag_sample__parse(&local, attr, rec, c->swap, &perr)) {
+			diagnose(c, attr, rec, &perr);
+			return sink->nr_err;
+		}
+		smp = &local;
+	}
+	if (!rawfrag_session__raw(c->sess, rec, smp, &raw))
+		return 0;
+	dec = rawfrag_session__decoder(c->sess, evsel);
+	if (dec && dec->length && (uint64_t)raw.raw_offset + raw.size <= rec->size) {
+		uint32_t l = 0;
+
+		if (!dec->length(rawfrag_session__decoder_priv(c->sess, evsel), &raw, smp, &l,
+				 sink))
+			len = l;
+	}
+	stale = ev->st.pad_stale;
+	rawfrag_check_raw(rec, smp, len, sink);
+	if (ev->st.pad_stale != stale && ev->st.nr_stale_examples < STALE_EXAMPLES) {
+		ev->stale[ev->st.nr_stale_examples++] = rec->offset;
+		ev->st.stale_examples = ev->stale;
+	}
+	return sink->nr_err;
+}
+
+const struct rawfrag_check_evstats *rawfrag_checker__evstats(const struct rawfrag_checker *c,
+							     int evsel_idx)
+{
+	struct check_ev *ev;
+
+	if (evsel_idx == -1)
+		ev = (struct check_ev *)&c->orphan;
+	else if (evsel_idx < 0 || evsel_idx >= c->nr_evs)
+		return NULL;
+	else
+		ev = &c->evs[evsel_idx];
+	/* the arrays may have moved since the last record */
+	ev->st.kinds = ev->kinds;
+	ev->st.stale_examples = ev->stale;
+	return &ev->st;
+}
+
+uint64_t rawfrag_checker__nr_errors(const struct rawfrag_checker *c)
+{
+	return c->nr_err;
+}
+
+uint64_t rawfrag_checker__nr_warnings(const struct rawfrag_checker *c)
+{
+	return c->nr_warn;
+}
+
+int rawfrag_checker__nr_violations(const struct rawfrag_checker *c)
+{
+	return c->nr_viol;
+}
+
+const struct rawfrag_violation *rawfrag_checker__violation(const struct rawfrag_checker *c,
+							   int i)
+{
+	if (i < 0 || i >= c->nr_viol)
+		return NULL;
+	return &c->viol[i];
+}

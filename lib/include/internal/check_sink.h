@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The check sink behind rawfrag_check_sink__report(), shared with the in-tree
+ * tests so they can collect findings of rawfrag_check_raw() or of a decoder's
+ * length() without a whole checker (lib/check.c is the real consumer).
+ */
+#ifndef __RAWFRAG_INTERNAL_CHECK_SINK_H
+#define __RAWFRAG_INTERNAL_CHECK_SINK_H
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <rawfrag/check.h>
+
+struct rawfrag_check_sink {
+	/* pad_nonzero is an error rather than a warning */
+	bool strict;
+	/* findings in the current record */
+	int nr_err, nr_warn;
+	/* figures rawfrag_check_raw() keeps (NULL: none) */
+	struct rawfrag_check_evstats *st;
+	/* called for every finding (NULL: only counted); ap is the caller's args */
+	void (*report)(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
+		       const char *kind, int64_t raw_off, const char *fmt, va_list ap);
+	void *ctx;
+};
+
+static inline void rawfrag_check_sink__init(struct rawfrag_check_sink *sink, bool strict,
+					    struct rawfrag_check_evstats *st)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->strict = strict;
+	sink->st = st;
+}
+
+#endif

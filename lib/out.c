@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * rawfrag_out: an append buffer flushed to an fd in large writes.
+ *
+ * Ownership: the out object owns its buffer; it never closes the fd. In memory
+ * mode (fd < 0) the buffer grows and is never flushed.
+ *
+ * Report output is dominated by integers and short strings, so those avoid
+ * printf: decimal goes through a two-digit table, JSON strings are scanned for
+ * the rare byte that needs escaping and copied in runs.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rawfrag/emit.h>
+
+#define OUT_CHUNK (256 * 1024) /* flush threshold: few, large write(2)s */
+
+struct rawfrag_out {
+	int fd;
+	int err;
+	char *buf;
+	size_t len, cap;
+};
+
+struct rawfrag_out *rawfrag_out__new(int fd)
+{
+	struct rawfrag_out *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->fd = fd;
+	o->cap = OUT_CHUNK;
+	o->buf = malloc(o->cap);
+	if (!o->buf) {
+		free(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return o;
+}
+
+void rawfrag_out__delete(struct rawfrag_out *o)
+{
+	if (!o)
+		return;
+	rawfrag_out__flush(o);
+	free(o->buf);
+	free(o);
+}
+
+int rawfrag_out__flush(struct rawfrag_out *o)
+{
+	size_t off = 0;
+
+	if (o->fd < 0)
+		return o->err;
+	while (off < o->len && !o->err) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			o->err = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	o->len = 0;
+	return o->err;
+}
+
+int rawfrag_out__error(const struct rawfrag_out *o)
+{
+	return o->err;
+}
+
+/* Make room for n more bytes; false (error recorded) when that is impossible. */
+static bool out_room(struct rawfrag_out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return true;
+	if (o->fd >= 0) {
+		rawfrag_out__flush(o);
+		if (o->cap >= n)
+			return !o->err;
+	}
+	if (o->err)
+		return false;
+	size_t cap = o->cap;
+	while (cap - o->len < n) {
+		if (cap > SIZE_MAX / 2) {
+			o->err = -ENOMEM;
+			return false;
+		}
+		cap *= 2;
+	}
+	char *nb = realloc(o->buf, cap);
+	if (!nb) {
+		o->err = -ENOMEM;
+		return false;
+	}
+	o->buf = nb;
+	o->cap = cap;
+	return true;
+}
+
+void rawfrag_out__write(struct rawfrag_out *o, const void *p, size_t len)
+{
+	if (o->err)
+		return;
+	if (o->fd >= 0 && len >= o->cap) {
+		/* too big to be worth copying: write it straight through */
+		const char *c = p;
+
+		rawfrag_out__flush(o);
+		while (len && !o->err) {
+			ssize_t n = write(o->fd, c, len);
+
+			if (n < 0) {
+				if (errno != EINTR)
+					o->err = -errno;
+				continue;
+			}
+			c += n;
+			len -= (size_t)n;
+		}
+		return;
+	}
+	if (!out_room(o, len))
+		return;
+	memcpy(o->buf + o->len, p, len);
+	o->len += len;
+}
+
+void rawfrag_out__puts(struct rawfrag_out *o, const char *s)
+{
+	rawfrag_out__write(o, s, strlen(s));
+}
+
+void rawfrag_out__putc(struct rawfrag_out *o, char c)
+{
+	if (o->len < o->cap) {
+		o->buf[o->len++] = c;
+		return;
+	}
+	rawfrag_out__write(o, &c, 1);
+}
+
+void rawfrag_out__printf(struct rawfrag_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->err)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < o->cap - o->len) {
+		o->len += (size_t)n;
+		return;
+	}
+	if (!out_room(o, (size_t)n + 1))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+void rawfrag_out__u64(struct rawfrag_out *o, uint64_t v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof(tmp);
+
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	rawfrag_out__write(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+void rawfrag_out__s64(struct rawfrag_out *o, int64_t v)
+{
+	if (v < 0) {
+		rawfrag_out__putc(o, '-');
+		/* via unsigned negation: INT64_MIN has no positive counterpart */
+		rawfrag_out__u64(o, -(uint64_t)v);
+		return;
+	}
+	rawfrag_out__u64(o, (uint64_t)v);
+}
+
+void rawfrag_out__hex(struct rawfrag_out *o, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	char tmp[20];
+	char *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = hx[v & 0xf];
+		v >>= 4;
+	} while (v);
+	*--p = 'x';
+	*--p = '0';
+	rawfrag_out__write(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0;
+
+	if (len == (size_t)-1)
+		len = strlen(str);
+	else
+		len = strnlen(str, len);
+	rawfrag_out__putc(o, '"');
+	while (i < len) {
+		unsigned char c = s[i];
+		char esc[6];
+		size_t n;
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		if (c >= 0x80 && (n = utf8_seq(s + i, len - i))) {
+			i += n;
+			continue;
+		}
+		rawfrag_out__write(o, s + run, i - run);
+		switch (c) {
+		case '"': rawfrag_out__write(o, "\\\"", 2); break;
+		case '\\': rawfrag_out__write(o, "\\\\", 2); break;
+		case '\n': rawfrag_out__write(o, "\\n", 2); break;
+		case '\t': rawfrag_out__write(o, "\\t", 2); break;
+		case '\r': rawfrag_out__write(o, "\\r", 2); break;
+		default:
+			/* control bytes, and bytes that are not UTF-8 (taken as Latin-1) */
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hx[c >> 4];
+			esc[5] = hx[c & 0xf];
+			rawfrag_out__write(o, esc, 6);
+		}
+		run = ++i;
+	}
+	rawfrag_out__write(o, s + run, i - run);
+	rawfrag_out__putc(o, '"');
+}
+
+const char *rawfrag_out__mem(const struct rawfrag_out *o, size_t *len)
+{
+	if (len)
+		*len = o->len;
+	return o->buf;
+}
+
+void rawfrag_out__reset(struct rawfrag_out *o)
+{
+	o->len = 0;
+}

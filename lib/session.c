@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * rawfrag_session: a file with every evsel bound to the decoder that scores
+ * highest in its probe (the hexdump fallback scores 1).
+ *
+ * Binding happens once per evsel; the result sits in arrays indexed by the evsel
+ * index so the per-sample path is two loads, no lookup. In pipe mode evsels and
+ * the tracing data arrive as records: rawfrag_session__refresh() binds new
+ * evsels and, when the tracing data appeared or changed, restarts every decoder
+ * (file_fini + file_init) and binds all evsels again.
+ *
+ * Ownership: the session owns the decoders' per-file and per-evsel state and a
+ * copy of the decoder options; it does not own the file.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rawfrag/decoder.h>
+
+struct rawfrag_session {
+	struct rawfrag_file *file;
+	rawfrag_print_fn_t print;
+	void *print_ctx;
+	char **dopts; /* NULL-terminated copy */
+	const struct rawfrag_decoder *forced;
+	/* per decoder of rawfrag_decoders() */
+	int nr_dec;
+	const struct rawfrag_decoder *const *decs;
+	struct rawfrag_decoder_ctx *ctx;
+	bool *inited;
+	/* per evsel idx */
+	int nr_bound, cap_bound;
+	const struct rawfrag_decoder **ev_dec;
+	void **ev_priv;
+	int *ev_dec_idx;
+	/* the tracing data the decoders were initialised with */
+	const void *tracing_data;
+	uint64_t tracing_data_size;
+};
+
+static void call_print(rawfrag_print_fn_t fn, enum rawfrag_print_level lvl, void *ctx,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fn(lvl, ctx, fmt, ap);
+	va_end(ap);
+}
+
+const char *rawfrag_decoder_ctx__opt(const struct rawfrag_decoder_ctx *ctx, const char *key)
+{
+	size_t kl = strlen(key);
+
+	if (!ctx || !ctx->dopts)
+		return NULL;
+	/* last one wins, so a later -x overrides an earlier one */
+	const char *val = NULL;
+	for (int i = 0; ctx->dopts[i]; i++)
+		if (!strncmp(ctx->dopts[i], key, kl) && ctx->dopts[i][kl] == '=')
+			val = ctx->dopts[i] + kl + 1;
+	return val;
+}
+
+void rawfrag_decoder_ctx__log(const struct rawfrag_decoder_ctx *ctx,
+			      enum rawfrag_print_level lvl, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!ctx || !ctx->print)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	call_print(ctx->print, lvl, ctx->print_ctx, "rawfrag: %s", msg);
+}
+
+static void sess_err(struct rawfrag_err *err, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void sess_err(struct rawfrag_err *err, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	err->err = e;
+	err->offset = -1;
+	err->rec_type = 0;
+	va_start(ap, fmt);
+	vsnprintf(err->reason, sizeof(err->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void unbind_all(struct rawfrag_session *s)
+{
+	for (int i = 0; i < s->nr_bound; i++) {
+		const struct rawfrag_decoder *d = s->ev_dec[i];
+
+		if (d && d->release && s->ev_priv[i])
+			d->release(s->ev_priv[i]);
+		s->ev_dec[i] = NULL;
+		s->ev_priv[i] = NULL;
+	}
+	s->nr_bound = 0;
+}
+
+static void fini_all(struct rawfrag_session *s)
+{
+	for (int i = 0; i < s->nr_dec; i++) {
+		if (s->inited[i] && s->decs[i]->file_fini)
+			s->decs[i]->file_fini(s->ctx[i].file_priv);
+		s->inited[i] = false;
+		s->ctx[i].file_priv = NULL;
+	}
+}
+
+/*
+ * file_init of every decoder. A decoder whose init fails is left out (its
+ * evsels fall back to another decoder) rather than making the file unusable:
+ * e.g. a tracepoint file with corrupt formats still gets checked.
+ */
+static void init_all(struct rawfrag_session *s)
+{
+	const struct rawfrag_env *env = rawfrag_file__env(s->file);
+
+	s->tracing_data = env ? env->tracing_data : NULL;
+	s->tracing_data_size = env ? env->tracing_data_size : 0;
+	for (int i = 0; i < s->nr_dec; i++) {
+		struct rawfrag_decoder_ctx *c = &s->ctx[i];
+		int ret = 0;
+
+		c->env = env;
+		c->file_priv = NULL;
+		if (s->forced && s->decs[i] != s->forced)
+			continue;
+		if (s->decs[i]->file_init)
+			ret = s->decs[i]->file_init(c, &c->file_priv);
+		if (ret < 0) {
+			rawfrag_decoder_ctx__log(c, RAWFRAG_WARN,
+						 "decoder %s: cannot use this file (%s)",
+						 s->decs[i]->name, strerror(-ret));
+			continue;
+		}
+		s->inited[i] = true;
+	}
+}
+
+static int grow_bound(struct rawfrag_session *s, int n)
+{
+	if (n <= s->cap_bound)
+		return 0;
+	int cap = s->cap_bound ? s->cap_bound : 8;
+	while (cap < n)
+		cap *= 2;
+	const struct rawfrag_decoder **d = realloc(s->ev_dec, cap * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	s->ev_dec = d;
+	void **p = realloc(s->ev_priv, cap * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	s->ev_priv = p;
+	int *x = realloc(s->ev_dec_idx, cap * sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	s->ev_dec_idx = x;
+	for (int i = s->cap_bound; i < cap; i++) {
+		s->ev_dec[i] = NULL;
+		s->ev_priv[i] = NULL;
+		s->ev_dec_idx[i] = -1;
+	}
+	s->cap_bound = cap;
+	return 0;
+}
+
+/* Probe every usable decoder for one evsel; highest score wins, ties: first. */
+static int bind_one(struct rawfrag_session *s, int idx, struct rawfrag_err *err)
+{
+	const struct rawfrag_evsel *ev = rawfrag_file__evsel(s->file, idx);
+	int best = -1, best_score = 0;
+	void *best_priv = NULL;
+
+	if (!ev) {
+		sess_err(err, -ENOENT, "evsel %d vanished", idx);
+		return -ENOENT;
+	}
+	for (int i = 0; i < s->nr_dec; i++) {
+		const struct rawfrag_decoder *d = s->decs[i];
+		void *priv = NULL;
+		int score;
+
+		if (!s->inited[i] || !d->probe)
+			continue;
+		score = d->probe(&s->ctx[i], ev, &priv);
+		if (score < 0) {
+			rawfrag_decoder_ctx__log(&s->ctx[i], RAWFRAG_WARN,
+						 "decoder %s: probe of %s failed (%s)", d->name,
+						 rawfrag_evsel__name(ev), strerror(-score));
+			continue;
+		}
+		if (score > best_score) {
+			if (best >= 0 && s->decs[best]->release && best_priv)
+				s->decs[best]->release(best_priv);
+			best = i;
+			best_score = score;
+			best_priv = priv;
+		} else if (score > 0 && d->release && priv) {
+			d->release(priv);
+		}
+	}
+	s->ev_dec[idx] = best >= 0 ? s->decs[best] : NULL;
+	s->ev_priv[idx] = best_priv;
+	s->ev_dec_idx[idx] = best;
+	return 0;
+}
+
+static int bind_new(struct rawfrag_session *s, struct rawfrag_err *err)
+{
+	int n = rawfrag_file__nr_evsels(s->file);
+	int ret = grow_bound(s, n);
+
+	if (ret) {
+		sess_err(err, ret, "out of memory");
+		return ret;
+	}
+	for (int i = s->nr_bound; i < n; i++) {
+		ret = bind_one(s, i, err);
+		if (ret)
+			return ret;
+		s->nr_bound = i + 1;
+	}
+	return 0;
+}
+
+static char **copy_dopts(const char *const *src)
+{
+	int n = 0;
+
+	while (src && src[n])
+		n++;
+	char **d = calloc(n + 1, sizeof(*d));
+	if (!d)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		d[i] = strdup(src[i]);
+		if (!d[i]) {
+			while (i--)
+				free(d[i]);
+			free(d);
+			return NULL;
+		}
+	}
+	return d;
+}
+
+struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
+					     const struct rawfrag_session_opts *opts,
+					     struct rawfrag_err *err)
+{
+	struct rawfrag_session *s;
+	const char *forced = RAWFRAG_OPTS_GET(opts, decoder, NULL);
+	int ret = -ENOMEM;
+
+	if (!f) {
+		sess_err(err, -EINVAL, "no file");
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		sess_err(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->file = f;
+	s->print = RAWFRAG_OPTS_GET(opts, print, NULL);
+	s->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);
+	s->decs = rawfrag_decoders();
+	while (s->decs[s->nr_dec])
+		s->nr_dec++;
+	s->dopts = copy_dopts(RAWFRAG_OPTS_GET(opts, dopts, NULL));
+	s->ctx = calloc(s->nr_dec, sizeof(*s->ctx));
+	s->inited = calloc(s->nr_dec, sizeof(*s->inited));
+	if (!s->dopts || !s->ctx || !s->inited) {
+		sess_err(err, ret, "out of memory");
+		goto err_out;
+	}
+	if (forced) {
+		s->forced = rawfrag_decoder__find(forced);
+		if (!s->forced) {
+			ret = -EINVAL;
+			sess_err(err, ret, "unknown decoder '%s'", forced);
+			goto err_out;
+		}
+	}
+	for (int i = 0; i < s->nr_dec; i++) {
+		s->ctx[i].session = s;
+		s->ctx[i].file = f;
+		s->ctx[i].dopts = (const char *const *)s->dopts;
+		s->ctx[i].print = s->print;
+		s->ctx[i].print_ctx = s->print_ctx;
+	}
+	init_all(s);
+	ret = bind_new(s, err);
+	if (ret)
+		goto err_out;
+	return s;
+
+err_out:
+	rawfrag_session__delete(s);
+	errno = -ret;
+	return NULL;
+}
+
+void rawfrag_session__delete(struct rawfrag_session *s)
+{
+	if (!s)
+		return;
+	if (s->ctx && s->inited) {
+		unbind_all(s);
+		fini_all(s);
+	}
+	free(s->ev_dec);
+	free(s->ev_priv);
+	free(s->ev_dec_idx);
+	free(s->ctx);
+	free(s->inited);
+	if (s->dopts) {
+		for (int i = 0; s->dopts[i]; i++)
+			free(s->dopts[i]);
+		free(s->dopts);
+	}
+	free(s);
+}
+
+struct rawfrag_file *rawfrag_session__file(const struct rawfrag_session *s)
+{
+	return s->file;
+}
+
+const struct rawfrag_decoder *rawfrag_session__decoder(const struct rawfrag_session *s,
+							const struct rawfrag_evsel *evsel)
+{
+	int idx = evsel ? rawfrag_evsel__idx(evsel) : -1;
+
+	if (idx < 0 || idx >= s->nr_bound)
+		return NULL;
+	return s->ev_dec[idx];
+}
+
+void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
+				    const struct rawfrag_evsel *evsel)
+{
+	int idx = evsel ? rawfrag_evsel__idx(evsel) : -1;
+
+	if (idx < 0 || idx >= s->nr_bound)
+		return NULL;
+	return s->ev_priv[idx];
+}
+
+int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
+{
+	const struct rawfrag_env *env = rawfrag_file__env(s->file);
+	const void *td = env ? env->tracing_data : NULL;
+	uint64_t tds = env ? env->tracing_data_size : 0;
+
+	if (td != s->tracing_data || tds != s->tracing_data_size) {
+		/* the formats decoders compiled their evsel state from changed */
+		unbind_all(s);
+		fini_all(s);
+		init_all(s);
+	} else {
+		/* env may have been reallocated by a HEADER_FEATURE record */
+		for (int i = 0; i < s->nr_dec; i++)
+			s->ctx[i].env = env;
+	}
+	return bind_new(s, err);
+}
+
+const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_t pid)
+{
+	for (int i = 0; i < s->nr_dec; i++) {
+		const char *c;
+
+		if (!s->inited[i] || !s->decs[i]->pid_comm)
+			continue;
+		c = s->decs[i]->pid_comm(s->ctx[i].file_priv, pid);
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+bool rawfrag_session__raw(const struct rawfrag_session *s, const struct rawfrag_record *rec,
+			  const struct rawfrag_sample *smp, struct rawfrag_raw *raw)
+{
+	if (!smp->raw_data)
+		return false;
+	raw->data = smp->raw_data;
+	raw->size = smp->raw_size;
+	raw->swap = smp->swap;
+	raw->big_endian = rawfrag_file__big_endian(s->file);
+	raw->rec_offset = rec ? rec->offset : 0;
+	raw->raw_offset = smp->raw_offset;
+	return true;
+}
