@@ -1,8 +1,565 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Placeholder until the producer's issue lands: claims no evsel. */
+/*
+ * Tracepoint producer: PERF_TYPE_TRACEPOINT samples, whose raw payload is the
+ * trace record (raw-layouts.md §4.1), decoded from the formats stored in the file.
+ *
+ * The tracing data is parsed once per file (tracepoint_data.c). probe() turns the
+ * event's format into a field table (offset, size, element size, kind, sign,
+ * __data_loc/__rel_loc), so the per-sample path reads fields by index and never
+ * parses or looks up by name. Text goes through libtraceevent's print path with
+ * the flags perf sets, because the print fmt has to come out exactly as
+ * `perf script -F trace` prints it; fields() reads the table directly.
+ *
+ * Before handing a payload to libtraceevent it is checked against the table
+ * (fixed part present, common_type right, dynamic fields inside the raw area):
+ * libtraceevent trusts the record, this file does not.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
 #include "internal/decoders.h"
+#include "internal/tracepoint.h"
+
+enum tpf_kind {
+	TPF_INT, /* 1, 2, 4 or 8 bytes, signed or not */
+	TPF_PTR, /* integer shown as a hex string */
+	TPF_STR, /* char[] or __data_loc/__rel_loc char[] */
+	TPF_ARRAY, /* other arrays with elements of 1, 2, 4 or 8 bytes */
+	TPF_BYTES, /* anything else: a hex byte string */
+};
+
+struct tp_field {
+	const char *name; /* owned by the tep_event */
+	uint32_t offset, size; /* of the field itself (for dynamic ones: the locator) */
+	uint32_t elem; /* element size of arrays */
+	uint8_t kind;
+	bool is_signed, elem_ptr, dynamic, rel;
+};
+
+/* Per-file state: the parsed tracing data and a reused print buffer. */
+struct tp_file {
+	struct rawfrag_tp_data td;
+	struct trace_seq seq;
+	char *kallsyms; /* where to resolve %ps from, NULL: nowhere */
+	bool kallsyms_done;
+};
+
+/* Per-evsel state: the precompiled layout of one event. */
+struct tp_event {
+	struct tp_file *tf;
+	struct tep_event *ev;
+	uint16_t id;
+	uint32_t fixed; /* end of the last fixed field: the shortest valid payload */
+	int type_idx; /* common_type in f[], or -1 */
+	int nr_common, nr_fields; /* f[] = common fields, then the event's fields */
+	int nr_dyn;
+	struct tp_field *f;
+	uint16_t *dyn; /* indexes of dynamic fields in f[] */
+};
+
+/* ---- field table ---- */
+
+/* char[] (not unsigned/signed char, not u8[]) is text; other arrays are arrays */
+static bool is_char_array(const struct tep_format_field *f)
+{
+	const char *t = f->type;
+
+	if (!(f->flags & TEP_FIELD_IS_STRING) || !t)
+		return false;
+	if (!strncmp(t, "__data_loc ", 11))
+		t += 11;
+	else if (!strncmp(t, "__rel_loc ", 10))
+		t += 10;
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	return !strncmp(t, "char", 4) && (t[4] == '[' || t[4] == ' ' || t[4] == '\0');
+}
+
+static bool int_size(uint32_t n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+static void classify(struct tp_field *tf, const struct tep_format_field *f)
+{
+	tf->name = f->name;
+	tf->offset = (uint32_t)f->offset;
+	tf->size = (uint32_t)f->size;
+	tf->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+	tf->elem_ptr = f->flags & TEP_FIELD_IS_POINTER;
+	tf->dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
+	tf->rel = f->flags & TEP_FIELD_IS_RELATIVE;
+	if (tf->dynamic) {
+		tf->elem = f->elementsize;
+		tf->kind = is_char_array(f) ? TPF_STR : int_size(tf->elem) ? TPF_ARRAY : TPF_BYTES;
+	} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+		tf->elem = f->arraylen ? tf->size / f->arraylen : tf->size;
+		if (is_char_array(f))
+			tf->kind = TPF_STR;
+		else if (f->arraylen && int_size(tf->elem) && tf->elem * f->arraylen == tf->size)
+			tf->kind = TPF_ARRAY;
+		else
+			tf->kind = TPF_BYTES;
+	} else {
+		tf->elem = tf->size;
+		if (!int_size(tf->size))
+			tf->kind = TPF_BYTES;
+		else
+			tf->kind = tf->elem_ptr ? TPF_PTR : TPF_INT;
+	}
+}
+
+static void tp_event_free(struct tp_event *te)
+{
+	if (!te)
+		return;
+	free(te->f);
+	free(te->dyn);
+	free(te);
+}
+
+static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
+{
+	struct tep_format_field *f;
+	struct tp_event *te = calloc(1, sizeof(*te));
+	int n = 0, nr = 0;
+
+	if (!te)
+		return NULL;
+	for (f = ev->format.common_fields; f; f = f->next)
+		nr++;
+	for (f = ev->format.fields; f; f = f->next)
+		nr++;
+	te->tf = tf;
+	te->ev = ev;
+	te->id = (uint16_t)ev->id;
+	te->type_idx = -1;
+	te->f = calloc(nr ? nr : 1, sizeof(*te->f));
+	te->dyn = calloc(nr ? nr : 1, sizeof(*te->dyn));
+	if (!te->f || !te->dyn)
+		goto err;
+	for (int common = 1; common >= 0; common--) {
+		f = common ? ev->format.common_fields : ev->format.fields;
+		for (; f; f = f->next, n++) {
+			struct tp_field *tpf = &te->f[n];
+
+			/* a negative offset or size cannot come from a sane format */
+			if (f->offset < 0 || f->size < 0 || f->offset > 0xffff || f->size > 0xffff)
+				goto err;
+			classify(tpf, f);
+			if (tpf->offset + tpf->size > te->fixed)
+				te->fixed = tpf->offset + tpf->size;
+			if (tpf->dynamic)
+				te->dyn[te->nr_dyn++] = (uint16_t)n;
+			if (common && !strcmp(f->name, "common_type") && int_size(tpf->size))
+				te->type_idx = n;
+			if (common)
+				te->nr_common++;
+			else
+				te->nr_fields++;
+		}
+	}
+	return te;
+err:
+	tp_event_free(te);
+	return NULL;
+}
+
+/* ---- reading a payload ---- */
+
+static uint64_t rd_num(const uint8_t *p, uint32_t n, bool swap, bool sign)
+{
+	switch (n) {
+	case 1:
+		return sign ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+	case 2: {
+		uint16_t v = rawfrag__get16(p, swap);
+
+		return sign ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 4: {
+		uint32_t v = rawfrag__get32(p, swap);
+
+		return sign ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default:
+		return rawfrag__get64(p, swap);
+	}
+}
+
+/*
+ * Where the field's bytes are in this payload. Returns false when they are not
+ * inside raw->size (the fixed part of f, or the area a locator points at).
+ */
+static bool field_span(const struct tp_field *f, const struct rawfrag_raw *raw, bool swap,
+		       uint32_t *off, uint32_t *len)
+{
+	uint64_t o;
+	uint32_t loc;
+
+	if ((uint64_t)f->offset + f->size > raw->size)
+		return false;
+	if (!f->dynamic) {
+		*off = f->offset;
+		*len = f->size;
+		return true;
+	}
+	if (f->size < 4)
+		return false;
+	/* (len << 16) | offset; __rel_loc offsets start after the locator */
+	loc = rawfrag__get32(raw->data + f->offset, swap);
+	o = loc & 0xffff;
+	if (f->rel)
+		o += (uint64_t)f->offset + f->size;
+	*len = loc >> 16;
+	if (o + *len > raw->size)
+		return false;
+	*off = (uint32_t)o;
+	return true;
+}
+
+/*
+ * The producer rules for one payload. Returns the number of problems found (0: the
+ * layout is sound), fills *end with the true length (fixed part and dynamic data),
+ * reports into sink (may be NULL) and writes the first problem into why.
+ */
+static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, uint32_t *end,
+		    struct rawfrag_check_sink *sink, char *why, size_t whylen)
+{
+	bool swap = te->tf->td.swap;
+	uint32_t len = te->fixed, off, dlen;
+	int bad = 0;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (raw->size < te->fixed || raw->size < 8) {
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "tp_short", -1,
+					   "raw size %u is shorter than the fixed fields of %s:%s (%u bytes)",
+					   raw->size, te->ev->system, te->ev->name, te->fixed);
+		if (why)
+			snprintf(why, whylen, "raw size %u < fixed fields %u", raw->size,
+				 te->fixed);
+		*end = raw->size;
+		return 1;
+	}
+	if (te->type_idx >= 0) {
+		const struct tp_field *t = &te->f[te->type_idx];
+		uint64_t type = rd_num(raw->data + t->offset, t->size, swap, false);
+
+		if (type != te->id) {
+			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "tp_common_type",
+						   t->offset,
+						   "common_type %llu does not match the event id %u of %s:%s",
+						   (unsigned long long)type, te->id, te->ev->system,
+						   te->ev->name);
+			if (why && !bad)
+				snprintf(why, whylen, "common_type %llu != event id %u",
+					 (unsigned long long)type, te->id);
+			bad++;
+		}
+	}
+	for (int i = 0; i < te->nr_dyn; i++) {
+		const struct tp_field *f = &te->f[te->dyn[i]];
+
+		if (!field_span(f, raw, swap, &off, &dlen)) {
+			uint32_t loc = rawfrag__get32(raw->data + f->offset, swap);
+
+			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "tp_dynamic_outside",
+						   f->offset,
+						   "dynamic field %s (locator 0x%08x%s) points outside the raw area of %u bytes",
+						   f->name, loc, f->rel ? ", relative" : "",
+						   raw->size);
+			if (why && !bad)
+				snprintf(why, whylen, "dynamic field %s outside the raw area",
+					 f->name);
+			bad++;
+			continue;
+		}
+		if (off + dlen > len)
+			len = off + dlen;
+	}
+	*end = len;
+	return bad;
+}
+
+/* ---- typed fields ---- */
+
+static void emit_elem(struct rawfrag_emit *em, const char *name, const struct tp_field *f,
+		      const uint8_t *p, uint32_t n, bool swap)
+{
+	uint64_t v = rd_num(p, n, swap, f->is_signed);
+
+	if (f->elem_ptr)
+		rawfrag_emit__hex(em, name, v);
+	else if (f->is_signed)
+		rawfrag_emit__s64(em, name, (int64_t)v);
+	else
+		rawfrag_emit__u64(em, name, v);
+}
+
+static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
+		       const struct rawfrag_raw *raw, bool swap)
+{
+	const uint8_t *p;
+	uint32_t off, len;
+
+	if (!field_span(f, raw, swap, &off, &len)) {
+		rawfrag_emit__null(em, f->name);
+		return;
+	}
+	p = raw->data + off;
+	switch (f->kind) {
+	case TPF_INT:
+	case TPF_PTR:
+		emit_elem(em, f->name, f, p, f->size, swap);
+		break;
+	case TPF_STR:
+		rawfrag_emit__str(em, f->name, (const char *)p, strnlen((const char *)p, len));
+		break;
+	case TPF_ARRAY:
+		rawfrag_emit__begin_array(em, f->name);
+		for (uint32_t i = 0; i + f->elem <= len; i += f->elem)
+			emit_elem(em, NULL, f, p + i, f->elem, swap);
+		rawfrag_emit__end_array(em);
+		break;
+	default:
+		rawfrag_emit__bytes(em, f->name, p, len);
+		break;
+	}
+}
+
+static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
+		     struct rawfrag_emit *em)
+{
+	const struct tp_event *te = priv;
+	bool swap = te->tf->td.swap;
+	int i;
+
+	rawfrag_emit__begin_object(em, "common");
+	for (i = 0; i < te->nr_common; i++)
+		emit_field(em, &te->f[i], raw, swap);
+	rawfrag_emit__end_object(em);
+	for (; i < te->nr_common + te->nr_fields; i++)
+		emit_field(em, &te->f[i], raw, swap);
+	return 0;
+}
+
+/* ---- text ---- */
+
+static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
+		   struct rawfrag_out *out, bool verbose)
+{
+	const struct tp_event *te = priv;
+	struct tp_file *tf = te->tf;
+	struct tep_record rec;
+	char why[128];
+	uint32_t end;
+
+	if (tp_check(te, raw, &end, NULL, why, sizeof(why))) {
+		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
+				    why);
+		return -EINVAL;
+	}
+	/* what perf's event_format__fprintf() hands to libtraceevent */
+	memset(&rec, 0, sizeof(rec));
+	rec.cpu = s ? (int)s->cpu : 0;
+	rec.ts = s ? s->time : 0;
+	rec.size = (int)raw->size;
+	rec.data = (void *)raw->data;
+	trace_seq_reset(&tf->seq);
+	tep_print_event(tf->td.tep, &tf->seq, &rec, "%s", TEP_PRINT_INFO);
+	if (tf->seq.state != TRACE_SEQ__GOOD)
+		return -ENOMEM;
+	rawfrag_out__write(out, tf->seq.buffer, tf->seq.len);
+	if (verbose) {
+		struct rawfrag_emit *em = rawfrag_emit__new(out, RAWFRAG_EMIT_TEXT);
+
+		if (!em)
+			return -ENOMEM;
+		rawfrag_out__puts(out, " | ");
+		tp_fields(priv, raw, s, em);
+		rawfrag_emit__delete(em);
+	}
+	return 0;
+}
+
+static int tp_length(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
+		     uint32_t *len, struct rawfrag_check_sink *sink)
+{
+	const struct tp_event *te = priv;
+	int bad = tp_check(te, raw, len, sink, NULL, 0);
+
+	return bad ? -EINVAL : 0;
+}
+
+/* ---- per-file and per-evsel setup ---- */
+
+/* %ps/%pS/%pF/%pf/%pB in the print fmt: kernel addresses shown as symbols */
+static bool needs_symbols(const struct tep_event *ev)
+{
+	const char *p = ev->print_fmt.format;
+
+	while (p && (p = strstr(p, "%p"))) {
+		p += 2;
+		if (*p && strchr("sSfFB", *p))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * perf resolves kernel addresses through the kernel map of the recording host,
+ * which for a file recorded here is /proc/kallsyms. Default: use it when the
+ * file's osrelease is the running kernel's; "kallsyms=PATH" or "kallsyms=none".
+ */
+static int pick_kallsyms(struct tp_file *tf, const struct rawfrag_decoder_ctx *ctx)
+{
+	const char *opt = rawfrag_decoder_ctx__opt(ctx, "kallsyms");
+	struct utsname u;
+
+	if (opt) {
+		if (!*opt || !strcmp(opt, "none"))
+			return 0;
+		tf->kallsyms = strdup(opt);
+		return tf->kallsyms ? 0 : -ENOMEM;
+	}
+	if (ctx->env && ctx->env->osrelease && !uname(&u) &&
+	    !strcmp(u.release, ctx->env->osrelease)) {
+		tf->kallsyms = strdup("/proc/kallsyms");
+		return tf->kallsyms ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+static void tp_file_fini(void *file_priv)
+{
+	struct tp_file *tf = file_priv;
+
+	if (!tf)
+		return;
+	rawfrag_tp_data__fini(&tf->td);
+	trace_seq_destroy(&tf->seq);
+	free(tf->kallsyms);
+	free(tf);
+}
+
+static int tp_file_init(struct rawfrag_decoder_ctx *ctx, void **file_priv)
+{
+	const struct rawfrag_env *env = ctx->env;
+	struct rawfrag_err err = { 0 };
+	struct tp_file *tf;
+	int ret;
+
+	*file_priv = NULL;
+	/* no tracing data (yet, in pipe mode): nothing to bind */
+	if (!env || !env->tracing_data || !env->tracing_data_size)
+		return 0;
+	tf = calloc(1, sizeof(*tf));
+	if (!tf)
+		return -ENOMEM;
+	trace_seq_init(&tf->seq);
+	ret = rawfrag_tp_data__parse(&tf->td, env->tracing_data, env->tracing_data_size, ctx,
+				     &err);
+	if (ret == -ENOMEM)
+		goto err;
+	/* keep what parsed before a cut: those events still decode */
+	if (ret)
+		rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN, "%s", err.reason);
+	ret = pick_kallsyms(tf, ctx);
+	if (ret)
+		goto err;
+	*file_priv = tf;
+	return 0;
+err:
+	tp_file_fini(tf);
+	return ret;
+}
+
+/* Name the evsel "sys:name" as perf does when the file gave no name. */
+static void name_evsel(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
+		       const struct tep_event *ev)
+{
+	const char *cur = rawfrag_evsel__name(evsel);
+	struct rawfrag_evsel *e;
+	char name[256];
+
+	if (cur && strchr(cur, ':'))
+		return;
+	e = ctx->file ? rawfrag_file__evsel(ctx->file, rawfrag_evsel__idx(evsel)) : NULL;
+	if (!e)
+		return;
+	snprintf(name, sizeof(name), "%s:%s", ev->system, ev->name);
+	rawfrag_evsel__set_name(e, name);
+}
+
+static int tp_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
+		    void **priv)
+{
+	const struct perf_event_attr *attr = rawfrag_evsel__attr(evsel);
+	struct tp_file *tf = ctx->file_priv;
+	struct tep_event *ev;
+	struct tp_event *te;
+
+	if (!attr || attr->type != PERF_TYPE_TRACEPOINT)
+		return 0;
+	if (!tf || !tf->td.tep)
+		return 0;
+	ev = attr->config <= 0xffff ? tep_find_event(tf->td.tep, (int)attr->config) : NULL;
+	if (!ev) {
+		rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+					 "tracing data has no format for tracepoint id %llu (%s)",
+					 (unsigned long long)attr->config,
+					 rawfrag_evsel__name(evsel) ?: "?");
+		return 0;
+	}
+	te = tp_event_new(tf, ev);
+	if (!te) {
+		rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+					 "format of %s:%s has impossible field offsets",
+					 ev->system, ev->name);
+		return 0;
+	}
+	if (tf->kallsyms && !tf->kallsyms_done && needs_symbols(ev)) {
+		int ret = rawfrag_tp_data__load_kallsyms(&tf->td, tf->kallsyms);
+
+		tf->kallsyms_done = true;
+		if (ret)
+			rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+						 "%s: cannot load kernel symbols (%s)",
+						 tf->kallsyms, strerror(-ret));
+	}
+	name_evsel(ctx, evsel, ev);
+	*priv = te;
+	return 100;
+}
+
+static void tp_release(void *priv)
+{
+	tp_event_free(priv);
+}
+
+static const char *tp_pid_comm(void *file_priv, uint32_t pid)
+{
+	struct tp_file *tf = file_priv;
+
+	return tf ? rawfrag_tp_data__comm(&tf->td, pid) : NULL;
+}
 
 const struct rawfrag_decoder rawfrag_decoder_tracepoint = {
 	.name = "tracepoint",
-	.description = "(not yet implemented)",
+	.description = "tracepoint records, decoded from the file's tracing data",
+	.file_init = tp_file_init,
+	.file_fini = tp_file_fini,
+	.probe = tp_probe,
+	.release = tp_release,
+	.length = tp_length,
+	.text = tp_text,
+	.fields = tp_fields,
+	.pid_comm = tp_pid_comm,
 };
