@@ -1,12 +1,496 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the skb/xdp dump issue lands. */
+/*
+ * record --skb: load skbdump.bpf.c, attach it per interface and hook, open one
+ * bpf-output event per recorded CPU and hand them to the record engine.
+ *
+ * Everything attached dies with the process: socket hook = an AF_PACKET socket
+ * (closed on exit), tc hooks = tcx links (kernel 6.6+; on older kernels a
+ * clsact filter removed by the cleanup, which a crash would leave behind),
+ * xdp = a bpf_link.
+ *
+ * Ownership: struct skb_state owns the skeleton, sockets and links; it is freed
+ * by the cleanup registered with the record (record__delete()).
+ */
 #include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <arpa/inet.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <rawfrag/skbdump.h>
+
+#include "record.h"
 #include "skb.h"
+#include "skb-filter.h"
+#include "tools/perf-rawfrag/bpf/skbdump.skel.h"
+
+/* uapi values of kernels newer than the build host's headers */
+#define SKB_TCX_INGRESS 46
+#define SKB_TCX_EGRESS 47
+
+#define SKB_MAX_IFACES 32
+#define SKB_MAX_ATTACH (SKB_MAX_IFACES * 4)
+#define SKB_NAME_MAX 4096
+
+static const char *const hook_names[] = {
+	[RAWFRAG_SKB_HOOK_SOCKET] = "socket",
+	[RAWFRAG_SKB_HOOK_TC_INGRESS] = "tc-ingress",
+	[RAWFRAG_SKB_HOOK_TC_EGRESS] = "tc-egress",
+	[RAWFRAG_SKB_HOOK_XDP] = "xdp",
+};
+
+struct skb_attach {
+	int hook;
+	int ifindex;
+	int fd; /* socket or link fd, -1 */
+	struct bpf_link *link; /* xdp */
+	struct bpf_tc_hook tc_hook; /* clsact fallback */
+	struct bpf_tc_opts tc_opts;
+	bool tc_attached, tc_created;
+};
+
+struct skb_state {
+	struct skbdump_bpf *skel;
+	int nr_att;
+	struct skb_attach att[SKB_MAX_ATTACH];
+};
+
+/* libbpf's messages during load: the verifier log is kept for errors */
+static char *skb_log;
+static size_t skb_log_len;
+
+static int skb_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	char *p;
+
+	if (n <= 0)
+		return 0;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	p = realloc(skb_log, skb_log_len + n + 1);
+	if (!p)
+		return 0;
+	memcpy(p + skb_log_len, line, n + 1);
+	skb_log = p;
+	skb_log_len += n;
+	return 0;
+}
+
+static void skb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("perf rawfrag record: --skb: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* print the last lines of the captured libbpf/verifier log */
+static void skb_log_tail(int lines)
+{
+	size_t i;
+
+	if (!skb_log_len)
+		return;
+	i = skb_log_len;
+	while (i > 0 && lines >= 0) {
+		i--;
+		if (skb_log[i] == '\n' && i + 1 < skb_log_len)
+			lines--;
+	}
+	fprintf(stderr, "--- verifier/libbpf log (tail) ---\n%s", skb_log + (i ? i + 1 : 0));
+	if (skb_log[skb_log_len - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+static void skb_state__detach(struct skb_state *st)
+{
+	for (int i = 0; i < st->nr_att; i++) {
+		struct skb_attach *a = &st->att[i];
+
+		if (a->fd >= 0)
+			close(a->fd);
+		a->fd = -1;
+		bpf_link__destroy(a->link);
+		a->link = NULL;
+		if (a->tc_attached) {
+			a->tc_opts.prog_fd = a->tc_opts.prog_id = a->tc_opts.flags = 0;
+			bpf_tc_detach(&a->tc_hook, &a->tc_opts);
+			a->tc_attached = false;
+		}
+		if (a->tc_created) {
+			/* destroying clsact removes both directions: only if we made it */
+			a->tc_hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+			bpf_tc_hook_destroy(&a->tc_hook);
+			a->tc_created = false;
+		}
+	}
+	st->nr_att = 0;
+}
+
+static void skb_print_stats(struct skb_state *st)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t tot[3] = {}, *v;
+
+	if (ncpu <= 0 || !st->skel)
+		return;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return;
+	for (uint32_t k = 0; k < 3; k++) {
+		if (bpf_map__lookup_elem(st->skel->maps.stats, &k, sizeof(k), v,
+					 sizeof(*v) * ncpu, 0))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			tot[k] += v[c];
+	}
+	free(v);
+	fprintf(stderr,
+		"[ perf rawfrag record: skb: %llu packets seen, %llu filtered out, %llu not written (ring full) ]\n",
+		(unsigned long long)tot[0], (unsigned long long)tot[1],
+		(unsigned long long)tot[2]);
+}
+
+static void skb_cleanup(void *arg)
+{
+	struct skb_state *st = arg;
+
+	skb_state__detach(st);
+	skb_print_stats(st);
+	skbdump_bpf__destroy(st->skel);
+	free(st);
+}
+
+static int hook_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(hook_names) / sizeof(hook_names[0]); i++)
+		if (hook_names[i] && !strcmp(hook_names[i], name))
+			return i;
+	return -1;
+}
+
+/* "a,b,c" → words (in place); returns count or -1 when too many */
+static int split(char *s, char **w, int max)
+{
+	int n = 0;
+
+	for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == max)
+			return -1;
+		w[n++] = t;
+	}
+	return n;
+}
+
+static int attach_socket(struct skb_state *st, struct skb_attach *a)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = a->ifindex,
+	};
+	int prog = bpf_program__fd(st->skel->progs.skbdump_socket);
+
+	/* protocol 0: sees nothing until bound, so the filter is in place first */
+	a->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (a->fd < 0)
+		return -errno;
+	if (setsockopt(a->fd, SOL_SOCKET, SO_ATTACH_BPF, &prog, sizeof(prog)) ||
+	    bind(a->fd, (struct sockaddr *)&sll, sizeof(sll)))
+		return -errno;
+	return 0;
+}
+
+static int attach_tc(struct skb_state *st, struct skb_attach *a)
+{
+	bool in = a->hook == RAWFRAG_SKB_HOOK_TC_INGRESS;
+	struct bpf_program *p = in ? st->skel->progs.skbdump_tc_ingress :
+				     st->skel->progs.skbdump_tc_egress;
+	int err;
+
+	a->fd = bpf_link_create(bpf_program__fd(p), a->ifindex,
+				in ? SKB_TCX_INGRESS : SKB_TCX_EGRESS, NULL);
+	if (a->fd >= 0)
+		return 0;
+	err = -errno;
+	if (err != -EINVAL && err != -EOPNOTSUPP)
+		return err;
+	/* no tcx (kernel < 6.6): clsact, removed by the cleanup */
+	a->fd = -1;
+	memset(&a->tc_hook, 0, sizeof(a->tc_hook));
+	a->tc_hook.sz = sizeof(a->tc_hook);
+	a->tc_hook.ifindex = a->ifindex;
+	a->tc_hook.attach_point = in ? BPF_TC_INGRESS : BPF_TC_EGRESS;
+	err = bpf_tc_hook_create(&a->tc_hook);
+	if (err && err != -EEXIST)
+		return err;
+	a->tc_created = !err;
+	memset(&a->tc_opts, 0, sizeof(a->tc_opts));
+	a->tc_opts.sz = sizeof(a->tc_opts);
+	a->tc_opts.prog_fd = bpf_program__fd(p);
+	err = bpf_tc_attach(&a->tc_hook, &a->tc_opts);
+	if (err)
+		return err;
+	a->tc_attached = true;
+	return 0;
+}
+
+static int attach_xdp(struct skb_state *st, struct skb_attach *a)
+{
+	a->link = bpf_program__attach_xdp(st->skel->progs.skbdump_xdp, a->ifindex);
+	if (!a->link)
+		return -errno;
+	return 0;
+}
+
+static int attach_one(struct skb_state *st, struct skb_attach *a, const char *ifname)
+{
+	int err;
+
+	switch (a->hook) {
+	case RAWFRAG_SKB_HOOK_SOCKET:
+		err = attach_socket(st, a);
+		break;
+	case RAWFRAG_SKB_HOOK_TC_INGRESS:
+	case RAWFRAG_SKB_HOOK_TC_EGRESS:
+		err = attach_tc(st, a);
+		break;
+	default:
+		err = attach_xdp(st, a);
+		break;
+	}
+	if (err) {
+		skb_err("cannot attach hook %s to interface %s: %s%s", hook_names[a->hook], ifname,
+			strerror(-err),
+			err == -EOPNOTSUPP || err == -EINVAL ?
+				" (hook not supported by the kernel or driver)" :
+				err == -EBUSY || err == -EEXIST ?
+				" (another program is attached)" : "");
+		if (a->hook == RAWFRAG_SKB_HOOK_XDP)
+			skb_log_tail(5);
+	}
+	return err;
+}
+
+/* one bpf-output event per recorded cpu, each put in the events map */
+static int open_events(struct record *rec, struct skb_state *st, const char *name, int *fds,
+		       int n)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_BPF_OUTPUT,
+		/* IP: perf script 6.1 refuses software events without it */
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
+		.sample_period = 1,
+		.sample_id_all = 1,
+		.watermark = 1,
+	};
+	int map = bpf_map__fd(st->skel->maps.events);
+	unsigned int pages = record__mmap_pages(rec);
+	int err;
+
+	/* wake the reader at a quarter of the ring, not per packet */
+	attr.wakeup_watermark = (pages ? pages : 1) * (uint32_t)sysconf(_SC_PAGESIZE) / 4;
+	for (int i = 0; i < n; i++) {
+		uint32_t cpu = record__cpu(rec, i);
+
+		fds[i] = syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0) {
+			err = -errno;
+
+			skb_err("perf_event_open(bpf-output, cpu %u): %s", cpu, strerror(-err));
+			return err;
+		}
+		if (bpf_map_update_elem(map, &cpu, &fds[i], BPF_ANY)) {
+			err = -errno;
+
+			skb_err("cannot put the bpf-output event of cpu %u in the map: %s", cpu,
+				strerror(-err));
+			return err;
+		}
+	}
+	err = record__add_external_evsel(rec, &attr, name, fds, n);
+	if (err)
+		skb_err("cannot add the bpf-output event to the recording: %s", strerror(-err));
+	return err;
+}
+
+static int setup_program(struct skb_state *st, unsigned int snaplen, const struct skb_filter *f,
+			 const bool *hooks)
+{
+	struct skbdump_bpf__rodata *ro;
+	int err;
+
+	st->skel = skbdump_bpf__open();
+	if (!st->skel) {
+		err = -errno;
+		skb_err("cannot open the BPF object: %s", strerror(-err));
+		return err;
+	}
+	ro = st->skel->rodata;
+	ro->snaplen = snaplen;
+	ro->f_on = f->on;
+	ro->f_ethertype = f->ethertype;
+	ro->f_ipproto = f->ipproto;
+	ro->f_port = f->port;
+	ro->f_port_dir = f->port_dir;
+	ro->f_host_family = f->host_family;
+	ro->f_host_dir = f->host_dir;
+	memcpy((void *)ro->f_host, f->host, sizeof(f->host));
+	/* load only what is attached: an unsupported program type fails alone */
+	bpf_program__set_autoload(st->skel->progs.skbdump_socket, hooks[RAWFRAG_SKB_HOOK_SOCKET]);
+	bpf_program__set_autoload(st->skel->progs.skbdump_tc_ingress,
+				  hooks[RAWFRAG_SKB_HOOK_TC_INGRESS]);
+	bpf_program__set_autoload(st->skel->progs.skbdump_tc_egress,
+				  hooks[RAWFRAG_SKB_HOOK_TC_EGRESS]);
+	bpf_program__set_autoload(st->skel->progs.skbdump_xdp, hooks[RAWFRAG_SKB_HOOK_XDP]);
+	err = skbdump_bpf__load(st->skel);
+	if (err) {
+		if (err == -EPERM || err == -EACCES)
+			skb_err("loading BPF programs is not permitted (%s): run as root or with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN",
+				strerror(-err));
+		else
+			skb_err("the kernel rejected the BPF program (%s)", strerror(-err));
+		skb_log_tail(12);
+	}
+	return err;
+}
+
+/* evsel name: "skbdump:IFINDEX=NAME,..." so readers name interfaces (see skbdump.h) */
+static void evsel_name(char *buf, size_t len, char **ifn, const int *idx, int n)
+{
+	size_t o = snprintf(buf, len, "skbdump:");
+
+	for (int i = 0; i < n && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%d=%s", i ? "," : "", idx[i], ifn[i]);
+}
 
 int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 {
-	fprintf(stderr, "perf rawfrag record: --skb is not implemented yet\n");
-	return -EOPNOTSUPP;
+	char *ifcopy = NULL, *hkcopy = NULL, *ifn[SKB_MAX_IFACES], *hkn[8], msg[256], name[SKB_NAME_MAX];
+	int ifidx[SKB_MAX_IFACES], nif, nhk, err = -EINVAL, ncpu, *fds = NULL;
+	bool hooks[5] = {};
+	libbpf_print_fn_t old_print;
+	unsigned int snaplen = opts->snaplen ? opts->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
+	struct skb_filter filt;
+	struct skb_state *st;
+
+	old_print = libbpf_set_print(skb_libbpf_print);
+	if (snaplen > RAWFRAG_SKB_SNAPLEN_MAX) {
+		skb_err("snaplen %u out of range 1..%u (a sample must fit in 64 KiB)", snaplen,
+			RAWFRAG_SKB_SNAPLEN_MAX);
+		goto out;
+	}
+	if (skb_filter__compile(&filt, opts->filter, msg, sizeof(msg))) {
+		skb_err("--filter '%s': %s", opts->filter, msg);
+		goto out;
+	}
+	ifcopy = strdup(opts->ifaces ? opts->ifaces : "");
+	hkcopy = strdup(opts->hooks && *opts->hooks ? opts->hooks : "socket");
+	if (!ifcopy || !hkcopy) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nif = split(ifcopy, ifn, SKB_MAX_IFACES);
+	nhk = split(hkcopy, hkn, 8);
+	if (nif <= 0 || nhk <= 0) {
+		skb_err("give 1..%d interfaces and hooks", SKB_MAX_IFACES);
+		goto out;
+	}
+	for (int i = 0; i < nif; i++) {
+		ifidx[i] = if_nametoindex(ifn[i]);
+		if (!ifidx[i]) {
+			skb_err("interface '%s' not found", ifn[i]);
+			err = -ENODEV;
+			goto out;
+		}
+	}
+	for (int i = 0; i < nhk; i++) {
+		int h = hook_parse(hkn[i]);
+
+		if (h < 0) {
+			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp)", hkn[i]);
+			goto out;
+		}
+		hooks[h] = true;
+	}
+
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < SKB_MAX_ATTACH; i++)
+		st->att[i].fd = -1;
+	err = record__add_cleanup(rec, skb_cleanup, st);
+	if (err) {
+		free(st);
+		goto out;
+	}
+	/* from here on st is freed by record__delete() */
+	err = setup_program(st, snaplen, &filt, hooks);
+	if (err)
+		goto out;
+
+	ncpu = record__nr_cpus(rec);
+	fds = calloc(ncpu > 0 ? ncpu : 1, sizeof(*fds));
+	if (!fds) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < ncpu; i++)
+		fds[i] = -1;
+	evsel_name(name, sizeof(name), ifn, ifidx, nif);
+	err = open_events(rec, st, name, fds, ncpu);
+	if (err) {
+		/* the record took the fds only on success */
+		for (int i = 0; i < ncpu; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		goto out;
+	}
+
+	for (int i = 0; i < nif; i++) {
+		for (int h = 1; h < 5; h++) {
+			struct skb_attach *a;
+
+			if (!hooks[h])
+				continue;
+			a = &st->att[st->nr_att++];
+			a->hook = h;
+			a->ifindex = ifidx[i];
+			err = attach_one(st, a, ifn[i]);
+			if (err) {
+				skb_state__detach(st);
+				goto out;
+			}
+		}
+	}
+out:
+	libbpf_set_print(old_print);
+	free(skb_log);
+	skb_log = NULL;
+	skb_log_len = 0;
+	free(fds);
+	free(ifcopy);
+	free(hkcopy);
+	return err;
 }

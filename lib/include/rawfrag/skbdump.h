@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The meta data that perf-rawfrag's skb/xdp dump programs
+ * (tools/perf-rawfrag/bpf/skbdump.bpf.c) put in front of every packet they send
+ * to a bpf-output event. Public so that other tools can produce or read the same
+ * dumps. Usable from BPF programs (only <linux/types.h> is needed).
+ *
+ * One PERF_SAMPLE_RAW payload is, back to back:
+ *   struct rawfrag_skb_meta   (meta_len bytes, CPU byte order of the producer)
+ *   caplen packet bytes       (from the link-layer header on, as on the wire)
+ *   pad                       (0..7 bytes, not written by the kernel: stale)
+ * and raw_size == round_up(4 + meta_len + caplen, 8) - 4.
+ *
+ * The kernel does not record where meta ends and the packet starts; meta_len and
+ * caplen say it. A reader finds its byte order from the magic.
+ */
+#ifndef __RAWFRAG_SKBDUMP_H
+#define __RAWFRAG_SKBDUMP_H
+
+#include <linux/types.h>
+
+#define RAWFRAG_SKB_MAGIC 0x52464b53u /* "SKFR" in little-endian memory */
+#define RAWFRAG_SKB_VERSION 1
+
+/* default and largest capture length (the largest keeps a sample under 64 KiB) */
+#define RAWFRAG_SKB_SNAPLEN_DEFAULT 256
+/*
+ * A sample of our bpf-output event is header (8) + IDENTIFIER, IP, TID, TIME,
+ * CPU (5 x 8) + raw_size (4) + round_up(4 + meta + caplen, 8) - 4 =
+ * 48 + round_up(44 + caplen, 8), and header.size is a u16 (<= 65535).
+ */
+#define RAWFRAG_SKB_SNAPLEN_MAX 65436
+
+enum rawfrag_skb_hook {
+	RAWFRAG_SKB_HOOK_NONE = 0,
+	RAWFRAG_SKB_HOOK_SOCKET = 1, /* AF_PACKET socket filter: both directions */
+	RAWFRAG_SKB_HOOK_TC_INGRESS = 2,
+	RAWFRAG_SKB_HOOK_TC_EGRESS = 3,
+	RAWFRAG_SKB_HOOK_XDP = 4,
+};
+
+enum rawfrag_skb_dir {
+	RAWFRAG_SKB_DIR_UNKNOWN = 0,
+	RAWFRAG_SKB_DIR_IN = 1,
+	RAWFRAG_SKB_DIR_OUT = 2,
+};
+
+/* flags */
+#define RAWFRAG_SKB_F_VLAN 0x01 /* vlan_tci holds an offloaded tag (not in the bytes) */
+
+struct rawfrag_skb_meta {
+	__u32 magic; /* RAWFRAG_SKB_MAGIC */
+	__u16 version; /* RAWFRAG_SKB_VERSION */
+	__u16 meta_len; /* sizeof(struct rawfrag_skb_meta) of the producer */
+	__u8 hook; /* enum rawfrag_skb_hook */
+	__u8 dir; /* enum rawfrag_skb_dir */
+	__u8 pkt_type; /* skb->pkt_type (PACKET_HOST, ... PACKET_OUTGOING) */
+	__u8 flags; /* RAWFRAG_SKB_F_* */
+	__u32 ifindex; /* interface the packet was seen on */
+	__u32 orig_len; /* packet length on the wire (skb->len, xdp buffer length) */
+	__u32 caplen; /* packet bytes following the meta: min(orig_len, snaplen) */
+	__u32 snaplen; /* the capture limit in force */
+	__u16 protocol; /* skb->protocol (EtherType), host order */
+	__u16 vlan_tci; /* with RAWFRAG_SKB_F_VLAN */
+	__u32 mark; /* skb->mark */
+	__u32 hash; /* skb->hash (0 if not computed) */
+};
+
+#endif /* __RAWFRAG_SKBDUMP_H */
