@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * s390 counter names by event number, per machine generation.
+ *
+ * Where the tables come from (facts only: number and name):
+ *  - CPU-MF counter facility: perf's pmu-events JSON in linux-source-6.1
+ *    (tools/perf/pmu-events/arch/s390/cf_<machine>/{basic,crypto,crypto6,
+ *    extended}.json), machine types from that directory's mapfile.csv;
+ *  - PAI crypto: cf_z16/pai_crypto.json of the same tree;
+ *  - PAI extension (NNPA): cf_z16/pai_ext.json of upstream perf (torvalds/linux
+ *    @50501936288d), not yet in 6.1.
+ * The basic, problem-state, crypto and MT-diagnostic names are the same in every
+ * directory that has them (a set simply has fewer counters on older machines),
+ * so they live in one table; the extended set differs per generation.
+ * Counter idx of a CF_DIAG set is event number set_base + idx, as perf numbers it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/s390.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* basic (0-31), problem-state (32-63), crypto (64-127), MT-diagnostic (448-511): identical in every cf_* directory that has them */
+static const struct s390_event_name cf_common[] = {
+	{ 0, "CPU_CYCLES" },
+	{ 1, "INSTRUCTIONS" },
+	{ 2, "L1I_DIR_WRITES" },
+	{ 3, "L1I_PENALTY_CYCLES" },
+	{ 4, "L1D_DIR_WRITES" },
+	{ 5, "L1D_PENALTY_CYCLES" },
+	{ 32, "PROBLEM_STATE_CPU_CYCLES" },
+	{ 33, "PROBLEM_STATE_INSTRUCTIONS" },
+	{ 34, "PROBLEM_STATE_L1I_DIR_WRITES" },
+	{ 35, "PROBLEM_STATE_L1I_PENALTY_CYCLES" },
+	{ 36, "PROBLEM_STATE_L1D_DIR_WRITES" },
+	{ 37, "PROBLEM_STATE_L1D_PENALTY_CYCLES" },
+	{ 64, "PRNG_FUNCTIONS" },
+	{ 65, "PRNG_CYCLES" },
+	{ 66, "PRNG_BLOCKED_FUNCTIONS" },
+	{ 67, "PRNG_BLOCKED_CYCLES" },
+	{ 68, "SHA_FUNCTIONS" },
+	{ 69, "SHA_CYCLES" },
+	{ 70, "SHA_BLOCKED_FUNCTIONS" },
+	{ 71, "SHA_BLOCKED_CYCLES" },
+	{ 72, "DEA_FUNCTIONS" },
+	{ 73, "DEA_CYCLES" },
+	{ 74, "DEA_BLOCKED_FUNCTIONS" },
+	{ 75, "DEA_BLOCKED_CYCLES" },
+	{ 76, "AES_FUNCTIONS" },
+	{ 77, "AES_CYCLES" },
+	{ 78, "AES_BLOCKED_FUNCTIONS" },
+	{ 79, "AES_BLOCKED_CYCLES" },
+	{ 80, "ECC_FUNCTION_COUNT" },
+	{ 81, "ECC_CYCLES_COUNT" },
+	{ 82, "ECC_BLOCKED_FUNCTION_COUNT" },
+	{ 83, "ECC_BLOCKED_CYCLES_COUNT" },
+	{ 448, "MT_DIAG_CYCLES_ONE_THR_ACTIVE" },
+	{ 449, "MT_DIAG_CYCLES_TWO_THR_ACTIVE" },
+};
+
+/* extended set of z10: cf_z10/extended.json */
+static const struct s390_event_name cf_ext_z10[] = {
+	{ 128, "L1I_L2_SOURCED_WRITES" },
+	{ 129, "L1D_L2_SOURCED_WRITES" },
+	{ 130, "L1I_L3_LOCAL_WRITES" },
+	{ 131, "L1D_L3_LOCAL_WRITES" },
+	{ 132, "L1I_L3_REMOTE_WRITES" },
+	{ 133, "L1D_L3_REMOTE_WRITES" },
+	{ 134, "L1D_LMEM_SOURCED_WRITES" },
+	{ 135, "L1I_LMEM_SOURCED_WRITES" },
+	{ 136, "L1D_RO_EXCL_WRITES" },
+	{ 137, "L1I_CACHELINE_INVALIDATES" },
+	{ 138, "ITLB1_WRITES" },
+	{ 139, "DTLB1_WRITES" },
+	{ 140, "TLB2_PTE_WRITES" },
+	{ 141, "TLB2_CRSTE_WRITES" },
+	{ 142, "TLB2_CRSTE_HPAGE_WRITES" },
+	{ 145, "ITLB1_MISSES" },
+	{ 146, "DTLB1_MISSES" },
+	{ 147, "L2C_STORES_SENT" },
+};
+
+/* extended set of z196: cf_z196/extended.json */
+static const struct s390_event_name cf_ext_z196[] = {
+	{ 128, "L1D_L2_SOURCED_WRITES" },
+	{ 129, "L1I_L2_SOURCED_WRITES" },
+	{ 130, "DTLB1_MISSES" },
+	{ 131, "ITLB1_MISSES" },
+	{ 133, "L2C_STORES_SENT" },
+	{ 134, "L1D_OFFBOOK_L3_SOURCED_WRITES" },
+	{ 135, "L1D_ONBOOK_L4_SOURCED_WRITES" },
+	{ 136, "L1I_ONBOOK_L4_SOURCED_WRITES" },
+	{ 137, "L1D_RO_EXCL_WRITES" },
+	{ 138, "L1D_OFFBOOK_L4_SOURCED_WRITES" },
+	{ 139, "L1I_OFFBOOK_L4_SOURCED_WRITES" },
+	{ 140, "DTLB1_HPAGE_WRITES" },
+	{ 141, "L1D_LMEM_SOURCED_WRITES" },
+	{ 142, "L1I_LMEM_SOURCED_WRITES" },
+	{ 143, "L1I_OFFBOOK_L3_SOURCED_WRITES" },
+	{ 144, "DTLB1_WRITES" },
+	{ 145, "ITLB1_WRITES" },
+	{ 146, "TLB2_PTE_WRITES" },
+	{ 147, "TLB2_CRSTE_HPAGE_WRITES" },
+	{ 148, "TLB2_CRSTE_WRITES" },
+	{ 150, "L1D_ONCHIP_L3_SOURCED_WRITES" },
+	{ 152, "L1D_OFFCHIP_L3_SOURCED_WRITES" },
+	{ 153, "L1I_ONCHIP_L3_SOURCED_WRITES" },
+	{ 155, "L1I_OFFCHIP_L3_SOURCED_WRITES" },
+};
+
+/* extended set of zec12: cf_zec12/extended.json */
+static const struct s390_event_name cf_ext_zec12[] = {
+	{ 128, "DTLB1_MISSES" },
+	{ 129, "ITLB1_MISSES" },
+	{ 130, "L1D_L2I_SOURCED_WRITES" },
+	{ 131, "L1I_L2I_SOURCED_WRITES" },
+	{ 132, "L1D_L2D_SOURCED_WRITES" },
+	{ 133, "DTLB1_WRITES" },
+	{ 135, "L1D_LMEM_SOURCED_WRITES" },
+	{ 137, "L1I_LMEM_SOURCED_WRITES" },
+	{ 138, "L1D_RO_EXCL_WRITES" },
+	{ 139, "DTLB1_HPAGE_WRITES" },
+	{ 140, "ITLB1_WRITES" },
+	{ 141, "TLB2_PTE_WRITES" },
+	{ 142, "TLB2_CRSTE_HPAGE_WRITES" },
+	{ 143, "TLB2_CRSTE_WRITES" },
+	{ 144, "L1D_ONCHIP_L3_SOURCED_WRITES" },
+	{ 145, "L1D_OFFCHIP_L3_SOURCED_WRITES" },
+	{ 146, "L1D_OFFBOOK_L3_SOURCED_WRITES" },
+	{ 147, "L1D_ONBOOK_L4_SOURCED_WRITES" },
+	{ 148, "L1D_OFFBOOK_L4_SOURCED_WRITES" },
+	{ 149, "TX_NC_TEND" },
+	{ 150, "L1D_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 151, "L1D_OFFCHIP_L3_SOURCED_WRITES_IV" },
+	{ 152, "L1D_OFFBOOK_L3_SOURCED_WRITES_IV" },
+	{ 153, "L1I_ONCHIP_L3_SOURCED_WRITES" },
+	{ 154, "L1I_OFFCHIP_L3_SOURCED_WRITES" },
+	{ 155, "L1I_OFFBOOK_L3_SOURCED_WRITES" },
+	{ 156, "L1I_ONBOOK_L4_SOURCED_WRITES" },
+	{ 157, "L1I_OFFBOOK_L4_SOURCED_WRITES" },
+	{ 158, "TX_C_TEND" },
+	{ 159, "L1I_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 160, "L1I_OFFCHIP_L3_SOURCED_WRITES_IV" },
+	{ 161, "L1I_OFFBOOK_L3_SOURCED_WRITES_IV" },
+	{ 177, "TX_NC_TABORT" },
+	{ 178, "TX_C_TABORT_NO_SPECIAL" },
+	{ 179, "TX_C_TABORT_SPECIAL" },
+};
+
+/* extended set of z13: cf_z13/extended.json */
+static const struct s390_event_name cf_ext_z13[] = {
+	{ 128, "L1D_RO_EXCL_WRITES" },
+	{ 129, "DTLB1_WRITES" },
+	{ 130, "DTLB1_MISSES" },
+	{ 131, "DTLB1_HPAGE_WRITES" },
+	{ 132, "DTLB1_GPAGE_WRITES" },
+	{ 133, "L1D_L2D_SOURCED_WRITES" },
+	{ 134, "ITLB1_WRITES" },
+	{ 135, "ITLB1_MISSES" },
+	{ 136, "L1I_L2I_SOURCED_WRITES" },
+	{ 137, "TLB2_PTE_WRITES" },
+	{ 138, "TLB2_CRSTE_HPAGE_WRITES" },
+	{ 139, "TLB2_CRSTE_WRITES" },
+	{ 140, "TX_C_TEND" },
+	{ 141, "TX_NC_TEND" },
+	{ 143, "L1C_TLB1_MISSES" },
+	{ 144, "L1D_ONCHIP_L3_SOURCED_WRITES" },
+	{ 145, "L1D_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 146, "L1D_ONNODE_L4_SOURCED_WRITES" },
+	{ 147, "L1D_ONNODE_L3_SOURCED_WRITES_IV" },
+	{ 148, "L1D_ONNODE_L3_SOURCED_WRITES" },
+	{ 149, "L1D_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 150, "L1D_ONDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 151, "L1D_ONDRAWER_L3_SOURCED_WRITES" },
+	{ 152, "L1D_OFFDRAWER_SCOL_L4_SOURCED_WRITES" },
+	{ 153, "L1D_OFFDRAWER_SCOL_L3_SOURCED_WRITES_IV" },
+	{ 154, "L1D_OFFDRAWER_SCOL_L3_SOURCED_WRITES" },
+	{ 155, "L1D_OFFDRAWER_FCOL_L4_SOURCED_WRITES" },
+	{ 156, "L1D_OFFDRAWER_FCOL_L3_SOURCED_WRITES_IV" },
+	{ 157, "L1D_OFFDRAWER_FCOL_L3_SOURCED_WRITES" },
+	{ 158, "L1D_ONNODE_MEM_SOURCED_WRITES" },
+	{ 159, "L1D_ONDRAWER_MEM_SOURCED_WRITES" },
+	{ 160, "L1D_OFFDRAWER_MEM_SOURCED_WRITES" },
+	{ 161, "L1D_ONCHIP_MEM_SOURCED_WRITES" },
+	{ 162, "L1I_ONCHIP_L3_SOURCED_WRITES" },
+	{ 163, "L1I_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 164, "L1I_ONNODE_L4_SOURCED_WRITES" },
+	{ 165, "L1I_ONNODE_L3_SOURCED_WRITES_IV" },
+	{ 166, "L1I_ONNODE_L3_SOURCED_WRITES" },
+	{ 167, "L1I_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 168, "L1I_ONDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 169, "L1I_ONDRAWER_L3_SOURCED_WRITES" },
+	{ 170, "L1I_OFFDRAWER_SCOL_L4_SOURCED_WRITES" },
+	{ 171, "L1I_OFFDRAWER_SCOL_L3_SOURCED_WRITES_IV" },
+	{ 172, "L1I_OFFDRAWER_SCOL_L3_SOURCED_WRITES" },
+	{ 173, "L1I_OFFDRAWER_FCOL_L4_SOURCED_WRITES" },
+	{ 174, "L1I_OFFDRAWER_FCOL_L3_SOURCED_WRITES_IV" },
+	{ 175, "L1I_OFFDRAWER_FCOL_L3_SOURCED_WRITES" },
+	{ 176, "L1I_ONNODE_MEM_SOURCED_WRITES" },
+	{ 177, "L1I_ONDRAWER_MEM_SOURCED_WRITES" },
+	{ 178, "L1I_OFFDRAWER_MEM_SOURCED_WRITES" },
+	{ 179, "L1I_ONCHIP_MEM_SOURCED_WRITES" },
+	{ 218, "TX_NC_TABORT" },
+	{ 219, "TX_C_TABORT_NO_SPECIAL" },
+	{ 220, "TX_C_TABORT_SPECIAL" },
+};
+
+/* extended set of z14: cf_z14/extended.json */
+static const struct s390_event_name cf_ext_z14[] = {
+	{ 128, "L1D_RO_EXCL_WRITES" },
+	{ 129, "DTLB2_WRITES" },
+	{ 130, "DTLB2_MISSES" },
+	{ 131, "DTLB2_HPAGE_WRITES" },
+	{ 132, "DTLB2_GPAGE_WRITES" },
+	{ 133, "L1D_L2D_SOURCED_WRITES" },
+	{ 134, "ITLB2_WRITES" },
+	{ 135, "ITLB2_MISSES" },
+	{ 136, "L1I_L2I_SOURCED_WRITES" },
+	{ 137, "TLB2_PTE_WRITES" },
+	{ 138, "TLB2_CRSTE_WRITES" },
+	{ 139, "TLB2_ENGINES_BUSY" },
+	{ 140, "TX_C_TEND" },
+	{ 141, "TX_NC_TEND" },
+	{ 143, "L1C_TLB2_MISSES" },
+	{ 144, "L1D_ONCHIP_L3_SOURCED_WRITES" },
+	{ 145, "L1D_ONCHIP_MEMORY_SOURCED_WRITES" },
+	{ 146, "L1D_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 147, "L1D_ONCLUSTER_L3_SOURCED_WRITES" },
+	{ 148, "L1D_ONCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 149, "L1D_ONCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 150, "L1D_OFFCLUSTER_L3_SOURCED_WRITES" },
+	{ 151, "L1D_OFFCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 152, "L1D_OFFCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 153, "L1D_OFFDRAWER_L3_SOURCED_WRITES" },
+	{ 154, "L1D_OFFDRAWER_MEMORY_SOURCED_WRITES" },
+	{ 155, "L1D_OFFDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 156, "L1D_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 157, "L1D_OFFDRAWER_L4_SOURCED_WRITES" },
+	{ 158, "L1D_ONCHIP_L3_SOURCED_WRITES_RO" },
+	{ 162, "L1I_ONCHIP_L3_SOURCED_WRITES" },
+	{ 163, "L1I_ONCHIP_MEMORY_SOURCED_WRITES" },
+	{ 164, "L1I_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 165, "L1I_ONCLUSTER_L3_SOURCED_WRITES" },
+	{ 166, "L1I_ONCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 167, "L1I_ONCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 168, "L1I_OFFCLUSTER_L3_SOURCED_WRITES" },
+	{ 169, "L1I_OFFCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 170, "L1I_OFFCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 171, "L1I_OFFDRAWER_L3_SOURCED_WRITES" },
+	{ 172, "L1I_OFFDRAWER_MEMORY_SOURCED_WRITES" },
+	{ 173, "L1I_OFFDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 174, "L1I_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 175, "L1I_OFFDRAWER_L4_SOURCED_WRITES" },
+	{ 224, "BCD_DFP_EXECUTION_SLOTS" },
+	{ 225, "VX_BCD_EXECUTION_SLOTS" },
+	{ 226, "DECIMAL_INSTRUCTIONS" },
+	{ 232, "LAST_HOST_TRANSLATIONS" },
+	{ 243, "TX_NC_TABORT" },
+	{ 244, "TX_C_TABORT_NO_SPECIAL" },
+	{ 245, "TX_C_TABORT_SPECIAL" },
+};
+
+/* extended set of z15: cf_z15/extended.json */
+static const struct s390_event_name cf_ext_z15[] = {
+	{ 128, "L1D_RO_EXCL_WRITES" },
+	{ 129, "DTLB2_WRITES" },
+	{ 130, "DTLB2_MISSES" },
+	{ 131, "DTLB2_HPAGE_WRITES" },
+	{ 132, "DTLB2_GPAGE_WRITES" },
+	{ 133, "L1D_L2D_SOURCED_WRITES" },
+	{ 134, "ITLB2_WRITES" },
+	{ 135, "ITLB2_MISSES" },
+	{ 136, "L1I_L2I_SOURCED_WRITES" },
+	{ 137, "TLB2_PTE_WRITES" },
+	{ 138, "TLB2_CRSTE_WRITES" },
+	{ 139, "TLB2_ENGINES_BUSY" },
+	{ 140, "TX_C_TEND" },
+	{ 141, "TX_NC_TEND" },
+	{ 143, "L1C_TLB2_MISSES" },
+	{ 144, "L1D_ONCHIP_L3_SOURCED_WRITES" },
+	{ 145, "L1D_ONCHIP_MEMORY_SOURCED_WRITES" },
+	{ 146, "L1D_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 147, "L1D_ONCLUSTER_L3_SOURCED_WRITES" },
+	{ 148, "L1D_ONCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 149, "L1D_ONCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 150, "L1D_OFFCLUSTER_L3_SOURCED_WRITES" },
+	{ 151, "L1D_OFFCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 152, "L1D_OFFCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 153, "L1D_OFFDRAWER_L3_SOURCED_WRITES" },
+	{ 154, "L1D_OFFDRAWER_MEMORY_SOURCED_WRITES" },
+	{ 155, "L1D_OFFDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 156, "L1D_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 157, "L1D_OFFDRAWER_L4_SOURCED_WRITES" },
+	{ 158, "L1D_ONCHIP_L3_SOURCED_WRITES_RO" },
+	{ 162, "L1I_ONCHIP_L3_SOURCED_WRITES" },
+	{ 163, "L1I_ONCHIP_MEMORY_SOURCED_WRITES" },
+	{ 164, "L1I_ONCHIP_L3_SOURCED_WRITES_IV" },
+	{ 165, "L1I_ONCLUSTER_L3_SOURCED_WRITES" },
+	{ 166, "L1I_ONCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 167, "L1I_ONCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 168, "L1I_OFFCLUSTER_L3_SOURCED_WRITES" },
+	{ 169, "L1I_OFFCLUSTER_MEMORY_SOURCED_WRITES" },
+	{ 170, "L1I_OFFCLUSTER_L3_SOURCED_WRITES_IV" },
+	{ 171, "L1I_OFFDRAWER_L3_SOURCED_WRITES" },
+	{ 172, "L1I_OFFDRAWER_MEMORY_SOURCED_WRITES" },
+	{ 173, "L1I_OFFDRAWER_L3_SOURCED_WRITES_IV" },
+	{ 174, "L1I_ONDRAWER_L4_SOURCED_WRITES" },
+	{ 175, "L1I_OFFDRAWER_L4_SOURCED_WRITES" },
+	{ 224, "BCD_DFP_EXECUTION_SLOTS" },
+	{ 225, "VX_BCD_EXECUTION_SLOTS" },
+	{ 226, "DECIMAL_INSTRUCTIONS" },
+	{ 232, "LAST_HOST_TRANSLATIONS" },
+	{ 243, "TX_NC_TABORT" },
+	{ 244, "TX_C_TABORT_NO_SPECIAL" },
+	{ 245, "TX_C_TABORT_SPECIAL" },
+	{ 247, "DFLT_ACCESS" },
+	{ 252, "DFLT_CYCLES" },
+	{ 264, "DFLT_CC" },
+	{ 265, "DFLT_CCFINISH" },
+};
+
+/* extended set of z16: cf_z16/extended.json */
+static const struct s390_event_name cf_ext_z16[] = {
+	{ 128, "L1D_RO_EXCL_WRITES" },
+	{ 129, "DTLB2_WRITES" },
+	{ 130, "DTLB2_MISSES" },
+	{ 131, "CRSTE_1MB_WRITES" },
+	{ 132, "DTLB2_GPAGE_WRITES" },
+	{ 134, "ITLB2_WRITES" },
+	{ 135, "ITLB2_MISSES" },
+	{ 137, "TLB2_PTE_WRITES" },
+	{ 138, "TLB2_CRSTE_WRITES" },
+	{ 139, "TLB2_ENGINES_BUSY" },
+	{ 140, "TX_C_TEND" },
+	{ 141, "TX_NC_TEND" },
+	{ 143, "L1C_TLB2_MISSES" },
+	{ 145, "DCW_REQ" },
+	{ 146, "DCW_REQ_IV" },
+	{ 147, "DCW_REQ_CHIP_HIT" },
+	{ 148, "DCW_REQ_DRAWER_HIT" },
+	{ 149, "DCW_ON_CHIP" },
+	{ 150, "DCW_ON_CHIP_IV" },
+	{ 151, "DCW_ON_CHIP_CHIP_HIT" },
+	{ 152, "DCW_ON_CHIP_DRAWER_HIT" },
+	{ 153, "DCW_ON_MODULE" },
+	{ 154, "DCW_ON_DRAWER" },
+	{ 155, "DCW_OFF_DRAWER" },
+	{ 156, "DCW_ON_CHIP_MEMORY" },
+	{ 157, "DCW_ON_MODULE_MEMORY" },
+	{ 158, "DCW_ON_DRAWER_MEMORY" },
+	{ 159, "DCW_OFF_DRAWER_MEMORY" },
+	{ 160, "IDCW_ON_MODULE_IV" },
+	{ 161, "IDCW_ON_MODULE_CHIP_HIT" },
+	{ 162, "IDCW_ON_MODULE_DRAWER_HIT" },
+	{ 163, "IDCW_ON_DRAWER_IV" },
+	{ 164, "IDCW_ON_DRAWER_CHIP_HIT" },
+	{ 165, "IDCW_ON_DRAWER_DRAWER_HIT" },
+	{ 166, "IDCW_OFF_DRAWER_IV" },
+	{ 167, "IDCW_OFF_DRAWER_CHIP_HIT" },
+	{ 168, "IDCW_OFF_DRAWER_DRAWER_HIT" },
+	{ 169, "ICW_REQ" },
+	{ 170, "ICW_REQ_IV" },
+	{ 171, "ICW_REQ_CHIP_HIT" },
+	{ 172, "ICW_REQ_DRAWER_HIT" },
+	{ 173, "ICW_ON_CHIP" },
+	{ 174, "ICW_ON_CHIP_IV" },
+	{ 175, "ICW_ON_CHIP_CHIP_HIT" },
+	{ 176, "ICW_ON_CHIP_DRAWER_HIT" },
+	{ 177, "ICW_ON_MODULE" },
+	{ 178, "ICW_ON_DRAWER" },
+	{ 179, "ICW_OFF_DRAWER" },
+	{ 180, "ICW_ON_CHIP_MEMORY" },
+	{ 181, "ICW_ON_MODULE_MEMORY" },
+	{ 182, "ICW_ON_DRAWER_MEMORY" },
+	{ 183, "ICW_OFF_DRAWER_MEMORY" },
+	{ 224, "BCD_DFP_EXECUTION_SLOTS" },
+	{ 225, "VX_BCD_EXECUTION_SLOTS" },
+	{ 226, "DECIMAL_INSTRUCTIONS" },
+	{ 232, "LAST_HOST_TRANSLATIONS" },
+	{ 244, "TX_NC_TABORT" },
+	{ 245, "TX_C_TABORT_NO_SPECIAL" },
+	{ 246, "TX_C_TABORT_SPECIAL" },
+	{ 248, "DFLT_ACCESS" },
+	{ 253, "DFLT_CYCLES" },
+	{ 256, "SORTL" },
+	{ 265, "DFLT_CC" },
+	{ 266, "DFLT_CCFINISH" },
+	{ 267, "NNPA_INVOCATIONS" },
+	{ 268, "NNPA_COMPLETIONS" },
+	{ 269, "NNPA_WAIT_LOCK" },
+	{ 270, "NNPA_HOLD_LOCK" },
+};
+
+/* PAI crypto: cf_z16/pai_crypto.json */
+static const struct s390_event_name pai_crypto[] = {
+	{ 4096, "CRYPTO_ALL" },
+	{ 4097, "KM_DEA" },
+	{ 4098, "KM_TDEA_128" },
+	{ 4099, "KM_TDEA_192" },
+	{ 4100, "KM_ENCRYPTED_DEA" },
+	{ 4101, "KM_ENCRYPTED_TDEA_128" },
+	{ 4102, "KM_ENCRYPTED_TDEA_192" },
+	{ 4103, "KM_AES_128" },
+	{ 4104, "KM_AES_192" },
+	{ 4105, "KM_AES_256" },
+	{ 4106, "KM_ENCRYPTED_AES_128" },
+	{ 4107, "KM_ENCRYPTED_AES_192" },
+	{ 4108, "KM_ENCRYPTED_AES_256" },
+	{ 4109, "KM_XTS_AES_128" },
+	{ 4110, "KM_XTS_AES_256" },
+	{ 4111, "KM_XTS_ENCRYPTED_AES_128" },
+	{ 4112, "KM_XTS_ENCRYPTED_AES_256" },
+	{ 4113, "KMC_DEA" },
+	{ 4114, "KMC_TDEA_128" },
+	{ 4115, "KMC_TDEA_192" },
+	{ 4116, "KMC_ENCRYPTED_DEA" },
+	{ 4117, "KMC_ENCRYPTED_TDEA_128" },
+	{ 4118, "KMC_ENCRYPTED_TDEA_192" },
+	{ 4119, "KMC_AES_128" },
+	{ 4120, "KMC_AES_192" },
+	{ 4121, "KMC_AES_256" },
+	{ 4122, "KMC_ENCRYPTED_AES_128" },
+	{ 4123, "KMC_ENCRYPTED_AES_192" },
+	{ 4124, "KMC_ENCRYPTED_AES_256" },
+	{ 4125, "KMC_PRNG" },
+	{ 4126, "KMA_GCM_AES_128" },
+	{ 4127, "KMA_GCM_AES_192" },
+	{ 4128, "KMA_GCM_AES_256" },
+	{ 4129, "KMA_GCM_ENCRYPTED_AES_128" },
+	{ 4130, "KMA_GCM_ENCRYPTED_AES_192" },
+	{ 4131, "KMA_GCM_ENCRYPTED_AES_256" },
+	{ 4132, "KMF_DEA" },
+	{ 4133, "KMF_TDEA_128" },
+	{ 4134, "KMF_TDEA_192" },
+	{ 4135, "KMF_ENCRYPTED_DEA" },
+	{ 4136, "KMF_ENCRYPTED_TDEA_128" },
+	{ 4137, "KMF_ENCRYPTED_TDEA_192" },
+	{ 4138, "KMF_AES_128" },
+	{ 4139, "KMF_AES_192" },
+	{ 4140, "KMF_AES_256" },
+	{ 4141, "KMF_ENCRYPTED_AES_128" },
+	{ 4142, "KMF_ENCRYPTED_AES_192" },
+	{ 4143, "KMF_ENCRYPTED_AES_256" },
+	{ 4144, "KMCTR_DEA" },
+	{ 4145, "KMCTR_TDEA_128" },
+	{ 4146, "KMCTR_TDEA_192" },
+	{ 4147, "KMCTR_ENCRYPTED_DEA" },
+	{ 4148, "KMCTR_ENCRYPTED_TDEA_128" },
+	{ 4149, "KMCTR_ENCRYPTED_TDEA_192" },
+	{ 4150, "KMCTR_AES_128" },
+	{ 4151, "KMCTR_AES_192" },
+	{ 4152, "KMCTR_AES_256" },
+	{ 4153, "KMCTR_ENCRYPTED_AES_128" },
+	{ 4154, "KMCTR_ENCRYPTED_AES_192" },
+	{ 4155, "KMCTR_ENCRYPTED_AES_256" },
+	{ 4156, "KMO_DEA" },
+	{ 4157, "KMO_TDEA_128" },
+	{ 4158, "KMO_TDEA_192" },
+	{ 4159, "KMO_ENCRYPTED_DEA" },
+	{ 4160, "KMO_ENCRYPTED_TDEA_128" },
+	{ 4161, "KMO_ENCRYPTED_TDEA_192" },
+	{ 4162, "KMO_AES_128" },
+	{ 4163, "KMO_AES_192" },
+	{ 4164, "KMO_AES_256" },
+	{ 4165, "KMO_ENCRYPTED_AES_128" },
+	{ 4166, "KMO_ENCRYPTED_AES_192" },
+	{ 4167, "KMO_ENCRYPTED_AES_256" },
+	{ 4168, "KIMD_SHA_1" },
+	{ 4169, "KIMD_SHA_256" },
+	{ 4170, "KIMD_SHA_512" },
+	{ 4171, "KIMD_SHA3_224" },
+	{ 4172, "KIMD_SHA3_256" },
+	{ 4173, "KIMD_SHA3_384" },
+	{ 4174, "KIMD_SHA3_512" },
+	{ 4175, "KIMD_SHAKE_128" },
+	{ 4176, "KIMD_SHAKE_256" },
+	{ 4177, "KIMD_GHASH" },
+	{ 4178, "KLMD_SHA_1" },
+	{ 4179, "KLMD_SHA_256" },
+	{ 4180, "KLMD_SHA_512" },
+	{ 4181, "KLMD_SHA3_224" },
+	{ 4182, "KLMD_SHA3_256" },
+	{ 4183, "KLMD_SHA3_384" },
+	{ 4184, "KLMD_SHA3_512" },
+	{ 4185, "KLMD_SHAKE_128" },
+	{ 4186, "KLMD_SHAKE_256" },
+	{ 4187, "KMAC_DEA" },
+	{ 4188, "KMAC_TDEA_128" },
+	{ 4189, "KMAC_TDEA_192" },
+	{ 4190, "KMAC_ENCRYPTED_DEA" },
+	{ 4191, "KMAC_ENCRYPTED_TDEA_128" },
+	{ 4192, "KMAC_ENCRYPTED_TDEA_192" },
+	{ 4193, "KMAC_AES_128" },
+	{ 4194, "KMAC_AES_192" },
+	{ 4195, "KMAC_AES_256" },
+	{ 4196, "KMAC_ENCRYPTED_AES_128" },
+	{ 4197, "KMAC_ENCRYPTED_AES_192" },
+	{ 4198, "KMAC_ENCRYPTED_AES_256" },
+	{ 4199, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_DEA" },
+	{ 4200, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_TDEA_128" },
+	{ 4201, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_TDEA_192" },
+	{ 4202, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_DEA" },
+	{ 4203, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_TDEA_128" },
+	{ 4204, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_TDEA_192" },
+	{ 4205, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_AES_128" },
+	{ 4206, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_AES_192" },
+	{ 4207, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_AES_256" },
+	{ 4208, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_AES_128" },
+	{ 4209, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_AES_192" },
+	{ 4210, "PCC_COMPUTE_LAST_BLOCK_CMAC_USING_ENCRYPTED_AES_256A" },
+	{ 4211, "PCC_COMPUTE_XTS_PARAMETER_USING_AES_128" },
+	{ 4212, "PCC_COMPUTE_XTS_PARAMETER_USING_AES_256" },
+	{ 4213, "PCC_COMPUTE_XTS_PARAMETER_USING_ENCRYPTED_AES_128" },
+	{ 4214, "PCC_COMPUTE_XTS_PARAMETER_USING_ENCRYPTED_AES_256" },
+	{ 4215, "PCC_SCALAR_MULTIPLY_P256" },
+	{ 4216, "PCC_SCALAR_MULTIPLY_P384" },
+	{ 4217, "PCC_SCALAR_MULTIPLY_P521" },
+	{ 4218, "PCC_SCALAR_MULTIPLY_ED25519" },
+	{ 4219, "PCC_SCALAR_MULTIPLY_ED448" },
+	{ 4220, "PCC_SCALAR_MULTIPLY_X25519" },
+	{ 4221, "PCC_SCALAR_MULTIPLY_X448" },
+	{ 4222, "PRNO_SHA_512_DRNG" },
+	{ 4223, "PRNO_TRNG_QUERY_RAW_TO_CONDITIONED_RATIO" },
+	{ 4224, "PRNO_TRNG" },
+	{ 4225, "KDSA_ECDSA_VERIFY_P256" },
+	{ 4226, "KDSA_ECDSA_VERIFY_P384" },
+	{ 4227, "KDSA_ECDSA_VERIFY_P521" },
+	{ 4228, "KDSA_ECDSA_SIGN_P256" },
+	{ 4229, "KDSA_ECDSA_SIGN_P384" },
+	{ 4230, "KDSA_ECDSA_SIGN_P521" },
+	{ 4231, "KDSA_ENCRYPTED_ECDSA_SIGN_P256" },
+	{ 4232, "KDSA_ENCRYPTED_ECDSA_SIGN_P384" },
+	{ 4233, "KDSA_ENCRYPTED_ECDSA_SIGN_P521" },
+	{ 4234, "KDSA_EDDSA_VERIFY_ED25519" },
+	{ 4235, "KDSA_EDDSA_VERIFY_ED448" },
+	{ 4236, "KDSA_EDDSA_SIGN_ED25519" },
+	{ 4237, "KDSA_EDDSA_SIGN_ED448" },
+	{ 4238, "KDSA_ENCRYPTED_EDDSA_SIGN_ED25519" },
+	{ 4239, "KDSA_ENCRYPTED_EDDSA_SIGN_ED448" },
+	{ 4240, "PCKMO_ENCRYPT_DEA_KEY" },
+	{ 4241, "PCKMO_ENCRYPT_TDEA_128_KEY" },
+	{ 4242, "PCKMO_ENCRYPT_TDEA_192_KEY" },
+	{ 4243, "PCKMO_ENCRYPT_AES_128_KEY" },
+	{ 4244, "PCKMO_ENCRYPT_AES_192_KEY" },
+	{ 4245, "PCKMO_ENCRYPT_AES_256_KEY" },
+	{ 4246, "PCKMO_ENCRYPT_ECC_P256_KEY" },
+	{ 4247, "PCKMO_ENCRYPT_ECC_P384_KEY" },
+	{ 4248, "PCKMO_ENCRYPT_ECC_P521_KEY" },
+	{ 4249, "PCKMO_ENCRYPT_ECC_ED25519_KEY" },
+	{ 4250, "PCKMO_ENCRYPT_ECC_ED448_KEY" },
+	{ 4251, "IBM_RESERVED_155" },
+	{ 4252, "IBM_RESERVED_156" },
+};
+
+/* PAI extension (NNPA): upstream cf_z16/pai_ext.json */
+static const struct s390_event_name pai_nnpa[] = {
+	{ 6144, "NNPA_ALL" },
+	{ 6145, "NNPA_ADD" },
+	{ 6146, "NNPA_SUB" },
+	{ 6147, "NNPA_MUL" },
+	{ 6148, "NNPA_DIV" },
+	{ 6149, "NNPA_MIN" },
+	{ 6150, "NNPA_MAX" },
+	{ 6151, "NNPA_LOG" },
+	{ 6152, "NNPA_EXP" },
+	{ 6153, "NNPA_IBM_RESERVED_9" },
+	{ 6154, "NNPA_RELU" },
+	{ 6155, "NNPA_TANH" },
+	{ 6156, "NNPA_SIGMOID" },
+	{ 6157, "NNPA_SOFTMAX" },
+	{ 6158, "NNPA_BATCHNORM" },
+	{ 6159, "NNPA_MAXPOOL2D" },
+	{ 6160, "NNPA_AVGPOOL2D" },
+	{ 6161, "NNPA_LSTMACT" },
+	{ 6162, "NNPA_GRUACT" },
+	{ 6163, "NNPA_CONVOLUTION" },
+	{ 6164, "NNPA_MATMUL_OP" },
+	{ 6165, "NNPA_MATMUL_OP_BCAST23" },
+	{ 6166, "NNPA_SMALLBATCH" },
+	{ 6167, "NNPA_LARGEDIM" },
+	{ 6168, "NNPA_SMALLTENSOR" },
+	{ 6169, "NNPA_1MFRAME" },
+	{ 6170, "NNPA_2GFRAME" },
+	{ 6171, "NNPA_ACCESSEXCEPT" },
+};
+
+#define MACHINE(n, t1, t2, tab) { n, { t1, t2 }, tab, ARRAY_SIZE(tab) }
+
+/* types from mapfile.csv: ^IBM.209[78] z10, 281[78] z196, 282[78] zEC12, 296[45] z13, ... */
+static const struct s390_machine machines[] = {
+	MACHINE("z10", 0x2097, 0x2098, cf_ext_z10),
+	MACHINE("z196", 0x2817, 0x2818, cf_ext_z196),
+	MACHINE("zEC12", 0x2827, 0x2828, cf_ext_zec12),
+	MACHINE("z13", 0x2964, 0x2965, cf_ext_z13),
+	MACHINE("z14", 0x3906, 0x3907, cf_ext_z14),
+	MACHINE("z15", 0x8561, 0x8562, cf_ext_z15),
+	MACHINE("z16", 0x3931, 0x3932, cf_ext_z16),
+};
+
+static const struct {
+	const char *name;
+	int base;
+} ctrsets[S390_CTRSET_MAX] = {
+	[S390_CTRSET_BASIC] = { "basic", 0 },
+	[S390_CTRSET_USER] = { "problem_state", 32 },
+	[S390_CTRSET_CRYPTO] = { "crypto", 64 },
+	[S390_CTRSET_EXT] = { "extended", 128 },
+	[S390_CTRSET_MT_DIAG] = { "mt_diag", 448 },
+};
+
+const struct s390_machine *s390_machine__from_type(uint16_t type)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(machines); i++)
+		if (machines[i].types[0] == type || machines[i].types[1] == type)
+			return &machines[i];
+	return NULL;
+}
+
+const struct s390_machine *s390_machine__from_cpuid(const char *cpuid)
+{
+	unsigned long type;
+	char *end;
+
+	/* perf writes "IBM,3931,703,A01,3.7,002f" (manufacturer, type, model...) */
+	if (!cpuid || strncmp(cpuid, "IBM,", 4))
+		return NULL;
+	type = strtoul(cpuid + 4, &end, 16);
+	if (end == cpuid + 4 || (*end && *end != ',') || type > 0xffff)
+		return NULL;
+	return s390_machine__from_type((uint16_t)type);
+}
+
+const char *s390_ctrset__name(unsigned int set)
+{
+	return set < S390_CTRSET_MAX ? ctrsets[set].name : NULL;
+}
+
+int s390_ctrset__base(unsigned int set)
+{
+	return set < S390_CTRSET_MAX ? ctrsets[set].base : -1;
+}
+
+/* The kernel's counter-set sizes by facility version (perf_cpum_cf.c, 6.1). */
+unsigned int s390_ctrset__expected(unsigned int set, unsigned int cfvn, unsigned int csvn)
+{
+	switch (set) {
+	case S390_CTRSET_BASIC:
+		return cfvn >= 1 ? 6 : 0;
+	case S390_CTRSET_USER:
+		return cfvn == 1 ? 6 : cfvn >= 3 ? 2 : 0;
+	case S390_CTRSET_CRYPTO:
+		return csvn >= 1 && csvn <= 5 ? 16 : csvn == 6 || csvn == 7 ? 20 : 0;
+	case S390_CTRSET_EXT:
+		if (csvn == 1)
+			return 32;
+		if (csvn == 2)
+			return 48;
+		if (csvn >= 3 && csvn <= 5)
+			return 128;
+		return csvn == 6 || csvn == 7 ? 160 : 0;
+	case S390_CTRSET_MT_DIAG:
+		return csvn > 3 ? 48 : 0;
+	default:
+		return 0;
+	}
+}
+
+static const char *lookup(const struct s390_event_name *t, size_t n, unsigned int code)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid].code == code)
+			return t[mid].name;
+		if (t[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *s390_cf__counter_name(const struct s390_machine *m, unsigned int set,
+				  unsigned int idx)
+{
+	int base = s390_ctrset__base(set);
+
+	if (base < 0 || idx > 0xffff)
+		return NULL;
+	if (set == S390_CTRSET_EXT)
+		return m ? lookup(m->ext, m->nr_ext, base + idx) : NULL;
+	return lookup(cf_common, ARRAY_SIZE(cf_common), base + idx);
+}
+
+const char *s390_pai__crypto_name(unsigned int nr)
+{
+	return lookup(pai_crypto, ARRAY_SIZE(pai_crypto), S390_PAI_CRYPTO_BASE + nr);
+}
+
+const char *s390_pai__nnpa_name(unsigned int nr)
+{
+	return lookup(pai_nnpa, ARRAY_SIZE(pai_nnpa), S390_PAI_NNPA_BASE + nr);
+}
+
+bool s390_env__is_s390(const struct rawfrag_env *env)
+{
+	return env && env->arch && !strncmp(env->arch, "s390", 4);
+}
+
+bool s390_env__not_s390(const struct rawfrag_env *env)
+{
+	return env && env->arch && strncmp(env->arch, "s390", 4);
+}
