@@ -498,24 +498,19 @@ static void name_evsel(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evs
 	rawfrag_evsel__set_name(e, name);
 }
 
-static int tp_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
-		    void **priv)
+int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **priv)
 {
-	const struct perf_event_attr *attr = rawfrag_evsel__attr(evsel);
 	struct tp_file *tf = ctx->file_priv;
 	struct tep_event *ev;
 	struct tp_event *te;
 
-	if (!attr || attr->type != PERF_TYPE_TRACEPOINT)
-		return 0;
 	if (!tf || !tf->td.tep)
 		return 0;
-	ev = attr->config <= 0xffff ? tep_find_event(tf->td.tep, (int)attr->config) : NULL;
+	ev = config <= 0xffff ? tep_find_event(tf->td.tep, (int)config) : NULL;
 	if (!ev) {
 		rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
-					 "tracing data has no format for tracepoint id %llu (%s)",
-					 (unsigned long long)attr->config,
-					 rawfrag_evsel__name(evsel) ?: "?");
+					 "tracing data has no format for tracepoint id %llu",
+					 (unsigned long long)config);
 		return 0;
 	}
 	te = tp_event_new(tf, ev);
@@ -534,9 +529,22 @@ static int tp_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel 
 						 "%s: cannot load kernel symbols (%s)",
 						 tf->kallsyms, strerror(-ret));
 	}
-	name_evsel(ctx, evsel, ev);
 	*priv = te;
 	return 100;
+}
+
+static int tp_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
+		    void **priv)
+{
+	const struct perf_event_attr *attr = rawfrag_evsel__attr(evsel);
+	int ret;
+
+	if (!attr || attr->type != PERF_TYPE_TRACEPOINT)
+		return 0;
+	ret = rawfrag_tp__bind(ctx, attr->config, priv);
+	if (ret > 0)
+		name_evsel(ctx, evsel, ((struct tp_event *)*priv)->ev);
+	return ret;
 }
 
 static void tp_release(void *priv)

@@ -52,4 +52,12 @@ int rawfrag_tp_data__load_kallsyms(struct rawfrag_tp_data *td, const char *path)
 /* Saved-cmdline task name of pid, or NULL. */
 const char *rawfrag_tp_data__comm(const struct rawfrag_tp_data *td, uint32_t pid);
 
+/*
+ * The tracepoint decoder's probe without an evsel: bind event id config using the
+ * file state in ctx->file_priv (from the decoder's file_init). Returns 100 and the
+ * per-event state in *priv (free with the decoder's release), 0 if the tracing
+ * data has no such event. For tests and tools that have payloads but no evsel.
+ */
+int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **priv);
+
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */

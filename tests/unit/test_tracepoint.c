@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracepoint decoder on tracing data and payloads built here, in both byte
+ * orders: field table (ints of every size and sign, char[], __data_loc and
+ * __rel_loc strings, fixed and dynamic arrays, pointers), print-fmt text, typed
+ * JSON, the producer checks (tp_short, tp_common_type, tp_dynamic_outside),
+ * saved cmdlines, and corrupt tracing data and payloads (no crash, clear error).
+ * Every expected value is one the builder below chose.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <rawfrag/decoder.h>
+#include "internal/check_sink.h"
+#include "internal/decoders.h"
+#include "internal/tracepoint.h"
+
+#define EV_ID 1234
+#define BAD_ID 1300
+
+static const char header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+static const char fmt_all[] =
+	"name: tp_all\n"
+	"ID: 1234\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:int sval;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:u64 big;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:char name[16];\toffset:24;\tsize:16;\tsigned:0;\n"
+	"\tfield:__data_loc char[] str;\toffset:40;\tsize:4;\tsigned:0;\n"
+	"\tfield:s8 neg;\toffset:44;\tsize:1;\tsigned:1;\n"
+	"\tfield:void * ptr;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\tfield:u16 arr[3];\toffset:56;\tsize:6;\tsigned:0;\n"
+	"\tfield:__data_loc u32[] darr;\toffset:64;\tsize:4;\tsigned:0;\n"
+	"\tfield:__rel_loc char[] rstr;\toffset:68;\tsize:4;\tsigned:0;\n"
+	"\tfield:s64 s64v;\toffset:72;\tsize:8;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"sval=%d big=%llu name=%s str=%s s64v=%lld\", REC->sval, REC->big, "
+	"REC->name, __get_str(str), REC->s64v\n";
+
+/* libtraceevent refuses this one (no ID line) */
+static const char fmt_bad[] = "name: broken\nformat:\n\tfield:int x;\toffset:zz\n";
+
+#define FIXED 80
+#define STR_OFF 80 /* "/usr/bin/sh\0": 12 bytes */
+#define DARR_OFF 92 /* 2 x u32 */
+#define RSTR_OFF 100 /* "rel\0" */
+#define TRUE_LEN 104
+#define RAW_SIZE 108 /* raw_size % 8 == 4 */
+
+/* ---- a little blob writer in either byte order ---- */
+
+struct buf {
+	uint8_t p[16384];
+	size_t len;
+	bool be;
+};
+
+static void put(struct buf *b, const void *d, size_t n)
+{
+	assert_true(b->len + n <= sizeof(b->p));
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+static void put_num(struct buf *b, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int shift = b->be ? 8 * (n - 1 - i) : 8 * i;
+
+		b->p[b->len + i] = (uint8_t)(v >> shift);
+	}
+	b->len += n;
+}
+
+static void put_text64(struct buf *b, const char *s)
+{
+	put_num(b, strlen(s), 8);
+	put(b, s, strlen(s));
+}
+
+static void build_blob(struct buf *b, bool be, bool with_bad)
+{
+	static const char cmdlines[] = "4242 mytask\n17 kworker/0:1\n";
+	static const char printk[] = "0xffffffff81000000 : \"hello\\n\"\n";
+
+	memset(b, 0, sizeof(*b));
+	b->be = be;
+	put(b, "\x17\x08\x44tracing", 10);
+	put(b, "0.6", 4);
+	put_num(b, be, 1);
+	put_num(b, 8, 1);
+	put_num(b, 4096, 4);
+	put(b, "header_page", 12);
+	put_text64(b, header_page);
+	put(b, "header_event", 13);
+	put_text64(b, "# compressed entry header\n");
+	put_num(b, 0, 4); /* ftrace formats */
+	put_num(b, 1, 4); /* systems */
+	put(b, "rawfrag_test", 13);
+	put_num(b, with_bad ? 2 : 1, 4);
+	if (with_bad)
+		put_text64(b, fmt_bad);
+	put_text64(b, fmt_all);
+	put_num(b, 0, 4); /* kallsyms */
+	put_num(b, strlen(printk), 4);
+	put(b, printk, strlen(printk));
+	put_text64(b, cmdlines);
+}
+
+static void build_payload(uint8_t *raw, bool be)
+{
+	struct buf b = { .be = be };
+	static const uint16_t arr[3] = { 1, 65535, 3 };
+
+	put_num(&b, EV_ID, 2);
+	put_num(&b, 0x01, 1); /* irqs off */
+	put_num(&b, 0x12, 1);
+	put_num(&b, 4242, 4);
+	put_num(&b, (uint32_t)-5, 4);
+	put_num(&b, 0, 4); /* hole */
+	put_num(&b, UINT64_MAX, 8);
+	put(&b, "hello\0\0\0\0\0\0\0\0\0\0\0", 16);
+	put_num(&b, (12u << 16) | STR_OFF, 4);
+	put_num(&b, (uint8_t)-3, 1);
+	put_num(&b, 0, 3); /* hole */
+	put_num(&b, 0xffff888012345678ULL, 8);
+	for (int i = 0; i < 3; i++)
+		put_num(&b, arr[i], 2);
+	put_num(&b, 0, 2); /* hole */
+	put_num(&b, (8u << 16) | DARR_OFF, 4);
+	/* relative to the end of the locator (68 + 4) */
+	put_num(&b, (4u << 16) | (RSTR_OFF - 72), 4);
+	put_num(&b, (uint64_t)INT64_MIN, 8);
+	assert_int_equal(b.len, FIXED);
+	put(&b, "/usr/bin/sh", 12);
+	put_num(&b, 7, 4);
+	put_num(&b, UINT32_MAX, 4);
+	put(&b, "rel", 4);
+	assert_int_equal(b.len, TRUE_LEN);
+	put_num(&b, 0, RAW_SIZE - TRUE_LEN);
+	memcpy(raw, b.p, RAW_SIZE);
+}
+
+/* ---- fixture: the decoder bound to EV_ID ---- */
+
+struct fx {
+	struct buf blob;
+	struct rawfrag_env env;
+	struct rawfrag_decoder_ctx ctx;
+	void *priv;
+	uint8_t raw[RAW_SIZE];
+	struct rawfrag_raw r;
+	struct rawfrag_sample s;
+	struct rawfrag_out *out;
+};
+
+static const struct rawfrag_decoder *dec = &rawfrag_decoder_tracepoint;
+
+static void fx_init(struct fx *f, bool be, bool with_bad)
+{
+	memset(f, 0, sizeof(*f));
+	build_blob(&f->blob, be, with_bad);
+	f->env.tracing_data = f->blob.p;
+	f->env.tracing_data_size = f->blob.len;
+	f->ctx.env = &f->env;
+	assert_int_equal(dec->file_init(&f->ctx, &f->ctx.file_priv), 0);
+	assert_non_null(f->ctx.file_priv);
+	assert_int_equal(rawfrag_tp__bind(&f->ctx, EV_ID, &f->priv), 100);
+	build_payload(f->raw, be);
+	f->r.data = f->raw;
+	f->r.size = RAW_SIZE;
+	f->r.big_endian = be;
+	f->r.swap = be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	f->s.cpu = 1;
+	f->s.time = 123456789;
+	f->out = rawfrag_out__new(-1);
+	assert_non_null(f->out);
+}
+
+static void fx_fini(struct fx *f)
+{
+	dec->release(f->priv);
+	dec->file_fini(f->ctx.file_priv);
+	rawfrag_out__delete(f->out);
+}
+
+static const char *mem(struct rawfrag_out *o)
+{
+	static char s[4096];
+	size_t len;
+	const char *p = rawfrag_out__mem(o, &len);
+
+	assert_true(len < sizeof(s));
+	memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+static const char *json_of(struct fx *f)
+{
+	struct rawfrag_emit *em = rawfrag_emit__new(f->out, RAWFRAG_EMIT_JSON);
+
+	assert_non_null(em);
+	rawfrag_out__reset(f->out);
+	rawfrag_emit__begin_object(em, NULL);
+	assert_int_equal(dec->fields(f->priv, &f->r, &f->s, em), 0);
+	rawfrag_emit__end_object(em);
+	rawfrag_emit__delete(em);
+	return mem(f->out);
+}
+
+static const char *text_of(struct fx *f, int want_ret)
+{
+	rawfrag_out__reset(f->out);
+	assert_int_equal(dec->text(f->priv, &f->r, &f->s, f->out, false), want_ret);
+	return mem(f->out);
+}
+
+/* ---- check sink that records findings ---- */
+
+struct found {
+	int n;
+	const char *kind[8];
+};
+
+static void collect(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
+		    const char *kind, int64_t raw_off, const char *fmt, va_list ap)
+{
+	struct found *fd = sink->ctx;
+
+	assert_int_equal(sev, RAWFRAG_SEV_ERROR);
+	if (fd->n < 8)
+		fd->kind[fd->n++] = kind;
+}
+
+static int length_of(struct fx *f, uint32_t *len, struct found *fd)
+{
+	struct rawfrag_check_sink sink;
+
+	rawfrag_check_sink__init(&sink, false, NULL);
+	sink.report = collect;
+	sink.ctx = fd;
+	memset(fd, 0, sizeof(*fd));
+	return dec->length(f->priv, &f->r, &f->s, len, &sink);
+}
+
+/* ---- tests ---- */
+
+static const char want_text[] =
+	"sval=-5 big=18446744073709551615 name=hello str=/usr/bin/sh "
+	"s64v=-9223372036854775808";
+static const char want_json[] =
+	"{\"common\":{\"common_type\":1234,\"common_flags\":1,\"common_preempt_count\":18,"
+	"\"common_pid\":4242},\"sval\":-5,\"big\":18446744073709551615,\"name\":\"hello\","
+	"\"str\":\"/usr/bin/sh\",\"neg\":-3,\"ptr\":\"0xffff888012345678\","
+	"\"arr\":[1,65535,3],\"darr\":[7,4294967295],\"rstr\":\"rel\","
+	"\"s64v\":-9223372036854775808}";
+
+static void decode_both_orders(bool be)
+{
+	struct fx f;
+	struct rawfrag_tp_data *td;
+	uint32_t len = 0;
+	struct found fd;
+
+	fx_init(&f, be, false);
+	td = f.ctx.file_priv; /* struct tp_file starts with its tp_data */
+	assert_int_equal(td->big_endian, be);
+	assert_int_equal(td->long_size, 8);
+	assert_int_equal(td->page_size, 4096);
+	assert_int_equal(td->nr_formats, 1);
+	assert_string_equal(td->version, "0.6");
+	assert_string_equal(text_of(&f, 0), want_text);
+	assert_string_equal(json_of(&f), want_json);
+	assert_int_equal(length_of(&f, &len, &fd), 0);
+	assert_int_equal(len, TRUE_LEN);
+	assert_int_equal(fd.n, 0);
+	fx_fini(&f);
+}
+
+static void test_decode_le(void **state)
+{
+	decode_both_orders(false);
+}
+
+static void test_decode_be(void **state)
+{
+	decode_both_orders(true);
+}
+
+static void test_saved_cmdlines(void **state)
+{
+	struct fx f;
+
+	fx_init(&f, true, false);
+	assert_string_equal(dec->pid_comm(f.ctx.file_priv, 4242), "mytask");
+	assert_string_equal(dec->pid_comm(f.ctx.file_priv, 17), "kworker/0:1");
+	assert_null(dec->pid_comm(f.ctx.file_priv, 18));
+	fx_fini(&f);
+}
+
+static void test_verbose_text(void **state)
+{
+	struct fx f;
+	const char *t;
+
+	fx_init(&f, false, false);
+	rawfrag_out__reset(f.out);
+	assert_int_equal(dec->text(f.priv, &f.r, &f.s, f.out, true), 0);
+	t = mem(f.out);
+	assert_true(!strncmp(t, want_text, strlen(want_text)));
+	assert_non_null(strstr(t, "common={common_type=1234 "));
+	assert_non_null(strstr(t, "darr=[7 4294967295] rstr=rel"));
+	fx_fini(&f);
+}
+
+static void test_short(void **state)
+{
+	struct fx f;
+	struct found fd;
+	uint32_t len;
+
+	fx_init(&f, false, false);
+	f.r.size = FIXED - 4;
+	assert_int_equal(length_of(&f, &len, &fd), -EINVAL);
+	assert_int_equal(fd.n, 1);
+	assert_string_equal(fd.kind[0], "tp_short");
+	assert_non_null(strstr(text_of(&f, -EINVAL), "raw size 76 < fixed fields 80"));
+	/* fields that do not fit come out as null, the rest as usual */
+	assert_non_null(strstr(json_of(&f), "\"sval\":-5,"));
+	assert_non_null(strstr(json_of(&f), "\"s64v\":null"));
+	f.r.size = 4;
+	assert_int_equal(length_of(&f, &len, &fd), -EINVAL);
+	assert_string_equal(fd.kind[0], "tp_short");
+	json_of(&f);
+	fx_fini(&f);
+}
+
+static void test_common_type(void **state)
+{
+	struct fx f;
+	struct found fd;
+	uint32_t len;
+
+	fx_init(&f, false, false);
+	f.raw[0] ^= 1;
+	assert_int_equal(length_of(&f, &len, &fd), -EINVAL);
+	assert_int_equal(fd.n, 1);
+	assert_string_equal(fd.kind[0], "tp_common_type");
+	assert_int_equal(len, TRUE_LEN);
+	assert_non_null(strstr(text_of(&f, -EINVAL), "common_type 1235 != event id 1234"));
+	fx_fini(&f);
+}
+
+static void test_dynamic_outside(void **state)
+{
+	struct fx f;
+	struct found fd;
+	uint32_t len;
+
+	fx_init(&f, true, false);
+	/* str: offset 100, length 12 -> ends at 112 > 108 */
+	memcpy(f.raw + 40, "\x00\x0c\x00\x64", 4);
+	/* rstr: relative offset 40 from 72 -> 112 */
+	memcpy(f.raw + 68, "\x00\x04\x00\x28", 4);
+	assert_int_equal(length_of(&f, &len, &fd), -EINVAL);
+	assert_int_equal(fd.n, 2);
+	assert_string_equal(fd.kind[0], "tp_dynamic_outside");
+	assert_string_equal(fd.kind[1], "tp_dynamic_outside");
+	assert_non_null(strstr(text_of(&f, -EINVAL), "dynamic field str outside"));
+	assert_non_null(strstr(json_of(&f), "\"str\":null"));
+	assert_non_null(strstr(json_of(&f), "\"rstr\":null"));
+	fx_fini(&f);
+}
+
+static void test_bad_format_skipped(void **state)
+{
+	struct fx f;
+	struct rawfrag_tp_data *td;
+	void *p = NULL;
+
+	fx_init(&f, false, true);
+	td = f.ctx.file_priv;
+	assert_int_equal(td->nr_formats, 1);
+	assert_int_equal(td->nr_bad_formats, 1);
+	assert_int_equal(rawfrag_tp__bind(&f.ctx, BAD_ID, &p), 0);
+	assert_int_equal(rawfrag_tp__bind(&f.ctx, 0x10000, &p), 0);
+	assert_string_equal(text_of(&f, 0), want_text);
+	fx_fini(&f);
+}
+
+static void test_truncated_blob(void **state)
+{
+	struct buf b;
+	struct rawfrag_tp_data td;
+	struct rawfrag_err err;
+
+	build_blob(&b, false, false);
+	assert_int_equal(rawfrag_tp_data__parse(&td, b.p, b.len, NULL, &err), 0);
+	rawfrag_tp_data__fini(&td);
+	/* every cut fails with a reason; none reads past the cut (ASan build) */
+	for (size_t n = 0; n < b.len; n++) {
+		uint8_t *copy = malloc(n ? n : 1);
+
+		memcpy(copy, b.p, n);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(rawfrag_tp_data__parse(&td, copy, n, NULL, &err), -EINVAL);
+		assert_non_null(strstr(err.reason, "bad or truncated"));
+		assert_true(err.offset >= 0 && (size_t)err.offset <= n);
+		rawfrag_tp_data__fini(&td);
+		free(copy);
+	}
+}
+
+static void test_no_tracing_data(void **state)
+{
+	struct rawfrag_env env = { 0 };
+	struct rawfrag_decoder_ctx ctx = { .env = &env };
+	void *p = NULL;
+
+	assert_int_equal(dec->file_init(&ctx, &ctx.file_priv), 0);
+	assert_null(ctx.file_priv);
+	assert_int_equal(rawfrag_tp__bind(&ctx, EV_ID, &p), 0);
+	dec->file_fini(ctx.file_priv);
+}
+
+/* Random bytes over a good payload: every call returns, the checks hold. */
+static void test_corrupt_payloads(void **state)
+{
+	struct fx f;
+	uint8_t good[RAW_SIZE];
+	unsigned int seed = 1;
+
+	fx_init(&f, false, false);
+	memcpy(good, f.raw, RAW_SIZE);
+	for (int it = 0; it < 20000; it++) {
+		uint8_t *heap;
+		struct found fd;
+		uint32_t len = 0;
+		int ret;
+
+		memcpy(f.raw, good, RAW_SIZE);
+		for (int k = 0; k < 1 + it % 6; k++)
+			f.raw[rand_r(&seed) % RAW_SIZE] = (uint8_t)rand_r(&seed);
+		/* copy to an exact-size heap block so ASan sees any over-read */
+		f.r.size = (uint32_t)(rand_r(&seed) % (RAW_SIZE + 1));
+		heap = malloc(f.r.size ? f.r.size : 1);
+		memcpy(heap, f.raw, f.r.size);
+		f.r.data = heap;
+		ret = length_of(&f, &len, &fd);
+		assert_true(ret == 0 || ret == -EINVAL);
+		assert_true(ret == 0 ? fd.n == 0 && len <= f.r.size : fd.n > 0);
+		rawfrag_out__reset(f.out);
+		ret = dec->text(f.priv, &f.r, &f.s, f.out, it % 2);
+		assert_true(ret == 0 || ret == -EINVAL);
+		json_of(&f);
+		free(heap);
+	}
+	f.r.data = f.raw;
+	fx_fini(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decode_le),
+		cmocka_unit_test(test_decode_be),
+		cmocka_unit_test(test_saved_cmdlines),
+		cmocka_unit_test(test_verbose_text),
+		cmocka_unit_test(test_short),
+		cmocka_unit_test(test_common_type),
+		cmocka_unit_test(test_dynamic_outside),
+		cmocka_unit_test(test_bad_format_skipped),
+		cmocka_unit_test(test_truncated_blob),
+		cmocka_unit_test(test_no_tracing_data),
+		cmocka_unit_test(test_corrupt_payloads),
+	};
+
+	return cmocka_run_group_tests_name("tracepoint", tests, NULL, NULL);
+}
