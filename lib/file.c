@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * perf.data reader: open/close, accessors and the record walk of file mode.
+ *
+ * The data section is mapped in windows of RF_WINDOW_SIZE bytes (page-aligned,
+ * remapped when a record would cross the window end, as perf's reader__mmap
+ * does), so memory does not grow with the file: records point into the current
+ * window and stay valid until the next rawfrag_file__next().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+
+#include "internal/file.h"
+
+int rf_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *fmt, ...)
+{
+	va_list ap;
+
+	f->err.err = -EINVAL;
+	f->err.offset = offset;
+	f->err.rec_type = type;
+	va_start(ap, fmt);
+	vsnprintf(f->err.reason, sizeof(f->err.reason), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+void rf_print(const struct rawfrag_file *f, enum rawfrag_print_level level, const char *fmt,
+	      ...)
+{
+	va_list ap;
+
+	if (!f->print)
+		return;
+	va_start(ap, fmt);
+	f->print(level, f->print_ctx, fmt, ap);
+	va_end(ap);
+}
+
+/* Remember p to free it at close; returns p (NULL stays NULL). */
+void *rf_keep(struct rawfrag_file *f, void *p)
+{
+	if (!p)
+		return NULL;
+	if (f->nr_allocs == f->cap_allocs) {
+		size_t cap = f->cap_allocs ? 2 * f->cap_allocs : 32;
+		void **v = realloc(f->allocs, cap * sizeof(*v));
+
+		if (!v) {
+			free(p);
+			return NULL;
+		}
+		f->allocs = v;
+		f->cap_allocs = cap;
+	}
+	f->allocs[f->nr_allocs++] = p;
+	return p;
+}
+
+char *rf_strndup(struct rawfrag_file *f, const char *s, size_t max)
+{
+	return rf_keep(f, strndup(s, max));
+}
+
+/* ---- evsels ---- */
+
+struct rawfrag_evsel *rf_evsel__new(struct rawfrag_file *f, const struct perf_event_attr *attr,
+				    uint32_t file_attr_size)
+{
+	struct rawfrag_evsel *e, **v;
+
+	v = realloc(f->evsels, ((size_t)f->nr_evsels + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	f->evsels = v;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->attr = *attr;
+	e->file_attr_size = file_attr_size;
+	e->idx = f->nr_evsels;
+	e->file = f;
+	f->evsels[f->nr_evsels++] = e;
+	f->id_hash_dirty = true;
+	return e;
+}
+
+int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, bool swap)
+{
+	uint64_t *v, i;
+
+	if (nr > INT32_MAX)
+		return -EINVAL;
+	v = calloc(nr ? nr : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		v[i] = rf_u64((const uint8_t *)ids + 8 * i, swap);
+	free(e->ids);
+	e->ids = v;
+	e->nr_ids = (int)nr;
+	e->file->id_hash_dirty = true;
+	return 0;
+}
+
+static const char *const hw_names[] = {
+	"cycles",	  "instructions",	     "cache-references",
+	"cache-misses",	  "branches",		     "branch-misses",
+	"bus-cycles",	  "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock",	   "task-clock",       "page-faults",	  "context-switches",
+	"cpu-migrations",  "minor-faults",     "major-faults",	  "alignment-faults",
+	"emulation-faults", "dummy",	       "bpf-output",	  "cgroup-switches",
+};
+
+static const char *const generic_pmus[] = {
+	"cpu", "software", "tracepoint", "hw_cache", "raw", "breakpoint",
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* a name like perf's evsel__name() when the file gives none */
+static void name_default(struct rawfrag_evsel *e, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &e->attr;
+	const char *pmu;
+
+	switch (a->type) {
+	case PERF_TYPE_HARDWARE:
+		if (a->config < ARRAY_LEN(hw_names)) {
+			snprintf(buf, len, "%s", hw_names[a->config]);
+			return;
+		}
+		break;
+	case PERF_TYPE_SOFTWARE:
+		if (a->config < ARRAY_LEN(sw_names)) {
+			snprintf(buf, len, "%s", sw_names[a->config]);
+			return;
+		}
+		break;
+	case PERF_TYPE_TRACEPOINT:
+		snprintf(buf, len, "tracepoint:%" PRIu64, (uint64_t)a->config);
+		return;
+	case PERF_TYPE_RAW:
+		snprintf(buf, len, "raw 0x%" PRIx64, (uint64_t)a->config);
+		return;
+	case PERF_TYPE_BREAKPOINT:
+		snprintf(buf, len, "mem:0x%" PRIx64 ":%s%s%s", (uint64_t)a->bp_addr,
+			 a->bp_type & HW_BREAKPOINT_R ? "r" : "", a->bp_type & HW_BREAKPOINT_W ? "w" : "",
+			 a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+		return;
+	default:
+		break;
+	}
+	pmu = rawfrag_evsel__pmu_name(e);
+	if (pmu)
+		snprintf(buf, len, "%s/config=0x%" PRIx64 "/", pmu, (uint64_t)a->config);
+	else
+		snprintf(buf, len, "unknown attr type %u/config=0x%" PRIx64 "/", a->type,
+			 (uint64_t)a->config);
+}
+
+RAWFRAG_API const char *rawfrag_evsel__name(const struct rawfrag_evsel *ce)
+{
+	struct rawfrag_evsel *e = (struct rawfrag_evsel *)ce;
+	char buf[128];
+
+	if (!e)
+		return NULL;
+	if (!e->name) {
+		/* generated on first use, when the PMU mappings are known */
+		name_default(e, buf, sizeof(buf));
+		e->name = rf_strndup(e->file, buf, sizeof(buf));
+	}
+	return e->name ? e->name : "?";
+}
+
+RAWFRAG_API int rawfrag_evsel__set_name(struct rawfrag_evsel *e, const char *name)
+{
+	char *s;
+
+	if (!e || !name)
+		return -EINVAL;
+	s = rf_strndup(e->file, name, 4096);
+	if (!s)
+		return -ENOMEM;
+	e->name = s;
+	e->name_given = true;
+	return 0;
+}
+
+RAWFRAG_API const char *rawfrag_evsel__pmu_name(const struct rawfrag_evsel *e)
+{
+	const struct rawfrag_env *env;
+	int i;
+
+	if (!e)
+		return NULL;
+	env = &e->file->env;
+	for (i = 0; i < env->nr_pmu_mappings; i++)
+		if (env->pmu_mappings[i].type == e->attr.type && env->pmu_mappings[i].name)
+			return env->pmu_mappings[i].name;
+	if (e->attr.type < ARRAY_LEN(generic_pmus))
+		return generic_pmus[e->attr.type];
+	return NULL;
+}
+
+RAWFRAG_API const struct perf_event_attr *rawfrag_evsel__attr(const struct rawfrag_evsel *e)
+{
+	return e ? &e->attr : NULL;
+}
+
+RAWFRAG_API int rawfrag_evsel__idx(const struct rawfrag_evsel *e)
+{
+	return e ? e->idx : -1;
+}
+
+RAWFRAG_API int rawfrag_evsel__nr_ids(const struct rawfrag_evsel *e)
+{
+	return e ? e->nr_ids : 0;
+}
+
+RAWFRAG_API const uint64_t *rawfrag_evsel__ids(const struct rawfrag_evsel *e)
+{
+	return e ? e->ids : NULL;
+}
+
+RAWFRAG_API void *rawfrag_evsel__priv(const struct rawfrag_evsel *e)
+{
+	return e ? e->priv : NULL;
+}
+
+RAWFRAG_API void rawfrag_evsel__set_priv(struct rawfrag_evsel *e, void *priv)
+{
+	if (e)
+		e->priv = priv;
+}
+
+/* ---- id -> evsel ---- */
+
+static uint32_t id_hash(uint64_t id)
+{
+	id *= 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(id >> 32);
+}
+
+/* perf's id_pos (SAMPLE) and is_pos (other records, from the end) */
+static void calc_id_pos(struct rawfrag_file *f)
+{
+	uint64_t st;
+
+	f->id_pos = f->is_pos = -1;
+	if (!f->nr_evsels)
+		return;
+	st = f->evsels[0]->attr.sample_type;
+	f->sample_id_all = f->evsels[0]->attr.sample_id_all;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		f->id_pos = 0;
+		f->is_pos = 1;
+		return;
+	}
+	if (!(st & PERF_SAMPLE_ID))
+		return;
+	f->id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) + !!(st & PERF_SAMPLE_TIME) +
+		    !!(st & PERF_SAMPLE_ADDR);
+	f->is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
+}
+
+int rf_build_id_hash(struct rawfrag_file *f)
+{
+	uint64_t total = 0;
+	uint32_t size = 16, h;
+	struct rf_id_slot *tab;
+	int i, j;
+
+	calc_id_pos(f);
+	f->id_hash_dirty = false;
+	for (i = 0; i < f->nr_evsels; i++)
+		total += (uint64_t)f->evsels[i]->nr_ids;
+	while (size < 2 * total && size < (1U << 30))
+		size <<= 1;
+	tab = calloc(size, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	for (i = 0; i < f->nr_evsels; i++) {
+		struct rawfrag_evsel *e = f->evsels[i];
+
+		for (j = 0; j < e->nr_ids; j++) {
+			uint64_t id = e->ids[j];
+
+			if (!id)
+				continue;
+			/* first evsel with an id wins on duplicates */
+			for (h = id_hash(id) & (size - 1); tab[h].id && tab[h].id != id;
+			     h = (h + 1) & (size - 1))
+				;
+			if (!tab[h].id) {
+				tab[h].id = id;
+				tab[h].evsel = e;
+			}
+		}
+	}
+	free(f->id_hash);
+	f->id_hash = tab;
+	f->id_hash_mask = size - 1;
+	return 0;
+}
+
+struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id)
+{
+	uint32_t h;
+
+	if (!f->id_hash || !id)
+		return NULL;
+	for (h = id_hash(id) & f->id_hash_mask; f->id_hash[h].id; h = (h + 1) & f->id_hash_mask)
+		if (f->id_hash[h].id == id)
+			return f->id_hash[h].evsel;
+	return NULL;
+}
+
+RAWFRAG_API struct rawfrag_evsel *rawfrag_file__evsel_of(const struct rawfrag_file *f,
+							 const struct rawfrag_record *rec)
+{
+	struct rawfrag_evsel *e;
+	uint64_t n, id;
+
+	if (!f || !rec || !f->nr_evsels || rec->size < 8) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (f->nr_evsels == 1)
+		return f->evsels[0];
+	if (rec->type >= RAWFRAG_RECORD_HEADER_ATTR) {
+		/* user records belong to no evsel */
+		errno = ENOENT;
+		return NULL;
+	}
+	if (f->id_hash_dirty)
+		rf_build_id_hash((struct rawfrag_file *)f);
+	if (!f->sample_id_all && rec->type != PERF_RECORD_SAMPLE)
+		return f->evsels[0];
+	n = (rec->size - 8u) / 8;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (f->id_pos < 0 || (uint64_t)f->id_pos >= n) {
+			errno = ENOENT;
+			return NULL;
+		}
+		id = rf_u64((const uint8_t *)rec->data + 8 + 8 * (uint64_t)f->id_pos, f->swap);
+	} else {
+		if (f->is_pos < 0 || (uint64_t)f->is_pos > n) {
+			errno = ENOENT;
+			return NULL;
+		}
+		id = rf_u64((const uint8_t *)rec->data + 8 + 8 * (n - (uint64_t)f->is_pos), f->swap);
+	}
+	/* synthesized records carry id 0 */
+	if (!id)
+		return f->evsels[0];
+	e = rf_find_id(f, id);
+	if (!e)
+		errno = ENOENT;
+	return e;
+}
+
+/* ---- records ---- */
+
+/* smallest valid size of the records whose body we read here */
+static uint32_t min_size(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_LOST:
+		return 24;
+	case PERF_RECORD_LOST_SAMPLES:
+		return 16;
+	case RAWFRAG_RECORD_HEADER_ATTR:
+		return 8 + RF_ATTR_VER0;
+	case RAWFRAG_RECORD_HEADER_TRACING_DATA:
+	case RAWFRAG_RECORD_HEADER_FEATURE:
+		return 16;
+	case RAWFRAG_RECORD_EVENT_UPDATE:
+		return 24;
+	case RAWFRAG_RECORD_AUXTRACE:
+		return 16;
+	default:
+		return 8;
+	}
+}
+
+/*
+ * Type/size checks and stats of a framed record. Returns 0, 1 when the record
+ * is skipped (opts.force) or -EINVAL with the error set.
+ */
+int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	struct rawfrag_file_stats *st = &f->stats;
+	const uint8_t *d = rec->data;
+	uint32_t min = min_size(rec->type);
+	char buf[512];
+
+	if (rec->type >= RAWFRAG_RECORD_USER_MAX) {
+		rf_error(f, (int64_t)rec->offset, rec->type, "unknown record type %u (size %u)",
+			 rec->type, rec->size);
+		goto bad;
+	}
+	if (rec->size < min) {
+		rf_error(f, (int64_t)rec->offset, rec->type, "record size %u < %u", rec->size, min);
+		goto bad;
+	}
+	if (rec->type < ARRAY_LEN(st->nr_records))
+		st->nr_records[rec->type]++;
+	else
+		st->nr_other_records++;
+	if (rec->type == PERF_RECORD_LOST) {
+		st->nr_lost_records++;
+		st->nr_lost += rf_u64(d + 16, f->swap);
+	} else if (rec->type == PERF_RECORD_LOST_SAMPLES) {
+		st->nr_lost_samples += rf_u64(d + 8, f->swap);
+	}
+	return 0;
+bad:
+	if (!f->force)
+		return -EINVAL;
+	st->nr_skipped++;
+	st->bytes_skipped += rec->size + rec->trailer_size;
+	rf_print(f, RAWFRAG_WARN, "rawfrag: %s (skipped)\n",
+		 rawfrag_err__format(&f->err, f->path, buf, sizeof(buf)));
+	memset(&f->err, 0, sizeof(f->err));
+	return 1;
+}
+
+/* make [off, off + len) of the data section addressable */
+static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
+{
+	uint64_t end = f->data_offset + f->data_size, aoff, mlen;
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (f->win && off >= f->win_off && len <= f->win_len &&
+	    off - f->win_off <= f->win_len - len)
+		return 0;
+	if (f->win)
+		munmap(f->win, f->win_len);
+	f->win = NULL;
+	aoff = off & ~((uint64_t)page - 1);
+	mlen = end - aoff;
+	if (mlen > RF_WINDOW_SIZE)
+		mlen = RF_WINDOW_SIZE;
+	if (mlen < off + len - aoff)
+		mlen = off + len - aoff;
+	p = mmap(NULL, mlen, PROT_READ, MAP_SHARED, f->fd, (off_t)aoff);
+	if (p == MAP_FAILED) {
+		rf_error(f, (int64_t)off, 0, "cannot map the data section: %s", strerror(errno));
+		f->err.err = -errno;
+		return f->err.err;
+	}
+	madvise(p, mlen, MADV_SEQUENTIAL);
+	f->win = p;
+	f->win_off = aoff;
+	f->win_len = mlen;
+	return 0;
+}
+
+/* bytes of a HEADER_TRACING_DATA / AUXTRACE record that follow it */
+static uint64_t trailer_size(const struct rawfrag_file *f, uint32_t type, const uint8_t *d,
+			     uint16_t size)
+{
+	if (type == RAWFRAG_RECORD_HEADER_TRACING_DATA && size >= 16)
+		return rf_u32(d + 8, f->swap);
+	if (type == RAWFRAG_RECORD_AUXTRACE && size >= 16)
+		return rf_u64(d + 8, f->swap);
+	return 0;
+}
+
+static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	uint64_t end = f->data_offset + f->data_size, off = f->cur, left, tsz;
+	const uint8_t *d;
+	int err;
+
+	if (off >= end)
+		return 0;
+	left = end - off;
+	if (left < 8)
+		return rf_error(f, (int64_t)off, 0,
+				"truncated record header (%" PRIu64 " bytes left in the data section)",
+				left);
+	err = map_window(f, off, 8);
+	if (err)
+		return err;
+	d = f->win + (off - f->win_off);
+	memset(rec, 0, sizeof(*rec));
+	rec->type = rf_u32(d, f->swap);
+	rec->misc = rawfrag__get16(d + 4, f->swap);
+	rec->size = rawfrag__get16(d + 6, f->swap);
+	rec->offset = off;
+	if (rec->size < 8)
+		return rf_error(f, (int64_t)off, rec->type, "record size %u < 8", rec->size);
+	if (rec->size > left)
+		return rf_error(f, (int64_t)off, rec->type,
+				"record size %u beyond the end of the data section (0x%" PRIx64 ")",
+				rec->size, end);
+	err = map_window(f, off, rec->size);
+	if (err)
+		return err;
+	d = f->win + (off - f->win_off);
+	rec->data = d;
+	tsz = trailer_size(f, rec->type, d, rec->size);
+	if (tsz) {
+		if (tsz > left - rec->size)
+			return rf_error(f, (int64_t)off, rec->type,
+					"%" PRIu64 " bytes following the record run past the end "
+					"of the data section (0x%" PRIx64 ")",
+					tsz, end);
+		rec->trailer_size = tsz;
+		/* expose the trailer only when it fits in a window */
+		if (rec->size + tsz <= RF_WINDOW_SIZE) {
+			err = map_window(f, off, rec->size + tsz);
+			if (err)
+				return err;
+			rec->data = f->win + (off - f->win_off);
+			rec->trailer = (const uint8_t *)rec->data + rec->size;
+		}
+	}
+	f->cur = off + rec->size + tsz;
+	return 1;
+}
+
+RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	int r;
+
+	if (!f || !rec)
+		return -EINVAL;
+	if (f->err.err)
+		return f->err.err; /* a failed walk does not resume */
+	for (;;) {
+		if (f->z) {
+			r = rf_zstd__next(f, rec);
+			if (r < 0)
+				return r;
+			if (r == 1) {
+				r = rf_record__account(f, rec);
+				if (r < 0)
+					return r;
+				if (r == 1)
+					continue;
+				r = rf_record__apply(f, rec);
+				return r < 0 ? r : 1;
+			}
+		}
+		if (f->mode == RAWFRAG_MODE_FILE)
+			r = file_next_raw(f, rec);
+		else
+			r = rf_pipe__next_raw(f, rec);
+		if (r == 0 && f->z)
+			return rf_zstd__finish(f);
+		if (r <= 0)
+			return r;
+		r = rf_record__account(f, rec);
+		if (r < 0)
+			return r;
+		if (r == 1)
+			continue;
+		if (rec->type == RAWFRAG_RECORD_COMPRESSED) {
+			f->stats.nr_compressed_bytes += rec->size - 8u;
+			r = rf_zstd__feed(f, rec);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = rf_record__apply(f, rec);
+		return r < 0 ? r : 1;
+	}
+}
+
+RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
+{
+	if (!f)
+		return -EINVAL;
+	if (f->mode != RAWFRAG_MODE_FILE)
+		return -ESPIPE;
+	f->cur = f->data_offset;
+	memset(&f->stats, 0, sizeof(f->stats));
+	memset(&f->err, 0, sizeof(f->err));
+	rf_zstd__reset(f);
+	return 0;
+}
+
+/* ---- open / close ---- */
+
+static int open_input(struct rawfrag_file *f, const char *path, const struct rawfrag_file_opts *opts)
+{
+	if (RAWFRAG_OPTS_GET(opts, use_fd, false)) {
+		f->fd = opts->fd;
+	} else if (!strcmp(path, "-")) {
+		f->fd = STDIN_FILENO;
+	} else {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0) {
+			int e = errno;
+
+			rf_error(f, -1, 0, "%s", strerror(e));
+			f->err.err = -e;
+			return -e;
+		}
+		f->own_fd = true;
+	}
+	return 0;
+}
+
+/* pipe format: magic + size 16, also accepted in a regular file */
+static bool is_pipe_header(const uint8_t *h)
+{
+	uint64_t magic, size;
+
+	memcpy(&magic, h, 8);
+	memcpy(&size, h + 8, 8);
+	if (magic == PERF_MAGIC2)
+		return size == RF_PIPE_HEADER_SIZE;
+	if (magic == __builtin_bswap64(PERF_MAGIC2))
+		return __builtin_bswap64(size) == RF_PIPE_HEADER_SIZE;
+	return false;
+}
+
+RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
+						    const struct rawfrag_file_opts *opts,
+						    struct rawfrag_err *err)
+{
+	struct rawfrag_file *f;
+	uint8_t h[16];
+	struct stat st;
+	int ret;
+
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->err = -ENOMEM;
+			err->offset = -1;
+		}
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->fd = -1;
+	f->print = RAWFRAG_OPTS_GET(opts, print, NULL);
+	f->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);
+	f->force = RAWFRAG_OPTS_GET(opts, force, false);
+	f->id_pos = f->is_pos = -1;
+	if (!path)
+		path = RAWFRAG_OPTS_GET(opts, use_fd, false) ? "<fd>" : "-";
+	f->path = strdup(path);
+	if (!f->path) {
+		ret = rf_error(f, -1, 0, "out of memory");
+		goto fail;
+	}
+	ret = open_input(f, path, opts);
+	if (ret)
+		goto fail;
+	if (fstat(f->fd, &st)) {
+		ret = rf_error(f, -1, 0, "%s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size >= 16 && pread(f->fd, h, 16, 0) == 16 &&
+	    !is_pipe_header(h)) {
+		f->mode = RAWFRAG_MODE_FILE;
+		f->size = (uint64_t)st.st_size;
+		ret = rf_header__read(f);
+		f->cur = f->data_offset;
+	} else {
+		f->mode = RAWFRAG_MODE_PIPE;
+		/* a regular file in pipe format is read from its start */
+		if (S_ISREG(st.st_mode))
+			lseek(f->fd, 0, SEEK_SET);
+		ret = rf_pipe__open(f);
+	}
+	if (ret)
+		goto fail;
+	if (rf_build_id_hash(f)) {
+		ret = rf_error(f, -1, 0, "out of memory");
+		goto fail;
+	}
+	return f;
+fail:
+	if (err)
+		*err = f->err;
+	errno = f->err.err ? -f->err.err : -ret;
+	rawfrag_file__close(f);
+	return NULL;
+}
+
+RAWFRAG_API void rawfrag_file__close(struct rawfrag_file *f)
+{
+	size_t i;
+	int k;
+
+	if (!f)
+		return;
+	if (f->win)
+		munmap(f->win, f->win_len);
+	rf_zstd__free(f);
+	rf_pipe__free(f);
+	if (f->own_fd && f->fd >= 0)
+		close(f->fd);
+	for (k = 0; k < f->nr_evsels; k++) {
+		free(f->evsels[k]->ids);
+		free(f->evsels[k]);
+	}
+	free(f->evsels);
+	free(f->id_hash);
+	for (k = 0; k < RAWFRAG_FEAT_BITS; k++)
+		free(f->feat[k].buf);
+	for (i = 0; i < f->nr_allocs; i++)
+		free(f->allocs[i]);
+	free(f->allocs);
+	free(f->pmu_caps);
+	free(f->path);
+	free(f);
+}
+
+/* ---- accessors ---- */
+
+RAWFRAG_API const char *rawfrag_file__path(const struct rawfrag_file *f)
+{
+	return f ? f->path : NULL;
+}
+
+RAWFRAG_API enum rawfrag_file_mode rawfrag_file__mode(const struct rawfrag_file *f)
+{
+	return f ? f->mode : RAWFRAG_MODE_FILE;
+}
+
+RAWFRAG_API bool rawfrag_file__needs_swap(const struct rawfrag_file *f)
+{
+	return f && f->swap;
+}
+
+RAWFRAG_API bool rawfrag_file__big_endian(const struct rawfrag_file *f)
+{
+	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	return f && (f->swap ? !host_be : host_be);
+}
+
+RAWFRAG_API uint64_t rawfrag_file__size(const struct rawfrag_file *f)
+{
+	return f ? f->size : 0;
+}
+
+RAWFRAG_API uint64_t rawfrag_file__data_offset(const struct rawfrag_file *f)
+{
+	return f ? f->data_offset : 0;
+}
+
+RAWFRAG_API uint64_t rawfrag_file__data_size(const struct rawfrag_file *f)
+{
+	return f ? f->data_size : 0;
+}
+
+RAWFRAG_API bool rawfrag_file__has_feature(const struct rawfrag_file *f, int feat)
+{
+	return f && feat >= 0 && feat < RAWFRAG_FEAT_BITS && f->feat[feat].buf;
+}
+
+RAWFRAG_API const void *rawfrag_file__feature(const struct rawfrag_file *f, int feat,
+					      uint64_t *size)
+{
+	if (!rawfrag_file__has_feature(f, feat)) {
+		if (size)
+			*size = 0;
+		return NULL;
+	}
+	if (size)
+		*size = f->feat[feat].size;
+	return f->feat[feat].buf;
+}
+
+RAWFRAG_API const struct rawfrag_env *rawfrag_file__env(const struct rawfrag_file *f)
+{
+	return f ? &f->env : NULL;
+}
+
+RAWFRAG_API const struct rawfrag_err *rawfrag_file__error(const struct rawfrag_file *f)
+{
+	return f ? &f->err : NULL;
+}
+
+RAWFRAG_API int rawfrag_file__nr_evsels(const struct rawfrag_file *f)
+{
+	return f ? f->nr_evsels : 0;
+}
+
+RAWFRAG_API struct rawfrag_evsel *rawfrag_file__evsel(const struct rawfrag_file *f, int idx)
+{
+	if (!f || idx < 0 || idx >= f->nr_evsels) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return f->evsels[idx];
+}
+
+RAWFRAG_API const struct rawfrag_file_stats *rawfrag_file__stats(const struct rawfrag_file *f)
+{
+	return f ? &f->stats : NULL;
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * perf.data file header (file mode): perf_file_header, the attrs with their ids
+ * sections, the feature bitmap and table. Offsets and sizes from the file are
+ * checked against the file size before anything is read.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal/file.h"
+
+/* pread exactly len bytes at off; -EIO (or -errno) on a short read */
+static int rf_pread(struct rawfrag_file *f, void *buf, uint64_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t r = pread(f->fd, p, len, (off_t)off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		p += r;
+		len -= (uint64_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static bool test_feat(const uint64_t *bm, int bit)
+{
+	return bm[bit / 64] >> (bit % 64) & 1;
+}
+
+/*
+ * The bitmap of a foreign file: as perf does, swap it as four u64s; if HOSTNAME is
+ * not set then, try eight u32 swaps (a 32-bit writer), and if it is still not set
+ * assume an old file with only BUILD_ID.
+ */
+static void read_bitmap(struct rawfrag_file *f, const uint8_t *raw)
+{
+	uint32_t w32[8];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		f->features[i] = rf_u64(raw + 8 * i, f->swap);
+	if (!f->swap || test_feat(f->features, RAWFRAG_FEAT_HOSTNAME))
+		return;
+	for (i = 0; i < 8; i++)
+		w32[i] = rf_u32(raw + 4 * i, true);
+	memcpy(f->features, w32, sizeof(w32));
+	if (test_feat(f->features, RAWFRAG_FEAT_HOSTNAME)) {
+		rf_print(f, RAWFRAG_INFO,
+			 "rawfrag: %s: feature bitmap written by a 32-bit writer, swapped as u32s\n",
+			 f->path);
+		return;
+	}
+	memset(f->features, 0, sizeof(f->features));
+	f->features[0] = 1ULL << RAWFRAG_FEAT_BUILD_ID;
+	rf_print(f, RAWFRAG_WARN,
+		 "rawfrag: %s: byte-swapped file without HOSTNAME feature: "
+		 "assuming BUILD_ID only, all other features ignored (as perf does)\n",
+		 f->path);
+}
+
+static int read_file_header(struct rawfrag_file *f)
+{
+	uint8_t h[RF_FILE_HEADER_SIZE];
+	uint64_t magic;
+	int err;
+
+	if (f->size < RF_FILE_HEADER_OLD)
+		return rf_error(f, 0, 0, "file too short for a perf.data header (%" PRIu64 " bytes)",
+				f->size);
+	memset(h, 0, sizeof(h));
+	err = rf_pread(f, h, f->size < sizeof(h) ? f->size : sizeof(h), 0);
+	if (err)
+		return rf_error(f, 0, 0, "cannot read the file header: %s", strerror(-err));
+	memcpy(&magic, h, 8);
+	if (magic == PERF_MAGIC2)
+		f->swap = false;
+	else if (magic == __builtin_bswap64(PERF_MAGIC2))
+		f->swap = true;
+	else
+		return rf_error(f, 0, 0, "not a perf.data file (bad magic)");
+
+	f->hdr_size = rf_u64(h + 8, f->swap);
+	if (f->hdr_size != RF_FILE_HEADER_SIZE && f->hdr_size != RF_FILE_HEADER_OLD)
+		return rf_error(f, 8, 0, "unsupported header size %" PRIu64, f->hdr_size);
+	if (f->size < f->hdr_size)
+		return rf_error(f, 8, 0, "file too short for the %" PRIu64 "-byte header",
+				f->hdr_size);
+	f->attr_size = rf_u64(h + 16, f->swap);
+	f->attrs_offset = rf_u64(h + 24, f->swap);
+	f->attrs_size = rf_u64(h + 32, f->swap);
+	f->data_offset = rf_u64(h + 40, f->swap);
+	f->data_size = rf_u64(h + 48, f->swap);
+	if (f->hdr_size == RF_FILE_HEADER_SIZE)
+		read_bitmap(f, h + 72);
+
+	if (f->attr_size == 0)
+		return rf_error(f, 16, 0, "attr size field is 0");
+	if (!rf_fits(f->attrs_offset, f->attrs_size, f->size))
+		return rf_error(f, 24, 0,
+				"attrs section 0x%" PRIx64 "+0x%" PRIx64
+				" beyond the file size 0x%" PRIx64,
+				f->attrs_offset, f->attrs_size, f->size);
+	if (f->data_size == 0)
+		return rf_error(f, 48, 0, "data size is 0 (was perf record properly terminated?)");
+	if (!rf_fits(f->data_offset, f->data_size, f->size))
+		return rf_error(f, 40, 0,
+				"data section 0x%" PRIx64 "+0x%" PRIx64
+				" beyond the file size 0x%" PRIx64 " (truncated file?)",
+				f->data_offset, f->data_size, f->size);
+	return 0;
+}
+
+static int read_attrs(struct rawfrag_file *f)
+{
+	uint64_t nr = f->attrs_size / f->attr_size, off = f->attrs_offset;
+	uint64_t end = f->attrs_offset + f->attrs_size, i;
+	uint8_t *buf = NULL, *ids = NULL;
+	int err = 0;
+
+	/* a real attrs section is a few KiB; do not allocate what a hostile header says */
+	if (f->attrs_size > RF_MAX_SECTION)
+		return rf_error(f, 32, 0, "attrs section size 0x%" PRIx64 " too large",
+				f->attrs_size);
+	buf = malloc(f->attrs_size ? f->attrs_size : 1);
+	if (!buf)
+		return rf_error(f, -1, 0, "out of memory");
+	err = rf_pread(f, buf, f->attrs_size, f->attrs_offset);
+	if (err) {
+		err = rf_error(f, (int64_t)f->attrs_offset, 0, "cannot read the attrs");
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		struct perf_event_attr attr;
+		struct rawfrag_evsel *e;
+		uint64_t ids_off, ids_size;
+		uint32_t asz;
+		const char *why;
+		const uint8_t *p;
+
+		if (off >= end) {
+			err = rf_error(f, (int64_t)off, 0, "attr %" PRIu64 " beyond the attrs section",
+				       i);
+			goto out;
+		}
+		p = buf + (off - f->attrs_offset);
+		err = rf_attr__read(&attr, &asz, p, end - off, f->swap, &why);
+		if (err) {
+			err = rf_error(f, (int64_t)off, 0, "attr %" PRIu64 ": %s", i, why);
+			goto out;
+		}
+		if (asz > sizeof(attr))
+			rf_print(f, RAWFRAG_WARN,
+				 "rawfrag: %s: attr %" PRIu64 " has %u bytes, %zu more than known: ignored\n",
+				 f->path, i, asz, (size_t)(asz - sizeof(attr)));
+		if (!rf_fits(off + asz, 16, end)) {
+			err = rf_error(f, (int64_t)(off + asz), 0,
+				       "attr %" PRIu64 ": ids section beyond the attrs section", i);
+			goto out;
+		}
+		ids_off = rf_u64(p + asz, f->swap);
+		ids_size = rf_u64(p + asz + 8, f->swap);
+		if (!rf_fits(ids_off, ids_size, f->size) || ids_size % 8 ||
+		    ids_size > RF_MAX_SECTION) {
+			err = rf_error(f, (int64_t)(off + asz), 0,
+				       "attr %" PRIu64 ": ids 0x%" PRIx64 "+0x%" PRIx64
+				       " beyond the file size or not u64s",
+				       i, ids_off, ids_size);
+			goto out;
+		}
+		e = rf_evsel__new(f, &attr, asz);
+		if (!e) {
+			err = rf_error(f, -1, 0, "out of memory");
+			goto out;
+		}
+		if (ids_size) {
+			free(ids);
+			ids = malloc(ids_size);
+			if (!ids) {
+				err = rf_error(f, -1, 0, "out of memory");
+				goto out;
+			}
+			err = rf_pread(f, ids, ids_size, ids_off);
+			if (!err)
+				err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
+			if (err) {
+				err = rf_error(f, (int64_t)ids_off, 0, "attr %" PRIu64 ": cannot read ids",
+					       i);
+				goto out;
+			}
+		}
+		/* the stride is the attr's own size plus its ids section, as perf reads */
+		off += asz + 16;
+	}
+	if (f->nr_evsels == 0)
+		err = rf_error(f, 24, 0, "no attrs in the file");
+out:
+	free(ids);
+	free(buf);
+	return err;
+}
+
+static int read_features(struct rawfrag_file *f)
+{
+	uint64_t table = f->data_offset + f->data_size, n = 0, size;
+	uint8_t *tab = NULL;
+	int bit, i = 0, err = 0;
+
+	for (bit = 0; bit < RAWFRAG_FEAT_BITS; bit++)
+		n += test_feat(f->features, bit);
+	if (!n)
+		return 0;
+	size = n * 16;
+	if (!rf_fits(table, size, f->size))
+		return rf_error(f, (int64_t)table, 0,
+				"feature table (%" PRIu64 " entries) beyond the file size 0x%" PRIx64,
+				n, f->size);
+	tab = malloc(size);
+	if (!tab)
+		return rf_error(f, -1, 0, "out of memory");
+	err = rf_pread(f, tab, size, table);
+	if (err) {
+		err = rf_error(f, (int64_t)table, 0, "cannot read the feature table");
+		goto out;
+	}
+	for (bit = 0; bit < RAWFRAG_FEAT_BITS; bit++) {
+		struct rf_feat *ft = &f->feat[bit];
+		const uint8_t *ent;
+
+		if (!test_feat(f->features, bit))
+			continue;
+		ent = tab + 16 * i++;
+		/* bits perf 6.1 does not know are skipped, as perf does */
+		if (bit == 0 || bit >= RAWFRAG_FEAT_LAST)
+			continue;
+		ft->offset = rf_u64(ent, f->swap);
+		ft->size = rf_u64(ent + 8, f->swap);
+		if (!rf_fits(ft->offset, ft->size, f->size) || ft->size > RF_MAX_SECTION) {
+			err = rf_error(f, (int64_t)(table + 16 * (i - 1)), 0,
+				       "feature %d section 0x%" PRIx64 "+0x%" PRIx64
+				       " beyond the file size 0x%" PRIx64,
+				       bit, ft->offset, ft->size, f->size);
+			goto out;
+		}
+		ft->buf = malloc(ft->size ? ft->size : 1);
+		if (!ft->buf) {
+			err = rf_error(f, -1, 0, "out of memory");
+			goto out;
+		}
+		err = rf_pread(f, ft->buf, ft->size, ft->offset);
+		if (err) {
+			err = rf_error(f, (int64_t)ft->offset, 0, "cannot read feature %d", bit);
+			goto out;
+		}
+		/* a malformed payload loses only that feature (perf drops it too) */
+		rf_feature__parse(f, bit, ft->buf, ft->size, (int64_t)ft->offset);
+	}
+out:
+	free(tab);
+	return err;
+}
+
+int rf_header__read(struct rawfrag_file *f)
+{
+	int err;
+
+	err = read_file_header(f);
+	if (!err)
+		err = read_attrs(f);
+	if (!err)
+		err = read_features(f);
+	return err;
+}

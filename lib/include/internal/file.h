@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internals of the perf.data reader, shared by lib/file.c, header.c, attr.c,
+ * pipe.c and compress.c (and the in-tree tests).
+ *
+ * Ownership: a rawfrag_file owns everything hanging off it: the current mmap
+ * window of the data section, the feature payload buffers (read with pread, they
+ * are small), every string of env (kept in f->allocs), the evsels with their
+ * names and ids, the pipe read/record buffers and the zstd state. Nothing is
+ * shared between files and nothing is global.
+ */
+#ifndef __RAWFRAG_INTERNAL_FILE_H
+#define __RAWFRAG_INTERNAL_FILE_H
+
+#include <stdarg.h>
+#include <rawfrag/file.h>
+
+#define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
+#define RF_FILE_HEADER_SIZE 104
+#define RF_FILE_HEADER_OLD 72 /* header up to the feature bitmap */
+#define RF_PIPE_HEADER_SIZE 16
+#define RF_ATTR_VER0 64
+/* data section window: page-aligned, remapped as the cursor moves */
+#define RF_WINDOW_SIZE (32ULL << 20)
+/* largest attrs/ids/feature section we allocate for */
+#define RF_MAX_SECTION (256ULL << 20)
+
+struct rawfrag_evsel {
+	struct perf_event_attr attr; /* host order, zero-extended to sizeof */
+	uint32_t file_attr_size;     /* bytes the file gave for the attr */
+	int idx;
+	char *name;	   /* owned */
+	bool name_given; /* from EVENT_DESC / EVENT_UPDATE / set_name */
+	uint64_t *ids;	   /* owned, host order */
+	int nr_ids;
+	void *priv;
+	struct rawfrag_file *file;
+};
+
+struct rf_feat {
+	uint64_t offset, size; /* file mode: the section; pipe: record offset */
+	void *buf;	       /* owned copy of the payload (file order) */
+};
+
+struct rf_zstd; /* compress.c */
+
+struct rawfrag_file {
+	char *path;
+	int fd;
+	bool own_fd;
+	enum rawfrag_file_mode mode;
+	bool swap;
+	bool force;
+	rawfrag_print_fn_t print;
+	void *print_ctx;
+	uint64_t size; /* file size (file mode), bytes consumed (pipe mode) */
+
+	/* file header (host order) */
+	uint64_t hdr_size, attr_size;
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t features[4];
+
+	struct rf_feat feat[RAWFRAG_FEAT_BITS];
+	struct rawfrag_env env;
+	struct rawfrag_pmu_mapping *pmu_mappings; /* == env.pmu_mappings */
+	struct rawfrag_pmu_cap *pmu_caps;
+	const char **cmdline;
+
+	/* allocations to free at close (env strings and the like) */
+	void **allocs;
+	size_t nr_allocs, cap_allocs;
+
+	struct rawfrag_evsel **evsels;
+	int nr_evsels;
+	/* id -> evsel, open addressing (key 0 = empty slot: id 0 means "first") */
+	struct rf_id_slot {
+		uint64_t id;
+		struct rawfrag_evsel *evsel;
+	} *id_hash;
+	uint32_t id_hash_mask;
+	bool id_hash_dirty;
+	int id_pos, is_pos; /* perf's positions, from the first evsel */
+	bool sample_id_all;
+
+	/* file mode cursor and window */
+	uint64_t cur; /* file offset of the next record */
+	uint8_t *win;
+	uint64_t win_off, win_len;
+
+	/* pipe mode: buffered reader and the record copy */
+	uint8_t *rdbuf;
+	size_t rd_pos, rd_len, rd_cap;
+	bool rd_eof;
+	uint8_t *rec_buf; /* 64 KiB + slack, holds one record */
+	uint8_t *trailer_buf;
+	size_t trailer_cap;
+	bool pipe_ended; /* saw the end-of-features marker (pipe mode) */
+
+	/* PERF_RECORD_COMPRESSED */
+	struct rf_zstd *z;
+
+	struct rawfrag_file_stats stats;
+	struct rawfrag_err err;
+};
+
+/* file.c */
+__attribute__((format(printf, 4, 5))) int rf_error(struct rawfrag_file *f, int64_t offset,
+						     uint32_t type, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void rf_print(const struct rawfrag_file *f,
+						    enum rawfrag_print_level level,
+						    const char *fmt, ...);
+void *rf_keep(struct rawfrag_file *f, void *p);
+char *rf_strndup(struct rawfrag_file *f, const char *s, size_t max);
+struct rawfrag_evsel *rf_evsel__new(struct rawfrag_file *f, const struct perf_event_attr *attr,
+				    uint32_t file_attr_size);
+int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, bool swap);
+void rf_evsel__name_default(struct rawfrag_evsel *e);
+struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id);
+int rf_build_id_hash(struct rawfrag_file *f);
+/* framing checks and stats for one record; 0 ok, -EINVAL error, 1 skip (force) */
+int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec);
+int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec);
+
+/* attr.c: attr bytes (file order, len bytes available) to a host-order attr */
+int rf_attr__read(struct perf_event_attr *attr, uint32_t *file_size, const void *buf,
+		  uint64_t len, bool swap, const char **why);
+void rf_attr__swap(struct perf_event_attr *attr);
+
+/* header.c */
+int rf_header__read(struct rawfrag_file *f);
+int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_t size,
+		      int64_t offset);
+
+/* pipe.c */
+int rf_pipe__open(struct rawfrag_file *f);
+int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec);
+void rf_pipe__free(struct rawfrag_file *f);
+
+/* compress.c */
+int rf_zstd__feed(struct rawfrag_file *f, const struct rawfrag_record *rec);
+/* 1 record, 0 nothing pending, -errno */
+int rf_zstd__next(struct rawfrag_file *f, struct rawfrag_record *rec);
+int rf_zstd__finish(struct rawfrag_file *f);
+void rf_zstd__reset(struct rawfrag_file *f);
+void rf_zstd__free(struct rawfrag_file *f);
+
+/* byte order helpers for header data */
+static inline uint32_t rf_u32(const void *p, bool swap)
+{
+	return rawfrag__get32(p, swap);
+}
+static inline uint64_t rf_u64(const void *p, bool swap)
+{
+	return rawfrag__get64(p, swap);
+}
+
+/* a + b <= lim without overflow */
+static inline bool rf_fits(uint64_t a, uint64_t b, uint64_t lim)
+{
+	return a <= lim && b <= lim - a;
+}
+
+#endif /* __RAWFRAG_INTERNAL_FILE_H */
