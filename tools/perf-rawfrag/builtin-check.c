@@ -1,11 +1,252 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: replaced by the subcommand's implementation. */
+/*
+ * perf rawfrag check [-v] [--strict] [--force] [-q] [FILE...]
+ *
+ * Every sample with RAW of each file against the kernel's framing rules and its
+ * producer's own (lib/check*.c, decoders' length()). Prints a per-event table and
+ * the first violations; exit 0 clean, 1 violations, 2 unusable input/options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rawfrag/check.h>
 
 #include "builtin.h"
+#include "util.h"
+
+struct check_args {
+	int verbose;
+	bool strict, force, quiet;
+};
+
+static const char check_usage[] =
+	"\n usage: perf rawfrag check [<options>] [<file>...]\n\n"
+	"    -v, --verbose     list every violation (and more messages); twice: debug\n"
+	"        --strict      non-zero pad bytes are violations, not warnings\n"
+	"    -f, --force       go on past bad records where the framing allows\n"
+	"    -q, --quiet       print nothing; only the exit status tells\n"
+	"    -h, --help        show this help\n\n"
+	" Exit status: 0 clean, 1 violations, 2 unusable input or options.\n"
+	" Default file: perf.data\n";
+
+static const char *sev_name(enum rawfrag_severity s)
+{
+	return s == RAWFRAG_SEV_ERROR ? "error" : "warning";
+}
+
+static void print_hist(const char *what, const uint64_t *h, int n, bool log2)
+{
+	bool any = false;
+
+	for (int i = 0; i < n; i++) {
+		if (!h[i])
+			continue;
+		if (!any)
+			printf("    %-11s", what);
+		any = true;
+		if (!log2)
+			printf(" %d:%" PRIu64, i, h[i]);
+		else if (i == 0)
+			printf(" 0-1:%" PRIu64, h[i]);
+		else if (i == n - 1)
+			printf(" %llu+:%" PRIu64, 1ULL << i, h[i]);
+		else
+			printf(" %llu-%llu:%" PRIu64, 1ULL << i, (2ULL << i) - 1, h[i]);
+	}
+	if (any)
+		putchar('\n');
+}
+
+static const char *ev_name(struct rawfrag_session *s, int idx)
+{
+	struct rawfrag_evsel *ev = idx >= 0 ? rawfrag_file__evsel(rawfrag_session__file(s), idx) : NULL;
+
+	return ev ? rawfrag_evsel__name(ev) : "(unknown id)";
+}
+
+static void print_table(struct rawfrag_session *s, struct rawfrag_checker *c)
+{
+	struct rawfrag_file *f = rawfrag_session__file(s);
+	int n = rawfrag_file__nr_evsels(f), w = 5;
+
+	for (int i = -1; i < n; i++) {
+		const struct rawfrag_check_evstats *st = rawfrag_checker__evstats(c, i);
+		int l = (int)strlen(ev_name(s, i));
+
+		if (st && st->samples && l > w)
+			w = l;
+	}
+	printf("  %-*s %-11s %10s %10s %12s %9s %9s %7s %8s\n", w, "event", "producer", "samples",
+	       "with raw", "raw bytes", "pad zero", "pad stale", "errors", "warnings");
+	for (int i = -1; i < n; i++) {
+		const struct rawfrag_check_evstats *st = rawfrag_checker__evstats(c, i);
+		const struct rawfrag_decoder *d;
+
+		if (!st || !st->samples)
+			continue;
+		d = i >= 0 ? rawfrag_session__decoder(s, rawfrag_file__evsel(f, i)) : NULL;
+		printf("  %-*s %-11s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %9" PRIu64
+		       " %9" PRIu64 " %7" PRIu64 " %8" PRIu64 "\n",
+		       w, ev_name(s, i), d ? d->name : "-", st->samples, st->raw_samples,
+		       st->raw_bytes, st->pad_zero, st->pad_stale, st->errors, st->warnings);
+		print_hist("raw sizes:", st->size_hist, RAWFRAG_CHECK_SIZE_BUCKETS, true);
+		print_hist("pad bytes:", st->pad_hist, 8, false);
+		if (st->pad_unknown)
+			printf("    %-11s %" PRIu64 " samples (producer length not known)\n",
+			       "pad unknown:", st->pad_unknown);
+		if (st->empty)
+			printf("    %-11s %" PRIu64 " samples (no-data form)\n", "empty:", st->empty);
+		for (int k = 0; k < st->nr_kinds; k++)
+			printf("    %-11s %s (%s): %" PRIu64 "\n", k ? "" : "violations:",
+			       st->kinds[k].kind, sev_name(st->kinds[k].sev), st->kinds[k].count);
+		if (st->nr_stale_examples) {
+			printf("    %-11s", "stale pad:");
+			for (int k = 0; k < st->nr_stale_examples; k++)
+				printf(" 0x%" PRIx64, st->stale_examples[k]);
+			printf("%s\n", st->pad_stale > (uint64_t)st->nr_stale_examples ? " ..." : "");
+		}
+	}
+}
+
+static void print_violations(const char *path, struct rawfrag_session *s,
+			     struct rawfrag_checker *c)
+{
+	int n = rawfrag_checker__nr_violations(c);
+	uint64_t total = rawfrag_checker__nr_errors(c) + rawfrag_checker__nr_warnings(c);
+
+	for (int i = 0; i < n; i++) {
+		const struct rawfrag_violation *v = rawfrag_checker__violation(c, i);
+
+		printf("%s: offset 0x%" PRIx64 "%s: SAMPLE: %s: %s (%s): %s", path, v->rec_offset,
+		       v->in_compressed ? " (compressed)" : "", ev_name(s, v->evsel_idx), v->kind,
+		       sev_name(v->sev), v->message);
+		if (v->raw_off >= 0)
+			printf(" [raw+0x%" PRIx64 "]", (uint64_t)v->raw_off);
+		putchar('\n');
+	}
+	if (total > (uint64_t)n)
+		printf("... %" PRIu64 " more not shown (-v shows all)\n", total - n);
+}
+
+static bool is_describing(uint32_t type)
+{
+	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
+	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+}
+
+/* Returns an exit status for this file. */
+static int check_file(const char *path, const struct check_args *a)
+{
+	struct rf_print_ctx pc = { .verbose = a->verbose, .quiet = a->quiet };
+	RAWFRAG_OPTS(rawfrag_file_opts, fopts);
+	RAWFRAG_OPTS(rawfrag_session_opts, sopts);
+	RAWFRAG_OPTS(rawfrag_check_opts, copts);
+	struct rawfrag_err err = { 0 };
+	struct rawfrag_file *f = NULL;
+	struct rawfrag_session *s = NULL;
+	struct rawfrag_checker *c = NULL;
+	struct rawfrag_record rec;
+	int ret, rc = RF_EXIT_USAGE;
+
+	fopts.print = rf_lib_print;
+	fopts.print_ctx = &pc;
+	fopts.force = a->force;
+	sopts.print = rf_lib_print;
+	sopts.print_ctx = &pc;
+	copts.strict = a->strict;
+	copts.max_examples = a->verbose ? -1 : 0;
+
+	f = rawfrag_file__open(path, &fopts, &err);
+	if (!f)
+		goto fail;
+	s = rawfrag_session__new(f, &sopts, &err);
+	if (!s)
+		goto fail;
+	c = rawfrag_checker__new(s, &copts);
+	if (!c) {
+		err.err = -errno;
+		err.offset = -1;
+		snprintf(err.reason, sizeof(err.reason), "%s", strerror(errno));
+		goto fail;
+	}
+	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
+		if (is_describing(rec.type) && rawfrag_session__refresh(s, &err))
+			goto fail;
+		if (rawfrag_checker__record(c, &rec, NULL) < 0) {
+			err.err = -ENOMEM;
+			err.offset = (int64_t)rec.offset;
+			snprintf(err.reason, sizeof(err.reason), "out of memory");
+			goto fail;
+		}
+	}
+	if (ret < 0) {
+		err = *rawfrag_file__error(f);
+		goto fail;
+	}
+	rc = rawfrag_checker__nr_errors(c) ? RF_EXIT_VIOLATIONS : RF_EXIT_OK;
+	if (!a->quiet) {
+		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
+
+		printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings\n",
+		       path, fs->nr_records[PERF_RECORD_SAMPLE], rawfrag_checker__nr_errors(c),
+		       rawfrag_checker__nr_warnings(c));
+		if (fs->nr_skipped)
+			printf("  skipped %" PRIu64 " bad records (%" PRIu64 " bytes) (--force)\n",
+			       fs->nr_skipped, fs->bytes_skipped);
+		print_table(s, c);
+		print_violations(path, s, c);
+	}
+	goto out;
+fail:
+	if (!a->quiet)
+		fflush(stdout);
+	rf_print_err("check", path, &err);
+out:
+	rawfrag_checker__delete(c);
+	rawfrag_session__delete(s);
+	rawfrag_file__close(f);
+	return rc;
+}
 
 int cmd_check(int argc, char **argv)
 {
-	fprintf(stderr, "perf rawfrag check: not implemented yet\n");
-	return RF_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' }, { "strict", no_argument, NULL, 'S' },
+		{ "force", no_argument, NULL, 'f' },   { "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },    { NULL, 0, NULL, 0 },
+	};
+	struct check_args a = { 0 };
+	int opt, rc = RF_EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "vfqh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'v': a.verbose++; break;
+		case 'S': a.strict = true; break;
+		case 'f': a.force = true; break;
+		case 'q': a.quiet = true; break;
+		case 'h':
+			fputs(check_usage, stdout);
+			return RF_EXIT_OK;
+		default:
+			rf_errorf("check", "unknown option '%s'", argv[optind - 1]);
+			fputs(check_usage, stderr);
+			return RF_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return check_file("perf.data", &a);
+	for (int i = optind; i < argc; i++) {
+		int r = check_file(argv[i], &a);
+
+		/* the worst status wins: unusable (2) over violations (1) */
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
 }

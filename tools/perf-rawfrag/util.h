@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the perf-rawfrag subcommands: error and message printing,
+ * perf-style selection lists (--cpu/--pid/--tid), --time ranges, and the task
+ * name table built from COMM/FORK records.
+ */
+#ifndef __PERF_RAWFRAG_UTIL_H
+#define __PERF_RAWFRAG_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rawfrag/decoder.h>
+
+/* Messages of the library: warnings always, info with -v, debug with -vv. */
+struct rf_print_ctx {
+	int verbose;
+	bool quiet; /* drop warnings too */
+};
+int rf_lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap);
+
+/* "perf rawfrag <cmd>: <path>: offset 0x..: TYPE: reason" on stderr */
+void rf_print_err(const char *cmd, const char *path, const struct rawfrag_err *e);
+void rf_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "1,3-5,7": sorted, merged ranges */
+struct rf_list {
+	int nr;
+	struct {
+		uint64_t lo, hi;
+	} *r;
+};
+/* 0 or -EINVAL; an empty list matches nothing */
+int rf_list__parse(struct rf_list *l, const char *s);
+bool rf_list__has(const struct rf_list *l, uint64_t v);
+void rf_list__free(struct rf_list *l);
+
+/*
+ * perf's --time: "start,stop" in seconds (either side may be empty; fraction up
+ * to ns), or percentages of the recorded span: "10%-20%", "10%/2" (the 2nd
+ * 10% slice), several separated by commas.
+ * Both ends inclusive, as perf's perf_time__skip_sample().
+ */
+struct rf_time {
+	int nr;
+	struct {
+		uint64_t start, end; /* end 0 = open */
+	} *r;
+	/* percentages need the span: resolved by rf_time__resolve() */
+	int nr_pct;
+	struct {
+		double lo, hi; /* fractions 0..1 */
+	} *pct;
+};
+int rf_time__parse(struct rf_time *t, const char *s);
+/* turn percentages into times for the span [first, last] */
+int rf_time__resolve(struct rf_time *t, uint64_t first, uint64_t last);
+bool rf_time__has(const struct rf_time *t, uint64_t time);
+void rf_time__free(struct rf_time *t);
+
+/* tid -> comm, from COMM records; FORK copies the parent's name. */
+struct rf_comms;
+struct rf_comms *rf_comms__new(void);
+void rf_comms__delete(struct rf_comms *c);
+void rf_comms__set(struct rf_comms *c, uint32_t tid, const char *comm, size_t len);
+const char *rf_comms__get(const struct rf_comms *c, uint32_t tid);
+/* COMM and FORK records (file order data); ignores other records */
+void rf_comms__record(struct rf_comms *c, const struct rawfrag_record *rec, bool swap);
+
+#endif
