@@ -58,18 +58,20 @@ static int pai_length(void *priv, const struct rawfrag_raw *raw, const struct ra
 		const uint8_t *e = raw->data + i * S390_PAI_ENTRY;
 		unsigned int nr = s390_get16(e);
 
-		if (nr < 1 || nr > kinds[pv->kind].maxctr)
-			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "pai_counter_range",
-						   e - raw->data, "counter %u outside 1..%u", nr,
-						   kinds[pv->kind].maxctr);
-		else if (nr <= prev)
-			rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "pai_counter_order",
-						   e - raw->data, "counter %u after %u", nr, prev);
 		if (!s390_get64(e + 2))
 			rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "pai_zero_value",
 						   e - raw->data,
 						   "counter %u is zero (the kernel stores only nonzero ones)",
 						   nr);
+		if (nr < 1 || nr > kinds[pv->kind].maxctr) {
+			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "pai_counter_range",
+						   e - raw->data, "counter %u outside 1..%u", nr,
+						   kinds[pv->kind].maxctr);
+			continue; /* judge the order by the counters that exist */
+		}
+		if (nr <= prev)
+			rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "pai_counter_order",
+						   e - raw->data, "counter %u after %u", nr, prev);
 		prev = nr;
 	}
 	*len = n * S390_PAI_ENTRY;
