@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the record engine shared by record.c (maps, open, rings, loop)
+ * and record-synth.c (features, synthesized task records). Not for other
+ * event sources: they use record.h.
+ */
+#ifndef __PERF_RAWFRAG_RECORD_INT_H
+#define __PERF_RAWFRAG_RECORD_INT_H
+
+#include <sys/types.h>
+
+#include <rawfrag/core.h>
+
+#include "record.h"
+
+struct perf_evsel;
+
+/* one recorded event: ours (libperf evsel) or external (fds from the caller) */
+struct rec_sel {
+	struct rf_event ev;
+	struct perf_evsel *evsel; /* NULL for external evsels */
+	int *fds; /* [cpu idx * nr_threads + thread], owned only when external */
+	int nr_fds;
+	uint64_t *ids; /* same order as fds */
+	uint64_t samples, bytes;
+};
+
+struct rec_cleanup {
+	void (*fn)(void *);
+	void *arg;
+};
+
+struct record {
+	struct record_opts opts;
+	unsigned int pages;
+	const char *tracefs;
+	bool system_wide;
+	int first_of_last_spec; /* --filter applies to events from here on */
+
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	struct perf_evlist *evlist;
+	int nr_threads;
+	int *target_pids; /* -p/-t/command: processes to synthesize */
+	int nr_target_pids;
+
+	struct rec_sel *sel;
+	int nr_sel;
+	struct rf_ring *rings;
+	int nr_rings;
+	struct { uint64_t id; int sel; } *idmap; /* sorted by id */
+	int nr_idmap;
+
+	struct rawfrag_writer *w;
+	pid_t child;
+	int go_fd; /* write end: the child execs when it closes */
+	int child_status;
+	bool child_exited;
+
+	uint64_t *lost; /* per cpu idx: PERF_RECORD_LOST totals */
+	uint64_t lost_samples, wakeups, other_records;
+
+	struct rec_cleanup *cleanups;
+	int nr_cleanups;
+	bool prepared;
+};
+
+int record__setup_features(struct record *rec, struct rawfrag_err *rerr);
+int record__synth_task(struct record *rec, int pid);
+int record__synth_all(struct record *rec);
+
+#endif

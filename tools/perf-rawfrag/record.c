@@ -1,0 +1,973 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recording engine: cpu/thread maps, evlist and evsels through libperf,
+ * rings read with our wrap-aware reader (ring.c), everything written with the
+ * library's perf.data writer.
+ *
+ * Why not libperf's mmap/poll/reader: its reader truncates wrapped records
+ * larger than 4168 bytes, and its public API exposes neither the ring base of
+ * evlist mmaps nor the event fds (needed for PERF_EVENT_IOC_SET_FILTER,
+ * IOC_SET_OUTPUT of external events, and FD_CLOEXEC). We find the fds libperf
+ * opened without relying on its private layout: perf_evsel__read() (read_format
+ * ID) gives the kernel id of every (cpu, thread) slot, and PERF_EVENT_IOC_ID on
+ * each perf_event fd in /proc/self/fd tells which fd has that id.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
+#include <rawfrag/writer.h>
+
+#include "record-int.h"
+
+#define DEFAULT_PAGES 128
+#define DEFAULT_FREQ 4000
+#define ATTR_SIZE 128 /* PERF_ATTR_SIZE_VER7: the largest perf 6.1 reads */
+
+static volatile sig_atomic_t rec_done;
+static volatile sig_atomic_t rec_signal;
+
+static void rec_sig(int sig)
+{
+	rec_done = 1;
+	rec_signal = sig;
+}
+
+static void rec_sigchld(int sig)
+{
+	/* only interrupts poll(); waitpid() in the loop decides */
+}
+
+static void rec_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void rec_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "perf rawfrag record: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
+{
+	return level <= LIBPERF_ERR ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+struct record *record__new(const struct record_opts *opts)
+{
+	struct record *rec = calloc(1, sizeof(*rec));
+
+	if (!rec)
+		return NULL;
+	rec->opts = *opts;
+	rec->pages = opts->mmap_pages ? opts->mmap_pages : DEFAULT_PAGES;
+	rec->child = -1;
+	rec->go_fd = -1;
+	libperf_init(libperf_print);
+	return rec;
+}
+
+int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg)
+{
+	struct rec_cleanup *n = realloc(rec->cleanups, (rec->nr_cleanups + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	rec->cleanups = n;
+	n[rec->nr_cleanups].fn = fn;
+	n[rec->nr_cleanups].arg = arg;
+	rec->nr_cleanups++;
+	return 0;
+}
+
+static void close_rings(struct record *rec)
+{
+	for (int i = 0; i < rec->nr_rings; i++)
+		ring__munmap(&rec->rings[i]);
+	free(rec->rings);
+	rec->rings = NULL;
+	rec->nr_rings = 0;
+}
+
+static void kill_child(struct record *rec)
+{
+	if (rec->go_fd >= 0) {
+		close(rec->go_fd); /* an unstarted child sees EOF ... */
+		rec->go_fd = -1;
+	}
+	if (rec->child > 0 && !rec->child_exited) {
+		kill(rec->child, SIGTERM); /* ... and is told not to exec */
+		waitpid(rec->child, &rec->child_status, 0);
+		rec->child_exited = true;
+	}
+}
+
+void record__delete(struct record *rec)
+{
+	if (!rec)
+		return;
+	/* others' cleanups first: they may detach BPF programs that feed our rings */
+	for (int i = rec->nr_cleanups - 1; i >= 0; i--)
+		rec->cleanups[i].fn(rec->cleanups[i].arg);
+	free(rec->cleanups);
+	kill_child(rec);
+	close_rings(rec);
+	if (rec->w) {
+		rawfrag_writer__finish(rec->w);
+		rawfrag_writer__delete(rec->w);
+	}
+	for (int i = 0; i < rec->nr_sel; i++) {
+		struct rec_sel *s = &rec->sel[i];
+
+		if (!s->evsel)
+			for (int j = 0; j < s->nr_fds; j++)
+				if (s->fds[j] >= 0)
+					close(s->fds[j]);
+		free(s->fds);
+		free(s->ids);
+		free(s->ev.name);
+		free(s->ev.tp);
+		free(s->ev.filter);
+	}
+	free(rec->sel);
+	if (rec->evlist) {
+		perf_evlist__close(rec->evlist);
+		perf_evlist__delete(rec->evlist); /* deletes the evsels */
+	}
+	perf_cpu_map__put(rec->cpus);
+	perf_thread_map__put(rec->threads);
+	free(rec->target_pids);
+	free(rec->idmap);
+	free(rec->lost);
+	free(rec);
+}
+
+static int add_sel(struct record *rec, const struct rf_event *ev)
+{
+	struct rec_sel *n = realloc(rec->sel, (rec->nr_sel + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	rec->sel = n;
+	memset(&n[rec->nr_sel], 0, sizeof(*n));
+	n[rec->nr_sel].ev = *ev;
+	rec->nr_sel++;
+	return 0;
+}
+
+int record__add_events(struct record *rec, const char *spec)
+{
+	struct rf_event *evs = NULL;
+	char msg[512] = "";
+	int nr = 0, err;
+
+	err = events__parse(spec, &evs, &nr, msg, sizeof(msg));
+	if (err) {
+		rec_err("%s", msg[0] ? msg : strerror(-err));
+		events__free(evs, nr);
+		return err;
+	}
+	rec->first_of_last_spec = rec->nr_sel;
+	for (int i = 0; i < nr; i++) {
+		err = add_sel(rec, &evs[i]);
+		if (err) {
+			events__free(evs + i, nr - i);
+			free(evs);
+			return err;
+		}
+		if (evs[i].tp && !rec->tracefs)
+			rec->tracefs = tracefs__path(msg, sizeof(msg));
+	}
+	free(evs); /* the names moved into rec->sel */
+	return 0;
+}
+
+int record__set_filter(struct record *rec, const char *filter)
+{
+	int n = 0;
+
+	for (int i = rec->first_of_last_spec; i < rec->nr_sel; i++) {
+		if (!rec->sel[i].ev.tp)
+			continue;
+		free(rec->sel[i].ev.filter);
+		rec->sel[i].ev.filter = strdup(filter);
+		if (!rec->sel[i].ev.filter)
+			return -ENOMEM;
+		n++;
+	}
+	if (!n) {
+		rec_err("--filter '%s': the preceding -e has no tracepoint", filter);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+uint64_t record__sample_type(struct record *rec)
+{
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		      PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+
+	return rec->opts.callchain ? st | PERF_SAMPLE_CALLCHAIN : st;
+}
+
+int record__nr_cpus(struct record *rec)
+{
+	return rec->cpus ? perf_cpu_map__nr(rec->cpus) : 0;
+}
+
+int record__cpu(struct record *rec, int idx)
+{
+	return perf_cpu_map__cpu(rec->cpus, idx).cpu;
+}
+
+unsigned int record__mmap_pages(struct record *rec)
+{
+	return rec->pages;
+}
+
+static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
+{
+	struct perf_event_attr *a = &s->ev.attr;
+	bool one = a->type == PERF_TYPE_TRACEPOINT ||
+		   (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_DUMMY ||
+						      a->config == PERF_COUNT_SW_BPF_OUTPUT));
+
+	a->size = ATTR_SIZE;
+	a->sample_type = record__sample_type(rec);
+	a->read_format = PERF_FORMAT_ID;
+	a->sample_id_all = 1;
+	a->disabled = 1;
+	a->inherit = !rec->system_wide && !rec->opts.tid;
+	a->enable_on_exec = rec->opts.argv != NULL;
+	/* batched wakeups: a quarter of the ring, so the workload is not woken per event */
+	a->watermark = 1;
+	a->wakeup_watermark = rec->pages * sysconf(_SC_PAGESIZE) / 4;
+	if (rec->opts.period) {
+		a->sample_period = rec->opts.period;
+		a->freq = 0;
+	} else if (rec->opts.freq) {
+		a->sample_freq = rec->opts.freq;
+		a->freq = 1;
+	} else if (!a->sample_period) {
+		if (one) {
+			a->sample_period = 1;
+		} else {
+			a->sample_freq = DEFAULT_FREQ;
+			a->freq = 1;
+		}
+	}
+	if (first) {
+		/* task tracking on one evsel only, as perf does */
+		a->comm = 1;
+		a->comm_exec = 1;
+		a->task = 1;
+		a->mmap = 1;
+		a->mmap2 = 1;
+	}
+}
+
+static int push_int(int **arr, int *nr, int v)
+{
+	int *n = realloc(*arr, (*nr + 1) * sizeof(int));
+
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	n[(*nr)++] = v;
+	return 0;
+}
+
+static int parse_pids(const char *list, bool threads_of, int **out, int *nr, int **procs,
+		      int *nr_procs)
+{
+	char *s = strdup(list), *save = NULL, *t;
+	int err = 0;
+
+	if (!s)
+		return -ENOMEM;
+	for (t = strtok_r(s, ",", &save); t && !err; t = strtok_r(NULL, ",", &save)) {
+		char *end, p[64];
+		long pid = strtol(t, &end, 10);
+		DIR *d;
+		struct dirent *de;
+
+		if (end == t || *end || pid <= 0) {
+			rec_err("bad pid/tid '%s'", t);
+			err = -EINVAL;
+			break;
+		}
+		snprintf(p, sizeof(p), "/proc/%ld/task", pid);
+		if (access(p, F_OK)) {
+			rec_err("no such process/thread %ld", pid);
+			err = -ESRCH;
+			break;
+		}
+		err = push_int(procs, nr_procs, pid);
+		d = threads_of ? opendir(p) : NULL;
+		/* -p: every thread of the process; -t: just that thread */
+		while (!err && (d ? (de = readdir(d)) != NULL : pid > 0)) {
+			int tid = d ? atoi(de->d_name) : pid;
+
+			if (!d)
+				pid = 0;
+			if (tid <= 0)
+				continue;
+			err = push_int(out, nr, tid);
+		}
+		if (d)
+			closedir(d);
+	}
+	free(s);
+	return err;
+}
+
+/* fork the workload, stopped until go_fd is closed (after the events are set up) */
+static int start_workload(struct record *rec)
+{
+	int go[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		signal(SIGTERM, SIG_DFL);
+		/* pipe mode: stdout carries perf.data, the workload talks on stderr */
+		if (rec->opts.output && !strcmp(rec->opts.output, "-"))
+			dup2(2, 1);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* record gave up before starting us */
+		execvp(rec->opts.argv[0], rec->opts.argv);
+		fprintf(stderr, "perf rawfrag record: cannot run '%s': %s\n", rec->opts.argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	rec->go_fd = go[1];
+	rec->child = pid;
+	return 0;
+}
+
+static int setup_targets(struct record *rec)
+{
+	const struct record_opts *o = &rec->opts;
+	int *tids = NULL, nr = 0, err = 0;
+
+	rec->system_wide = !o->pid && !o->tid && !o->argv;
+	if (!o->system_wide && !o->cpu_list && !o->pid && !o->tid && !o->argv) {
+		rec_err("no target: give -a, -C CPUS, -p PID, -t TID or -- COMMAND");
+		return -EINVAL;
+	}
+	rec->cpus = perf_cpu_map__new(o->cpu_list);
+	if (!rec->cpus || perf_cpu_map__nr(rec->cpus) == 0 ||
+	    perf_cpu_map__cpu(rec->cpus, 0).cpu < 0) {
+		rec_err("bad cpu list '%s'", o->cpu_list ? o->cpu_list : "(online)");
+		return -EINVAL;
+	}
+	if (o->pid)
+		err = parse_pids(o->pid, true, &tids, &nr, &rec->target_pids, &rec->nr_target_pids);
+	if (!err && o->tid)
+		err = parse_pids(o->tid, false, &tids, &nr, &rec->target_pids,
+				 &rec->nr_target_pids);
+	if (!err && o->argv) {
+		err = start_workload(rec);
+		if (err)
+			rec_err("cannot start '%s': %s", o->argv[0], strerror(-err));
+		if (!err)
+			err = push_int(&tids, &nr, rec->child);
+		if (!err)
+			err = push_int(&rec->target_pids, &rec->nr_target_pids, rec->child);
+	}
+	if (!err)
+		rec->threads = nr ? perf_thread_map__new_array(nr, tids) :
+				    perf_thread_map__new_dummy();
+	if (!err && !rec->threads)
+		err = -ENOMEM;
+	rec->nr_threads = rec->threads ? perf_thread_map__nr(rec->threads) : 0;
+	free(tids);
+	return err;
+}
+
+static void open_error(struct record *rec, struct rec_sel *s, int err)
+{
+	int paranoid = -9;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = -9;
+		fclose(f);
+	}
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		rec_err("no permission to open %s (perf_event_paranoid=%d): run as root, grant CAP_PERFMON (and CAP_BPF for --skb), or lower /proc/sys/kernel/perf_event_paranoid",
+			s->ev.name, paranoid);
+		break;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		rec_err("event %s is not supported on this machine (%s)", s->ev.name,
+			strerror(-err));
+		break;
+	default:
+		rec_err("cannot open %s: %s", s->ev.name, strerror(-err));
+	}
+}
+
+/* map id -> fd for every perf_event fd of this process */
+static int find_fds(struct record *rec)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char p[64], link[64];
+		int fd = atoi(de->d_name);
+		ssize_t n;
+		__u64 id;
+
+		if (de->d_name[0] == '.' || fd == dirfd(d))
+			continue;
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (strcmp(link, "anon_inode:[perf_event]") || ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			continue;
+		for (int i = 0; i < rec->nr_sel; i++) {
+			struct rec_sel *s = &rec->sel[i];
+
+			for (int j = 0; s->evsel && j < s->nr_fds; j++)
+				if (s->ids[j] == id)
+					s->fds[j] = fd;
+		}
+	}
+	closedir(d);
+	for (int i = 0; i < rec->nr_sel; i++)
+		for (int j = 0; rec->sel[i].evsel && j < rec->sel[i].nr_fds; j++)
+			if (rec->sel[i].fds[j] < 0)
+				err = -ENOENT;
+	return err;
+}
+
+static int open_sel(struct record *rec, struct rec_sel *s)
+{
+	int ncpu = perf_cpu_map__nr(rec->cpus), err;
+
+	s->evsel = perf_evsel__new(&s->ev.attr);
+	if (!s->evsel)
+		return -ENOMEM;
+	perf_evlist__add(rec->evlist, s->evsel);
+	s->nr_fds = ncpu * rec->nr_threads;
+	s->fds = malloc(s->nr_fds * sizeof(int));
+	s->ids = calloc(s->nr_fds, sizeof(uint64_t));
+	if (!s->fds || !s->ids)
+		return -ENOMEM;
+	err = perf_evsel__open(s->evsel, rec->cpus, rec->threads);
+	if (err) {
+		open_error(rec, s, err);
+		return err;
+	}
+	for (int c = 0; c < ncpu; c++) {
+		for (int t = 0; t < rec->nr_threads; t++) {
+			struct perf_counts_values cv;
+			int k = c * rec->nr_threads + t;
+
+			s->fds[k] = -1;
+			err = perf_evsel__read(s->evsel, c, t, &cv);
+			if (err) {
+				rec_err("cannot read the id of %s: %s", s->ev.name, strerror(-err));
+				return err;
+			}
+			s->ids[k] = cv.id;
+		}
+	}
+	return 0;
+}
+
+static int apply_filters(struct record *rec)
+{
+	for (int i = 0; i < rec->nr_sel; i++) {
+		struct rec_sel *s = &rec->sel[i];
+
+		for (int j = 0; s->ev.filter && j < s->nr_fds; j++) {
+			if (ioctl(s->fds[j], PERF_EVENT_IOC_SET_FILTER, s->ev.filter)) {
+				int err = -errno;
+
+				rec_err("bad filter '%s' for %s: %s", s->ev.filter, s->ev.name,
+					strerror(errno));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+int record__prepare(struct record *rec)
+{
+	int err, nr_ours;
+
+	if (!rec->nr_sel) {
+		err = record__add_events(rec, "cpu-clock");
+		if (err)
+			return err;
+	}
+	err = setup_targets(rec);
+	if (err)
+		return err;
+	rec->evlist = perf_evlist__new();
+	if (!rec->evlist)
+		return -ENOMEM;
+	perf_evlist__set_maps(rec->evlist, rec->cpus, rec->threads);
+	nr_ours = rec->nr_sel;
+	for (int i = 0; i < nr_ours; i++) {
+		setup_attr(rec, &rec->sel[i], i == 0);
+		err = open_sel(rec, &rec->sel[i]);
+		if (err)
+			return err;
+	}
+	err = find_fds(rec);
+	if (err) {
+		rec_err("cannot find the fds of the opened events");
+		return err;
+	}
+	for (int i = 0; i < rec->nr_sel; i++)
+		for (int j = 0; j < rec->sel[i].nr_fds; j++)
+			fcntl(rec->sel[i].fds[j], F_SETFD, FD_CLOEXEC); /* not the workload's */
+	err = apply_filters(rec);
+	if (err)
+		return err;
+	rec->lost = calloc(perf_cpu_map__nr(rec->cpus), sizeof(*rec->lost));
+	if (!rec->lost)
+		return -ENOMEM;
+	rec->prepared = true;
+	return 0;
+}
+
+int record__add_external_evsel(struct record *rec, const struct perf_event_attr *attr,
+			       const char *name, const int *fds, int nr_fds)
+{
+	struct rf_event ev = { .attr = *attr };
+	struct rec_sel *s;
+	int err;
+
+	if (!rec->prepared || nr_fds != record__nr_cpus(rec))
+		return -EINVAL;
+	ev.name = strdup(name);
+	if (!ev.name)
+		return -ENOMEM;
+	err = add_sel(rec, &ev);
+	if (err) {
+		free(ev.name);
+		return err;
+	}
+	s = &rec->sel[rec->nr_sel - 1];
+	s->ev.attr.size = ATTR_SIZE;
+	s->fds = malloc(nr_fds * sizeof(int));
+	s->ids = calloc(nr_fds, sizeof(uint64_t));
+	if (!s->fds || !s->ids)
+		return -ENOMEM;
+	s->nr_fds = nr_fds;
+	for (int i = 0; i < nr_fds; i++) {
+		__u64 id;
+
+		s->fds[i] = fds[i]; /* ours from now on, closed by record__delete() */
+		if (ioctl(fds[i], PERF_EVENT_IOC_ID, &id))
+			return -errno;
+		s->ids[i] = id;
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+	}
+	return 0;
+}
+
+/* ---- rings ---- */
+
+static int add_ring(struct record *rec, int fd, int cpu)
+{
+	struct rf_ring *n = realloc(rec->rings, (rec->nr_rings + 1) * sizeof(*n));
+	int err;
+
+	if (!n)
+		return -ENOMEM;
+	rec->rings = n;
+	err = ring__mmap(&n[rec->nr_rings], fd, cpu, rec->pages);
+	if (err)
+		return err;
+	rec->nr_rings++;
+	return 0;
+}
+
+/*
+ * One ring per cpu, as perf_evlist__mmap() makes them: the first fd on the cpu
+ * owns it and every other event on that cpu is redirected into it with
+ * PERF_EVENT_IOC_SET_OUTPUT. An external event that cannot be redirected (other
+ * clock) gets its own ring.
+ */
+static int setup_rings(struct record *rec)
+{
+	int ncpu = perf_cpu_map__nr(rec->cpus), err;
+
+	for (int c = 0; c < ncpu; c++) {
+		int cpu = perf_cpu_map__cpu(rec->cpus, c).cpu, out = -1;
+
+		for (int i = 0; i < rec->nr_sel; i++) {
+			struct rec_sel *s = &rec->sel[i];
+			int per_cpu = s->evsel ? rec->nr_threads : 1;
+
+			for (int t = 0; t < per_cpu; t++) {
+				int fd = s->fds[c * per_cpu + t];
+
+				if (out >= 0 && !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, out))
+					continue;
+				if (out >= 0 && s->evsel) {
+					err = -errno;
+					rec_err("cannot redirect %s into the cpu %d ring: %s",
+						s->ev.name, cpu, strerror(errno));
+					return err;
+				}
+				err = add_ring(rec, fd, cpu);
+				if (err) {
+					rec_err("cannot mmap %u pages for cpu %d: %s%s", rec->pages,
+						cpu, strerror(-err),
+						err == -EPERM ? " (raise perf_event_mlock_kb or use -m)" : "");
+					return err;
+				}
+				if (out < 0)
+					out = fd;
+			}
+		}
+	}
+	return 0;
+}
+
+static int idmap_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int build_idmap(struct record *rec)
+{
+	int n = 0;
+
+	for (int i = 0; i < rec->nr_sel; i++)
+		n += rec->sel[i].nr_fds;
+	rec->idmap = calloc(n, sizeof(*rec->idmap));
+	if (!rec->idmap)
+		return -ENOMEM;
+	for (int i = 0; i < rec->nr_sel; i++)
+		for (int j = 0; j < rec->sel[i].nr_fds; j++) {
+			rec->idmap[rec->nr_idmap].id = rec->sel[i].ids[j];
+			rec->idmap[rec->nr_idmap++].sel = i;
+		}
+	qsort(rec->idmap, rec->nr_idmap, sizeof(*rec->idmap), idmap_cmp);
+	return 0;
+}
+
+static struct rec_sel *sel_of(struct record *rec, uint64_t id)
+{
+	int lo = 0, hi = rec->nr_idmap - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (rec->idmap[mid].id == id)
+			return &rec->sel[rec->idmap[mid].sel];
+		if (rec->idmap[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+static int cpu_idx(struct record *rec, int cpu)
+{
+	for (int i = 0; i < perf_cpu_map__nr(rec->cpus); i++)
+		if (perf_cpu_map__cpu(rec->cpus, i).cpu == cpu)
+			return i;
+	return 0;
+}
+
+static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t len)
+{
+	struct record *rec = ctx;
+	const struct perf_event_header *h = buf;
+	const uint64_t *u = (const uint64_t *)(h + 1);
+	struct rec_sel *s;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		/* IDENTIFIER is the first field of every sample */
+		s = len >= 16 ? sel_of(rec, u[0]) : NULL;
+		if (s) {
+			s->samples++;
+			s->bytes += len;
+		}
+		break;
+	case PERF_RECORD_LOST:
+		if (len >= 24)
+			rec->lost[cpu_idx(rec, ring->cpu)] += u[1];
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (len >= 16)
+			rec->lost_samples += u[0];
+		break;
+	default:
+		rec->other_records++;
+	}
+	return rawfrag_writer__write_record(rec->w, buf, len);
+}
+
+/* Drain every ring once; a FINISHED_ROUND closes each non-empty batch. */
+static int drain(struct record *rec)
+{
+	int total = 0;
+
+	for (int i = 0; i < rec->nr_rings; i++) {
+		int n = ring__read(&rec->rings[i], on_record, rec);
+
+		if (n == -EBADMSG) {
+			rec_err("corrupt record in the cpu %d ring; skipped the rest of it",
+				rec->rings[i].cpu);
+			continue;
+		}
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	if (total)
+		return rawfrag_writer__finished_round(rec->w);
+	return 0;
+}
+
+static int open_writer(struct record *rec)
+{
+	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
+	bool pipe = !strcmp(path, "-");
+	struct rawfrag_writer_opts wo = {
+		.sz = sizeof(wo), .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
+	};
+	struct rawfrag_err rerr = { 0 };
+	int err;
+
+	rec->w = rawfrag_writer__new(path, &wo, &rerr);
+	if (!rec->w) {
+		rec_err("cannot write %s: %s", path, rerr.reason[0] ? rerr.reason : strerror(errno));
+		return rerr.err ? rerr.err : -errno;
+	}
+	for (int i = 0; i < rec->nr_sel; i++) {
+		struct rec_sel *s = &rec->sel[i];
+
+		err = rawfrag_writer__add_evsel(rec->w, &s->ev.attr, s->ev.name, s->ids, s->nr_fds);
+		if (err < 0)
+			goto fail;
+	}
+	err = record__setup_features(rec, &rerr);
+	if (!err)
+		err = rawfrag_writer__start(rec->w);
+	if (!err)
+		return 0;
+fail:
+	rec_err("%s: %s", path, rerr.reason[0] ? rerr.reason :
+		rawfrag_writer__error(rec->w) && rawfrag_writer__error(rec->w)->reason[0] ?
+		rawfrag_writer__error(rec->w)->reason : strerror(-err));
+	return err;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void child_poll(struct record *rec)
+{
+	if (rec->child > 0 && !rec->child_exited &&
+	    waitpid(rec->child, &rec->child_status, WNOHANG) == rec->child) {
+		rec->child_exited = true;
+		rec_done = 1;
+	}
+}
+
+static int loop(struct record *rec)
+{
+	struct pollfd *pfd = calloc(rec->nr_rings, sizeof(*pfd));
+	double end = rec->opts.duration > 0 ? now() + rec->opts.duration : 0;
+	int err = 0;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (int i = 0; i < rec->nr_rings; i++) {
+		pfd[i].fd = rec->rings[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	while (!rec_done) {
+		int n = poll(pfd, rec->nr_rings, 100);
+
+		if (n > 0)
+			rec->wakeups++;
+		for (int i = 0; n > 0 && i < rec->nr_rings; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				pfd[i].fd = -1; /* its task is gone: stop polling, still read it */
+		err = drain(rec);
+		if (err)
+			break;
+		child_poll(rec);
+		if (end && now() >= end)
+			break;
+	}
+	free(pfd);
+	return err;
+}
+
+static void fmt_size(char *buf, size_t len, uint64_t bytes)
+{
+	snprintf(buf, len, "%.3f MB", bytes / (1024.0 * 1024.0));
+}
+
+static void summary(struct record *rec)
+{
+	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
+	uint64_t samples = 0, size = rawfrag_writer__bytes(rec->w);
+	char sz[32];
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st))
+		size = st.st_size;
+	for (int i = 0; i < rec->nr_sel; i++)
+		samples += rec->sel[i].samples;
+	fprintf(stderr, "[ perf rawfrag record: Woken up %" PRIu64 " times to write data ]\n",
+		rec->wakeups);
+	for (int i = 0; i < rec->nr_sel; i++)
+		fprintf(stderr, "[ perf rawfrag record: %s: %" PRIu64 " samples, %" PRIu64 " bytes ]\n",
+			rec->sel[i].ev.name, rec->sel[i].samples, rec->sel[i].bytes);
+	fprintf(stderr, "[ perf rawfrag record: lost:");
+	for (int i = 0; i < perf_cpu_map__nr(rec->cpus); i++)
+		fprintf(stderr, " cpu%d %" PRIu64, perf_cpu_map__cpu(rec->cpus, i).cpu, rec->lost[i]);
+	fprintf(stderr, " (lost samples %" PRIu64 ") ]\n", rec->lost_samples);
+	fmt_size(sz, sizeof(sz), size);
+	fprintf(stderr, "[ perf rawfrag record: Captured and wrote %s %s (%" PRIu64 " samples) ]\n",
+		sz, strcmp(path, "-") ? path : "<stdout>", samples);
+}
+
+static void set_signals(void)
+{
+	struct sigaction sa = { .sa_handler = rec_sig };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = rec_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* pipe mode: a closed reader is a write error */
+}
+
+static int enable_all(struct record *rec)
+{
+	for (int i = 0; i < rec->nr_sel; i++)
+		if (!rec->sel[i].evsel)
+			for (int j = 0; j < rec->sel[i].nr_fds; j++)
+				ioctl(rec->sel[i].fds[j], PERF_EVENT_IOC_ENABLE, 0);
+	if (rec->child > 0) {
+		char c = 1;
+
+		/* the events enable themselves at exec (enable_on_exec) */
+		if (write(rec->go_fd, &c, 1) != 1)
+			return -errno;
+		close(rec->go_fd);
+		rec->go_fd = -1;
+		return 0;
+	}
+	perf_evlist__enable(rec->evlist);
+	return 0;
+}
+
+int record__run(struct record *rec)
+{
+	int err, err2;
+
+	if (!rec->prepared)
+		return -EINVAL;
+	set_signals();
+	err = setup_rings(rec);
+	if (!err)
+		err = build_idmap(rec);
+	if (!err)
+		err = open_writer(rec);
+	if (err)
+		return err;
+	err = record__synth_all(rec);
+	if (!err)
+		err = enable_all(rec);
+	if (!err)
+		err = loop(rec);
+	/* stop, then take what is left in the rings: the file keeps every sample */
+	perf_evlist__disable(rec->evlist);
+	for (int i = 0; i < rec->nr_sel; i++)
+		if (!rec->sel[i].evsel)
+			for (int j = 0; j < rec->sel[i].nr_fds; j++)
+				ioctl(rec->sel[i].fds[j], PERF_EVENT_IOC_DISABLE, 0);
+	err2 = drain(rec);
+	if (!err)
+		err = err2;
+	err2 = rawfrag_writer__finish(rec->w);
+	if (!err)
+		err = err2;
+	if (err) {
+		const struct rawfrag_err *we = rawfrag_writer__error(rec->w);
+
+		rec_err("writing %s: %s", rec->opts.output ? rec->opts.output : "perf.data",
+			we && we->reason[0] ? we->reason : strerror(-err));
+	}
+	if (rec->child > 0 && !rec->child_exited) {
+		kill(rec->child, SIGTERM);
+		waitpid(rec->child, &rec->child_status, 0);
+		rec->child_exited = true;
+	}
+	if (!rec->opts.quiet)
+		summary(rec);
+	return err;
+}
+
+int record__signal(void)
+{
+	return rec_signal;
+}
