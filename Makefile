@@ -127,7 +127,7 @@ $(O)/tests/%: tests/unit/%.c $(LIB_A)
 $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS_COMMON) $(LIBPERF_CFLAGS) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS)
 
 # the fuzz harness with a replay main(), for the test suite (no libFuzzer needed)
 $(FUZZ_REPLAY): tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A)
