@@ -1,11 +1,713 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: replaced by the subcommand's implementation. */
+/*
+ * perf rawfrag report: every sample's RAW payload decoded by its producer's
+ * decoder, as perf script-like text (default), JSON Lines or pcapng; --stats
+ * counts records like perf report --stats.
+ *
+ * Text lines use perf script's columns (builtin-script.c): "%16s " comm,
+ * "%5d " tid (or "%5d/%-5d " pid/tid), "[%03d] " cpu, "%5lu.%06lu: " time,
+ * "%*s: " event padded to the longest event name, then the decoder's text.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rawfrag/emit.h>
 
 #include "builtin.h"
+#include "skb.h"
+#include "util.h"
+
+enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F_TRACE = 64 };
+#define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+
+enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
+
+struct report {
+	const char *input, *output;
+	enum out_format fmt;
+	bool stats, verbose_text, force;
+	int verbose;
+	unsigned int fields;
+	/* selection */
+	const char *events; /* comma list of names/globs */
+	bool has_pid, has_tid, has_cpu, has_time;
+	struct rf_list pids, tids, cpus;
+	struct rf_time time;
+	const char *dopts[8];
+	int nr_dopts;
+	/* per file */
+	struct rawfrag_file *file;
+	struct rawfrag_session *sess;
+	struct rf_comms *comms;
+	struct rawfrag_out *out;
+	struct rawfrag_emit *em;
+	bool swap;
+	int nr_known; /* evsels seen so far */
+	bool *selected; /* by evsel idx */
+	int name_width;
+	uint64_t *ev_samples; /* --stats */
+	uint64_t nr_bad;
+};
+
+static const char report_usage[] =
+	"\n usage: perf rawfrag report [<options>]\n\n"
+	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
+	"        --stats           record counts per type and event, as perf report --stats\n"
+	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"    -o, --output <file>   write here instead of stdout\n"
+	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
+	"    -x, --hex             also show payloads as hex\n"
+	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
+	"        --meta-btf <obj:struct>  metadata layout from BTF (decoder option meta_btf=)\n"
+	"    -f, --force           go on past bad records where the framing allows\n"
+	"    -e, --event <names>   only these events (comma list, globs allowed)\n"
+	"        --pid <list>      only these process ids (e.g. 1,5-9)\n"
+	"        --tid <list>      only these thread ids\n"
+	"    -C, --cpu <list>      only these CPUs\n"
+	"        --time <range>    start,stop in seconds, or percentages (10%-20%, 10%/2)\n"
+	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace\n"
+	"    -h, --help            show this help\n";
+
+static int parse_fields(const char *s, unsigned int *out)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} names[] = { { "comm", F_COMM }, { "pid", F_PID },	{ "tid", F_TID },
+		      { "cpu", F_CPU },	  { "time", F_TIME },	{ "event", F_EVENT },
+		      { "trace", F_TRACE }, { "raw", F_TRACE } };
+	unsigned int f = 0;
+	char *dup = strdup(s), *save = NULL;
+
+	if (!dup)
+		return -ENOMEM;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(t, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			rf_errorf("report", "unknown field '%s' in -F (comm,pid,tid,cpu,time,event,trace)", t);
+			free(dup);
+			return -EINVAL;
+		}
+		f |= names[i].bit;
+	}
+	free(dup);
+	if (!f)
+		return -EINVAL;
+	*out = f;
+	return 0;
+}
+
+static bool event_matches(const char *list, const char *name)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char pat[256];
+
+		if (n && n < sizeof(pat)) {
+			memcpy(pat, p, n);
+			pat[n] = 0;
+			if (!fnmatch(pat, name, 0))
+				return true;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/* Per-evsel state for evsels not seen yet (pipe mode adds them as records). */
+static int update_evsels(struct report *r)
+{
+	int n = rawfrag_file__nr_evsels(r->file);
+
+	if (n > r->nr_known) {
+		bool *sel = realloc(r->selected, n * sizeof(*sel));
+		uint64_t *cnt = realloc(r->ev_samples, n * sizeof(*cnt));
+
+		if (sel)
+			r->selected = sel;
+		if (cnt)
+			r->ev_samples = cnt;
+		if (!sel || !cnt)
+			return -ENOMEM;
+		for (int i = r->nr_known; i < n; i++)
+			r->ev_samples[i] = 0;
+	}
+	/* names can change with tracing data or EVENT_UPDATE: recompute all */
+	r->name_width = 0;
+	for (int i = 0; i < n; i++) {
+		const char *name = rawfrag_evsel__name(rawfrag_file__evsel(r->file, i));
+		int l = name ? (int)strlen(name) : 0;
+
+		r->selected[i] = !r->events || (name && event_matches(r->events, name));
+		if (l > r->name_width)
+			r->name_width = l;
+	}
+	r->nr_known = n;
+	return 0;
+}
+
+static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
+			const struct rawfrag_sample *smp)
+{
+	int idx = rawfrag_evsel__idx(ev);
+
+	if (idx >= r->nr_known || !r->selected[idx])
+		return false;
+	if (r->has_pid && !rf_list__has(&r->pids, smp->pid))
+		return false;
+	if (r->has_tid && !rf_list__has(&r->tids, smp->tid))
+		return false;
+	if (r->has_cpu && !rf_list__has(&r->cpus, smp->cpu))
+		return false;
+	if (r->has_time && !rf_time__has(&r->time, smp->time))
+		return false;
+	return true;
+}
+
+static const char *task_name(struct report *r, const struct rawfrag_sample *smp, char *buf,
+			     size_t len)
+{
+	const char *c = rf_comms__get(r->comms, smp->tid);
+
+	if (c)
+		return c;
+	c = rawfrag_session__saved_comm(r->sess, smp->pid);
+	if (c)
+		return c;
+	/* perf's names for threads without a COMM record */
+	if (smp->tid == 0)
+		return "swapper";
+	snprintf(buf, len, ":%u", smp->tid);
+	return buf;
+}
+
+static void pad_left(struct rawfrag_out *o, const char *s, int width)
+{
+	static const char spaces[] = "                                                                ";
+	int l = (int)strlen(s);
+
+	while (width - l > 0) {
+		int n = width - l < 64 ? width - l : 64;
+
+		rawfrag_out__write(o, spaces, n);
+		l += n;
+	}
+	rawfrag_out__puts(o, s);
+}
+
+/* "%*d" with the fast integer path: the common case is a 1-7 digit id */
+static void int_left(struct rawfrag_out *o, int32_t v, int width)
+{
+	char tmp[16];
+
+	snprintf(tmp, sizeof(tmp), "%d", v);
+	pad_left(o, tmp, width);
+}
+
+static void print_text(struct report *r, const struct rawfrag_evsel *ev,
+		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
+{
+	struct rawfrag_out *o = r->out;
+	unsigned int f = r->fields;
+	char buf[32];
+
+	if (f & F_COMM) {
+		pad_left(o, task_name(r, smp, buf, sizeof(buf)), 16);
+		rawfrag_out__putc(o, ' ');
+	}
+	if ((f & F_PID) && (f & F_TID)) {
+		int_left(o, (int32_t)smp->pid, 5);
+		snprintf(buf, sizeof(buf), "/%-5d ", (int32_t)smp->tid);
+		rawfrag_out__puts(o, buf);
+	} else if (f & (F_PID | F_TID)) {
+		int_left(o, (int32_t)(f & F_PID ? smp->pid : smp->tid), 5);
+		rawfrag_out__putc(o, ' ');
+	}
+	if (f & F_CPU) {
+		snprintf(buf, sizeof(buf), "[%03d] ", (int32_t)smp->cpu);
+		rawfrag_out__puts(o, buf);
+	}
+	if (f & F_TIME) {
+		uint64_t secs = smp->time / 1000000000ULL;
+		uint64_t usecs = smp->time % 1000000000ULL / 1000;
+
+		snprintf(buf, sizeof(buf), "%5" PRIu64 ".%06" PRIu64 ": ", secs, usecs);
+		rawfrag_out__puts(o, buf);
+	}
+	if (f & F_EVENT) {
+		pad_left(o, rawfrag_evsel__name(ev), r->name_width);
+		rawfrag_out__write(o, ": ", 2);
+	}
+	if (f & F_TRACE) {
+		const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
+		struct rawfrag_raw raw;
+
+		if (d && d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
+			d->text(rawfrag_session__decoder_priv(r->sess, ev), &raw, smp, o,
+				r->verbose_text);
+	}
+	rawfrag_out__putc(o, '\n');
+}
+
+static void print_json(struct report *r, const struct rawfrag_evsel *ev,
+		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
+{
+	const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
+	void *priv = rawfrag_session__decoder_priv(r->sess, ev);
+	uint64_t st = rawfrag_evsel__attr(ev)->sample_type;
+	struct rawfrag_emit *em = r->em;
+	struct rawfrag_raw raw;
+	char buf[32];
+
+	rawfrag_emit__reset(em);
+	rawfrag_emit__begin_object(em, NULL);
+	rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
+	rawfrag_emit__str(em, "producer", d ? d->name : NULL, (size_t)-1);
+	if (st & PERF_SAMPLE_TIME)
+		rawfrag_emit__u64(em, "time_ns", smp->time);
+	else
+		rawfrag_emit__null(em, "time_ns");
+	if (st & PERF_SAMPLE_CPU)
+		rawfrag_emit__u64(em, "cpu", smp->cpu);
+	else
+		rawfrag_emit__null(em, "cpu");
+	if (st & PERF_SAMPLE_TID) {
+		rawfrag_emit__s64(em, "pid", (int32_t)smp->pid);
+		rawfrag_emit__s64(em, "tid", (int32_t)smp->tid);
+		rawfrag_emit__str(em, "comm", task_name(r, smp, buf, sizeof(buf)), (size_t)-1);
+	} else {
+		rawfrag_emit__null(em, "pid");
+		rawfrag_emit__null(em, "tid");
+		rawfrag_emit__null(em, "comm");
+	}
+	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+		uint32_t len = 0;
+		bool known = d && d->length && !d->length(priv, &raw, smp, &len, NULL) &&
+			     len <= raw.size;
+
+		rawfrag_emit__begin_object(em, "raw");
+		rawfrag_emit__u64(em, "size", raw.size);
+		if (known) {
+			bool zero = true;
+
+			for (uint32_t i = len; i < raw.size; i++)
+				zero &= !raw.data[i];
+			rawfrag_emit__u64(em, "len", len);
+			rawfrag_emit__u64(em, "pad", raw.size - len);
+			rawfrag_emit__bool(em, "pad_zero", zero);
+		} else {
+			rawfrag_emit__null(em, "len");
+			rawfrag_emit__null(em, "pad");
+			rawfrag_emit__null(em, "pad_zero");
+		}
+		rawfrag_emit__end_object(em);
+		rawfrag_emit__begin_object(em, "fields");
+		if (d && d->fields)
+			d->fields(priv, &raw, smp, em);
+		rawfrag_emit__end_object(em);
+	} else {
+		rawfrag_emit__null(em, "raw");
+		rawfrag_emit__begin_object(em, "fields");
+		rawfrag_emit__end_object(em);
+	}
+	rawfrag_emit__end_object(em);
+	rawfrag_out__putc(r->out, '\n');
+}
+
+/* perf's names for record types in --stats (perf_event__name()) */
+static const char *stats_name(uint32_t type)
+{
+	switch (type) {
+	case RAWFRAG_RECORD_HEADER_ATTR: return "ATTR";
+	case RAWFRAG_RECORD_HEADER_EVENT_TYPE: return "EVENT_TYPE";
+	case RAWFRAG_RECORD_HEADER_TRACING_DATA: return "TRACING_DATA";
+	case RAWFRAG_RECORD_HEADER_BUILD_ID: return "BUILD_ID";
+	case RAWFRAG_RECORD_HEADER_FEATURE: return "FEATURE";
+	default: return rawfrag_record_type__name(type);
+	}
+}
+
+static void print_stats(struct report *r)
+{
+	const struct rawfrag_file_stats *fs = rawfrag_file__stats(r->file);
+	struct rawfrag_out *o = r->out;
+	uint64_t total = fs->nr_other_records;
+
+	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++)
+		total += fs->nr_records[t];
+	rawfrag_out__printf(o, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++) {
+		if (!fs->nr_records[t])
+			continue;
+		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", stats_name(t),
+				    fs->nr_records[t], 100.0 * fs->nr_records[t] / total);
+	}
+	if (fs->nr_other_records)
+		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "UNKNOWN",
+				    fs->nr_other_records);
+	if (fs->nr_lost || fs->nr_lost_samples)
+		rawfrag_out__printf(o, "%16s: %10" PRIu64 " events lost, %" PRIu64
+				    " samples lost\n", "lost", fs->nr_lost, fs->nr_lost_samples);
+	if (fs->nr_skipped)
+		rawfrag_out__printf(o, "%16s: %10" PRIu64 " bad records (%" PRIu64
+				    " bytes, --force)\n", "skipped", fs->nr_skipped,
+				    fs->bytes_skipped);
+	for (int i = 0; i < r->nr_known; i++) {
+		if (!r->ev_samples[i])
+			continue;
+		rawfrag_out__printf(o, "%s stats:\n%16s events: %10" PRIu64 "\n",
+				    rawfrag_evsel__name(rawfrag_file__evsel(r->file, i)), "SAMPLE",
+				    r->ev_samples[i]);
+	}
+}
+
+static bool is_describing(uint32_t type)
+{
+	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
+	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+}
+
+/* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
+static int time_span(struct report *r)
+{
+	const struct rawfrag_env *env = rawfrag_file__env(r->file);
+	uint64_t first = env ? env->first_sample_time : 0, last = env ? env->last_sample_time : 0;
+	struct rawfrag_record rec;
+	int ret;
+
+	if (!r->time.nr_pct)
+		return 0;
+	if (!last && rawfrag_file__mode(r->file) == RAWFRAG_MODE_FILE) {
+		first = UINT64_MAX;
+		while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
+			struct rawfrag_evsel *ev;
+			struct rawfrag_sample smp;
+
+			if (rec.type != PERF_RECORD_SAMPLE ||
+			    !(ev = rawfrag_file__evsel_of(r->file, &rec)) ||
+			    rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), &rec, r->swap, NULL))
+				continue;
+			if (smp.time < first)
+				first = smp.time;
+			if (smp.time > last)
+				last = smp.time;
+		}
+		if (ret < 0 || rawfrag_file__rewind(r->file) < 0)
+			return -EIO;
+		if (first == UINT64_MAX)
+			first = 0;
+	}
+	if (!last) {
+		rf_errorf("report", "--time with percentages needs the sample time span (not in this input)");
+		return -EINVAL;
+	}
+	return rf_time__resolve(&r->time, first, last);
+}
+
+static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
+			const struct rawfrag_sample *smp)
+{
+	struct report *r = ctx;
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+
+	if (!ev)
+		return false;
+	if (r->nr_known < rawfrag_file__nr_evsels(r->file) && update_evsels(r))
+		return false;
+	return keep_sample(r, ev, smp);
+}
+
+/* Handle one sample; false when the input is unusable here. */
+static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct rawfrag_err *err)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	struct rawfrag_sample smp;
+
+	if (!ev) {
+		err->err = -ENOENT;
+		err->offset = (int64_t)rec->offset;
+		err->rec_type = rec->type;
+		snprintf(err->reason, sizeof(err->reason), "sample id matches no event");
+		return false;
+	}
+	if (rawfrag_evsel__idx(ev) >= r->nr_known && update_evsels(r))
+		return false;
+	if (r->stats) {
+		r->ev_samples[rawfrag_evsel__idx(ev)]++;
+		return true;
+	}
+	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, err)) {
+		if (err->offset < 0)
+			err->offset = (int64_t)rec->offset;
+		err->rec_type = rec->type;
+		return false;
+	}
+	if (!keep_sample(r, ev, &smp))
+		return true;
+	if (r->fmt == FMT_JSON)
+		print_json(r, ev, rec, &smp);
+	else
+		print_text(r, ev, rec, &smp);
+	return true;
+}
+
+static int open_output(struct report *r)
+{
+	int fd = 1;
+
+	if (r->output && strcmp(r->output, "-")) {
+		fd = open(r->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			rf_errorf("report", "%s: %s", r->output, strerror(errno));
+			return -errno;
+		}
+	}
+	r->out = rawfrag_out__new(fd);
+	if (!r->out || !(r->em = rawfrag_emit__new(r->out, r->fmt == FMT_JSON ?
+						    RAWFRAG_EMIT_JSON : RAWFRAG_EMIT_TEXT)))
+		return -ENOMEM;
+	return fd;
+}
+
+static int run(struct report *r)
+{
+	struct rf_print_ctx pc = { .verbose = r->verbose };
+	RAWFRAG_OPTS(rawfrag_file_opts, fopts, .print = rf_lib_print, .print_ctx = &pc,
+		     .force = r->force);
+	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = rf_lib_print, .print_ctx = &pc,
+		     .dopts = r->dopts);
+	struct rawfrag_err err = { .offset = -1 };
+	struct rawfrag_record rec;
+	int ret, rc = RF_EXIT_USAGE, fd = -1;
+
+	r->dopts[r->nr_dopts] = NULL;
+	r->file = rawfrag_file__open(r->input, &fopts, &err);
+	if (!r->file)
+		goto fail;
+	r->swap = rawfrag_file__needs_swap(r->file);
+	r->sess = rawfrag_session__new(r->file, &sopts, &err);
+	if (!r->sess)
+		goto fail;
+	r->comms = rf_comms__new();
+	if (!r->comms || update_evsels(r))
+		goto oom;
+	if (r->has_time && time_span(r))
+		goto out;
+	if (r->fmt == FMT_PCAPNG) {
+		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r);
+		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
+		goto out;
+	}
+	fd = open_output(r);
+	if (fd < 0)
+		goto out;
+	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
+		if (is_describing(rec.type)) {
+			if (rawfrag_session__refresh(r->sess, &err))
+				goto fail;
+			if (update_evsels(r))
+				goto oom;
+			continue;
+		}
+		if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) {
+			rf_comms__record(r->comms, &rec, r->swap);
+			continue;
+		}
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (!do_sample(r, &rec, &err)) {
+			if (!r->force)
+				goto fail;
+			r->nr_bad++;
+			err.offset = -1;
+		}
+		if (rawfrag_out__error(r->out))
+			break;
+	}
+	if (ret < 0) {
+		err = *rawfrag_file__error(r->file);
+		goto fail;
+	}
+	if (r->stats)
+		print_stats(r);
+	rawfrag_out__flush(r->out);
+	ret = rawfrag_out__error(r->out);
+	if (ret && ret != -EPIPE) {
+		rf_errorf("report", "write error: %s", strerror(-ret));
+		goto out;
+	}
+	/* reader closed early (| head): not an error */
+	if (r->nr_bad)
+		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
+			r->nr_bad);
+	rc = RF_EXIT_OK;
+	goto out;
+oom:
+	err.err = -ENOMEM;
+	snprintf(err.reason, sizeof(err.reason), "out of memory");
+fail:
+	if (r->out)
+		rawfrag_out__flush(r->out);
+	rf_print_err("report", r->input, &err);
+out:
+	rawfrag_emit__delete(r->em);
+	rawfrag_out__delete(r->out);
+	if (fd > 1)
+		close(fd);
+	rf_comms__delete(r->comms);
+	rawfrag_session__delete(r->sess);
+	rawfrag_file__close(r->file);
+	free(r->selected);
+	free(r->ev_samples);
+	return rc;
+}
+
+enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME };
+
+static char *dopt(const char *key, const char *val)
+{
+	char *s;
+
+	if (asprintf(&s, "%s=%s", key, val) < 0)
+		return NULL;
+	return s;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	fprintf(stderr, "perf rawfrag report: not implemented yet\n");
-	return RF_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "hex", no_argument, NULL, 'x' },
+		{ "meta", required_argument, NULL, O_META },
+		{ "meta-btf", required_argument, NULL, O_META_BTF },
+		{ "force", no_argument, NULL, 'f' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "time", required_argument, NULL, O_TIME },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report r = { .input = "perf.data", .fields = F_DEFAULT };
+	char *owned[8] = { 0 };
+	int nr_owned = 0, opt, rc = RF_EXIT_USAGE;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "i:o:vxfe:C:F:h", longopts, NULL)) != -1) {
+		char *d = NULL;
+
+		switch (opt) {
+		case 'i': r.input = optarg; break;
+		case 'o': r.output = optarg; break;
+		case O_STATS: r.stats = true; break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text"))
+				r.fmt = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				r.fmt = FMT_JSON;
+			else if (!strcmp(optarg, "pcapng"))
+				r.fmt = FMT_PCAPNG;
+			else {
+				rf_errorf("report", "unknown format '%s' (text, json, pcapng)", optarg);
+				goto out;
+			}
+			break;
+		case 'v':
+			r.verbose++;
+			r.verbose_text = true;
+			break;
+		case 'x': d = dopt("hex", "1"); break;
+		case O_META: d = dopt("meta", optarg); break;
+		case O_META_BTF: d = dopt("meta_btf", optarg); break;
+		case 'f': r.force = true; break;
+		case 'e': r.events = optarg; break;
+		case O_PID:
+		case O_TID:
+		case 'C': {
+			struct rf_list *l = opt == O_PID ? &r.pids : opt == O_TID ? &r.tids : &r.cpus;
+
+			rf_list__free(l);
+			if (rf_list__parse(l, optarg)) {
+				rf_errorf("report", "bad list '%s' (e.g. 0,2-3)", optarg);
+				goto out;
+			}
+			*(opt == O_PID ? &r.has_pid : opt == O_TID ? &r.has_tid : &r.has_cpu) = true;
+			break;
+		}
+		case O_TIME:
+			rf_time__free(&r.time);
+			if (rf_time__parse(&r.time, optarg)) {
+				rf_errorf("report", "bad time range '%s' (start,stop in seconds, or 10%%-20%%)",
+					  optarg);
+				goto out;
+			}
+			r.has_time = true;
+			break;
+		case 'F':
+			if (parse_fields(optarg, &r.fields))
+				goto out;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			rc = RF_EXIT_OK;
+			goto out;
+		default:
+			rf_errorf("report", "unknown option or missing argument '%s'", argv[optind - 1]);
+			fputs(report_usage, stderr);
+			goto out;
+		}
+		if (d) {
+			if (nr_owned == (int)(sizeof(owned) / sizeof(owned[0])) - 1) {
+				free(d);
+				rf_errorf("report", "too many decoder options");
+				goto out;
+			}
+			owned[nr_owned++] = d;
+			r.dopts[r.nr_dopts++] = d;
+		}
+	}
+	if (optind < argc) {
+		rf_errorf("report", "unexpected argument '%s' (the input is given with -i)",
+			  argv[optind]);
+		goto out;
+	}
+	if (r.fmt == FMT_PCAPNG && r.stats) {
+		rf_errorf("report", "--stats and --format pcapng do not go together");
+		goto out;
+	}
+	/* a closed pipe is a write error (EPIPE) that ends the output quietly */
+	signal(SIGPIPE, SIG_IGN);
+	rc = run(&r);
+out:
+	for (int i = 0; i < nr_owned; i++)
+		free(owned[i]);
+	rf_list__free(&r.pids);
+	rf_list__free(&r.tids);
+	rf_list__free(&r.cpus);
+	rf_time__free(&r.time);
+	return rc;
 }
