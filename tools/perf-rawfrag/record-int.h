@@ -39,7 +39,6 @@ struct record {
 
 	struct perf_cpu_map *cpus;
 	struct perf_thread_map *threads;
-	struct perf_evlist *evlist;
 	int nr_threads;
 	int *target_pids; /* -p/-t/command: processes to synthesize */
 	int nr_target_pids;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The recording engine: cpu/thread maps, evlist and evsels through libperf,
+ * The recording engine: cpu/thread maps and evsels (open, ids, enable) through libperf,
  * rings read with our wrap-aware reader (ring.c), everything written with the
  * library's perf.data writer.
  *
@@ -11,6 +11,9 @@
  * opened without relying on its private layout: perf_evsel__read() (read_format
  * ID) gives the kernel id of every (cpu, thread) slot, and PERF_EVENT_IOC_ID on
  * each perf_event fd in /proc/self/fd tells which fd has that id.
+ * No perf_evlist either: in 6.1 perf_evlist__set_maps() gives every evsel map
+ * references that perf_evsel__delete() never drops (a leak ASan reports), and
+ * without its mmap/poll the evlist adds nothing over a loop over the evsels.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,7 +33,6 @@
 
 #include <perf/core.h>
 #include <perf/cpumap.h>
-#include <perf/evlist.h>
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 #include <rawfrag/writer.h>
@@ -138,10 +140,14 @@ void record__delete(struct record *rec)
 	for (int i = 0; i < rec->nr_sel; i++) {
 		struct rec_sel *s = &rec->sel[i];
 
-		if (!s->evsel)
+		if (s->evsel) {
+			perf_evsel__close(s->evsel);
+			perf_evsel__delete(s->evsel);
+		} else {
 			for (int j = 0; j < s->nr_fds; j++)
 				if (s->fds[j] >= 0)
 					close(s->fds[j]);
+		}
 		free(s->fds);
 		free(s->ids);
 		free(s->ev.name);
@@ -149,10 +155,6 @@ void record__delete(struct record *rec)
 		free(s->ev.filter);
 	}
 	free(rec->sel);
-	if (rec->evlist) {
-		perf_evlist__close(rec->evlist);
-		perf_evlist__delete(rec->evlist); /* deletes the evsels */
-	}
 	perf_cpu_map__put(rec->cpus);
 	perf_thread_map__put(rec->threads);
 	free(rec->target_pids);
@@ -491,7 +493,6 @@ static int open_sel(struct record *rec, struct rec_sel *s)
 	s->evsel = perf_evsel__new(&s->ev.attr);
 	if (!s->evsel)
 		return -ENOMEM;
-	perf_evlist__add(rec->evlist, s->evsel);
 	s->nr_fds = ncpu * rec->nr_threads;
 	s->fds = malloc(s->nr_fds * sizeof(int));
 	s->ids = calloc(s->nr_fds, sizeof(uint64_t));
@@ -549,10 +550,6 @@ int record__prepare(struct record *rec)
 	err = setup_targets(rec);
 	if (err)
 		return err;
-	rec->evlist = perf_evlist__new();
-	if (!rec->evlist)
-		return -ENOMEM;
-	perf_evlist__set_maps(rec->evlist, rec->cpus, rec->threads);
 	nr_ours = rec->nr_sel;
 	for (int i = 0; i < nr_ours; i++) {
 		setup_attr(rec, &rec->sel[i], i == 0);
@@ -916,7 +913,9 @@ static int enable_all(struct record *rec)
 		rec->go_fd = -1;
 		return 0;
 	}
-	perf_evlist__enable(rec->evlist);
+	for (int i = 0; i < rec->nr_sel; i++)
+		if (rec->sel[i].evsel)
+			perf_evsel__enable(rec->sel[i].evsel);
 	return 0;
 }
 
@@ -940,9 +939,10 @@ int record__run(struct record *rec)
 	if (!err)
 		err = loop(rec);
 	/* stop, then take what is left in the rings: the file keeps every sample */
-	perf_evlist__disable(rec->evlist);
 	for (int i = 0; i < rec->nr_sel; i++)
-		if (!rec->sel[i].evsel)
+		if (rec->sel[i].evsel)
+			perf_evsel__disable(rec->sel[i].evsel);
+		else
 			for (int j = 0; j < rec->sel[i].nr_fds; j++)
 				ioctl(rec->sel[i].fds[j], PERF_EVENT_IOC_DISABLE, 0);
 	err2 = drain(rec);
