@@ -6,11 +6,15 @@ scripting handed to tp_fields.py for the same samples.
 usage: tp_cmp_fields.py PERF_JSONL OURS_JSONL [--big-endian]
 
 OURS_JSONL: one object per sample with "event", "cpu", "time" and "fields"
-(the decoder's typed fields: "common" object plus one member per field).
+(the decoder's typed fields: "common" object plus one member per field), or
+a second file in tp_fields.py's shape (e.g. the values tp-be-gen chose).
 Samples are matched by (time, cpu, event, raw order); every field of every sample
 must agree:
   perf str        == our str
-  perf int        == our int, or our "0x.." pointer string
+  perf int        == our int, or our "0x.." pointer string; perf 6.1's Python
+                     does not sign-extend signed fields narrower than 64 bits
+                     (get_field_numeric_entry), so perf's v + 2**(8*size) is
+                     accepted for our negative v of a 1, 2 or 4 byte field
   perf bytearray  == our array packed back at its element size (file byte
                      order), or our string's bytes up to its NUL, or our hex bytes
 Exit 0 when all agree, 1 with the first differences otherwise.
@@ -51,9 +55,13 @@ def same(pv, ov, big):
     if isinstance(pv, int):
         if isinstance(ov, str) and ov.startswith("0x"):
             return int(ov, 16) == pv
-        return isinstance(ov, int) and ov == pv
+        if not isinstance(ov, int):
+            return False
+        return ov == pv or (ov < 0 and pv in (ov + 2**8, ov + 2**16, ov + 2**32))
     if isinstance(pv, dict) and "bytes" in pv:
         b = bytes.fromhex(pv["bytes"])
+        if isinstance(ov, dict):
+            return ov == pv
         if isinstance(ov, list):
             return our_bytes_of_array(ov, len(b), big) == b
         if isinstance(ov, str):
@@ -80,6 +88,14 @@ def main():
             errs.append("%s: ours is %s" % (where, key(o)))
             continue
         of = o["fields"]
+        if "common" not in of and "common_flags" in o:
+            # tp_fields.py shape: the common fields are at the top
+            of = dict(of, common={
+                "common_type": int.from_bytes(bytes.fromhex(o["raw"])[:2],
+                                              "big" if big else "little"),
+                "common_flags": o["common_flags"],
+                "common_preempt_count": o["common_preempt_count"],
+                "common_pid": o["pid"]})
         com = of.get("common", {})
         raw = bytes.fromhex(p["raw"])
         want_common = {
