@@ -1,15 +1,320 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the skb/xdp dump issue lands. */
+/*
+ * report --format pcapng: the skb/xdp dumps of a perf.data as a pcapng file
+ * (draft-ietf-opsawg-pcapng): one Section Header Block, one Interface
+ * Description Block per (ifindex, hook) the first time it appears (link type
+ * ETHERNET, if_name, if_description = hook, if_tsresol = 9: nanoseconds), one
+ * Enhanced Packet Block per dump with the packet bytes only (never the raw pad),
+ * the original length from the meta and a comment "cpu N pid P tid T comm C".
+ *
+ * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA. Without
+ * it, this host's present offset between CLOCK_REALTIME and CLOCK_MONOTONIC is
+ * used (right only on the boot that recorded the file) and a warning says so.
+ *
+ * Ownership: struct pcap owns the output stream, the interface table and the
+ * pid → comm table built from COMM records.
+ */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rawfrag/skbdump.h>
 
 #include "skb.h"
+
+#define PCAPNG_SHB 0x0A0D0D0A
+#define PCAPNG_IDB 1
+#define PCAPNG_EPB 6
+#define PCAPNG_BOM 0x1A2B3C4D
+#define LINKTYPE_ETHERNET 1
+#define META_V1 40
+#define MAX_IFS 256
+#define NR_COMM 1024
+
+struct pcap_if {
+	uint32_t ifindex;
+	uint8_t hook;
+	const struct rawfrag_evsel *evsel; /* names the interface */
+};
+
+struct pcap_comm {
+	uint32_t pid;
+	char comm[16];
+};
+
+struct pcap {
+	FILE *f;
+	int nr_if;
+	struct pcap_if ifs[MAX_IFS];
+	struct pcap_comm comm[NR_COMM]; /* hashed by pid, last writer wins */
+	int64_t clock_off; /* wall = time + clock_off */
+	uint64_t packets, skipped;
+};
+
+static const char *const hooks[] = { "none", "socket", "tc-ingress", "tc-egress", "xdp" };
+
+static void put(struct pcap *pc, const void *p, size_t n)
+{
+	static const uint8_t zero[4];
+
+	fwrite(p, 1, n, pc->f);
+	if (n & 3)
+		fwrite(zero, 1, 4 - (n & 3), pc->f);
+}
+
+static void put32(struct pcap *pc, uint32_t v)
+{
+	fwrite(&v, 4, 1, pc->f);
+}
+
+static size_t opt_size(size_t len)
+{
+	return 4 + ((len + 3) & ~(size_t)3);
+}
+
+static void put_opt(struct pcap *pc, uint16_t code, const void *p, size_t len)
+{
+	uint16_t h[2] = { code, (uint16_t)len };
+
+	fwrite(h, 2, 2, pc->f);
+	put(pc, p, len);
+}
+
+static void write_shb(struct pcap *pc)
+{
+	static const char app[] = "perf-rawfrag report";
+	uint32_t len = 28 + opt_size(strlen(app)) + 4;
+	uint16_t ver[2] = { 1, 0 };
+	int64_t section = -1;
+
+	put32(pc, PCAPNG_SHB);
+	put32(pc, len);
+	put32(pc, PCAPNG_BOM);
+	fwrite(ver, 2, 2, pc->f);
+	fwrite(&section, 8, 1, pc->f);
+	put_opt(pc, 4 /* shb_userappl */, app, strlen(app));
+	put32(pc, 0);
+	put32(pc, len);
+}
+
+/* interface name from the evsel name "skbdump:IFINDEX=NAME,..." */
+static void if_name(const struct rawfrag_evsel *evsel, uint32_t ifindex, char *buf, size_t len)
+{
+	const char *n = evsel ? rawfrag_evsel__name(evsel) : NULL, *p;
+	char key[16];
+
+	snprintf(buf, len, "if%u", ifindex);
+	if (!n || strncmp(n, "skbdump:", 8))
+		return;
+	snprintf(key, sizeof(key), "%u=", ifindex);
+	for (p = n + 8; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (!strncmp(p, key, strlen(key))) {
+			size_t k = strcspn(p + strlen(key), ",");
+
+			snprintf(buf, len, "%.*s", (int)k, p + strlen(key));
+			return;
+		}
+	}
+}
+
+static void write_idb(struct pcap *pc, const struct pcap_if *pi)
+{
+	char name[64], desc[96];
+	uint8_t tsresol = 9;
+	uint16_t lt[2] = { LINKTYPE_ETHERNET, 0 };
+	uint32_t len;
+
+	if_name(pi->evsel, pi->ifindex, name, sizeof(name));
+	snprintf(desc, sizeof(desc), "%s %s (ifindex %u)", name,
+		 pi->hook < 5 ? hooks[pi->hook] : "unknown", pi->ifindex);
+	len = 20 + opt_size(strlen(name)) + opt_size(strlen(desc)) + opt_size(1) + 4;
+	put32(pc, PCAPNG_IDB);
+	put32(pc, len);
+	fwrite(lt, 2, 2, pc->f);
+	put32(pc, 0); /* snaplen: no limit */
+	put_opt(pc, 2 /* if_name */, name, strlen(name));
+	put_opt(pc, 3 /* if_description */, desc, strlen(desc));
+	put_opt(pc, 9 /* if_tsresol */, &tsresol, 1);
+	put32(pc, 0);
+	put32(pc, len);
+}
+
+static int if_id(struct pcap *pc, const struct rawfrag_evsel *evsel, uint32_t ifindex,
+		 uint8_t hook)
+{
+	for (int i = 0; i < pc->nr_if; i++)
+		if (pc->ifs[i].ifindex == ifindex && pc->ifs[i].hook == hook)
+			return i;
+	if (pc->nr_if == MAX_IFS)
+		return -1;
+	pc->ifs[pc->nr_if] = (struct pcap_if){ ifindex, hook, evsel };
+	write_idb(pc, &pc->ifs[pc->nr_if]);
+	return pc->nr_if++;
+}
+
+static const char *comm_of(struct pcap *pc, struct rawfrag_session *sess, uint32_t pid)
+{
+	struct pcap_comm *c = &pc->comm[pid % NR_COMM];
+	const char *s;
+
+	if (c->pid == pid && c->comm[0])
+		return c->comm;
+	s = rawfrag_session__saved_comm(sess, pid);
+	return s ? s : pid ? ":unknown" : "swapper";
+}
+
+static void note_comm(struct pcap *pc, const struct rawfrag_record *rec, bool swap)
+{
+	const uint8_t *p = rec->data;
+	struct pcap_comm *c;
+	uint32_t pid;
+
+	if (rec->size < 8 + 8 + 1)
+		return;
+	pid = rawfrag__get32(p + 8, swap);
+	c = &pc->comm[pid % NR_COMM];
+	c->pid = pid;
+	snprintf(c->comm, sizeof(c->comm), "%.*s", (int)(rec->size - 16), (const char *)p + 16);
+}
+
+static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt,
+		      uint32_t caplen, uint32_t orig, const char *comment)
+{
+	size_t clen = strlen(comment);
+	uint32_t len = 32 + ((caplen + 3) & ~3u) + opt_size(clen) + 4;
+
+	put32(pc, PCAPNG_EPB);
+	put32(pc, len);
+	put32(pc, ifid);
+	put32(pc, ts >> 32);
+	put32(pc, (uint32_t)ts);
+	put32(pc, caplen);
+	put32(pc, orig);
+	put(pc, pkt, caplen);
+	put_opt(pc, 1 /* opt_comment */, comment, clen);
+	put32(pc, 0);
+	put32(pc, len);
+}
+
+/* one sample of a bpf_skb evsel; only dumps with our meta can be split here */
+static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
+		      const struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp,
+		      const struct rawfrag_raw *raw)
+{
+	uint32_t meta_len, caplen, orig, ifindex;
+	char comment[96];
+	int ifid;
+
+	if (raw->size < META_V1 || rawfrag__get32(raw->data, raw->swap) != RAWFRAG_SKB_MAGIC) {
+		pc->skipped++;
+		return;
+	}
+	meta_len = rawfrag__get16(raw->data + 6, raw->swap);
+	ifindex = rawfrag__get32(raw->data + 12, raw->swap);
+	orig = rawfrag__get32(raw->data + 16, raw->swap);
+	caplen = rawfrag__get32(raw->data + 20, raw->swap);
+	if (meta_len < META_V1 || meta_len > raw->size || caplen > raw->size - meta_len) {
+		pc->skipped++;
+		return;
+	}
+	ifid = if_id(pc, evsel, ifindex, raw->data[8]);
+	if (ifid < 0) {
+		pc->skipped++;
+		return;
+	}
+	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
+		 smp->tid, comm_of(pc, sess, smp->pid));
+	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
+		  orig < caplen ? caplen : orig, comment);
+	pc->packets++;
+}
+
+static int64_t clock_offset(const struct rawfrag_env *env)
+{
+	struct timespec rt, mono;
+
+	if (env && env->has_clock_data)
+		return (int64_t)env->clock_tod_ns - (int64_t)env->clock_clockid_ns;
+	fprintf(stderr,
+		"perf rawfrag report: warning: no HEADER_CLOCK_DATA in the file; pcapng times use this host's current CLOCK_REALTIME - CLOCK_MONOTONIC offset\n");
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + rt.tv_nsec - mono.tv_nsec;
+}
+
+static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evsel)
+{
+	const struct rawfrag_decoder *d = rawfrag_session__decoder(sess, evsel);
+
+	return d && !strcmp(d->name, "bpf_skb");
+}
 
 int report_pcapng(struct rawfrag_session *sess, const char *path,
 		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
 			       const struct rawfrag_sample *smp),
 		  void *keep_ctx)
 {
-	fprintf(stderr, "perf rawfrag report: --format pcapng is not implemented yet\n");
-	return -EOPNOTSUPP;
+	struct rawfrag_file *f = rawfrag_session__file(sess);
+	bool swap = rawfrag_file__needs_swap(f);
+	struct rawfrag_record rec;
+	struct pcap *pc = calloc(1, sizeof(*pc));
+	int ret, err = 0;
+	char buf[512];
+
+	if (!pc)
+		return -ENOMEM;
+	pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
+	if (!pc->f) {
+		err = -errno;
+		fprintf(stderr, "perf rawfrag report: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	pc->clock_off = clock_offset(rawfrag_file__env(f));
+	write_shb(pc);
+	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
+		const struct rawfrag_evsel *evsel;
+		struct rawfrag_sample smp;
+		struct rawfrag_raw raw;
+		struct rawfrag_err e;
+
+		if (rec.type == PERF_RECORD_COMM) {
+			note_comm(pc, &rec, swap);
+			continue;
+		}
+		if (rec.type == RAWFRAG_RECORD_HEADER_ATTR)
+			rawfrag_session__refresh(sess, NULL);
+		if (rec.type != PERF_RECORD_SAMPLE)
+			continue;
+		evsel = rawfrag_file__evsel_of(f, &rec);
+		if (!evsel || !is_skb(sess, evsel))
+			continue;
+		if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(evsel), &rec, swap, &e)) {
+			pc->skipped++;
+			continue;
+		}
+		if (keep && !keep(keep_ctx, &rec, &smp))
+			continue;
+		if (rawfrag_session__raw(sess, &rec, &smp, &raw))
+			do_sample(pc, sess, evsel, &smp, &raw);
+	}
+	if (ret < 0) {
+		err = ret;
+		fprintf(stderr, "%s\n",
+			rawfrag_err__format(rawfrag_file__error(f), rawfrag_file__path(f), buf,
+					    sizeof(buf)));
+	}
+	if (fflush(pc->f) || ferror(pc->f)) {
+		err = err ? err : -EIO;
+		fprintf(stderr, "perf rawfrag report: %s: write error\n", path);
+	}
+	if (pc->skipped)
+		fprintf(stderr, "perf rawfrag report: pcapng: %llu samples skipped (no rawfrag skb meta or malformed)\n",
+			(unsigned long long)pc->skipped);
+out:
+	if (pc->f && pc->f != stdout)
+		fclose(pc->f);
+	free(pc);
+	return err;
 }
