@@ -179,8 +179,16 @@ static int parse_printk(struct rawfrag_tp_data *td, const uint8_t *p, uint64_t n
 		if (!addr_str || !fmt || !*fmt)
 			break;
 		addr = strtoull(addr_str, NULL, 16);
-		/* the format still starts with the space after ':' */
-		tep_register_print_string(td->tep, fmt + 1, addr);
+		/*
+		 * The format still starts with the space after ':'. libtraceevent 1.7.1
+		 * looks 3 bytes back from the end of a quoted format without checking
+		 * its length: hand it only well-formed "..." strings.
+		 */
+		if (fmt[0] == ' ')
+			fmt++;
+		if (strlen(fmt) < 4 || fmt[0] != '"' || fmt[strlen(fmt) - 1] != '"')
+			continue;
+		tep_register_print_string(td->tep, fmt, addr);
 	}
 	free(text);
 	return 0;

@@ -5,7 +5,7 @@
  * -fsanitize=fuzzer by `make fuzz`, or with replay.c's main() to replay a corpus
  * under ASan/UBSan in the test suite.
  */
-#define _GNU_SOURCE
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * the command line (or every file in the given directories) through
  * LLVMFuzzerTestOneInput, prints a TAP line per directory/file group.
  */
-#define _GNU_SOURCE
+
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
