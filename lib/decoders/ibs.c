@@ -53,6 +53,19 @@ static bool env_cap(const struct rawfrag_env *env, const char *cap)
 	return false;
 }
 
+/*
+ * The 2020 fix (36e1be8ada99) reached stable 4.14.y in Nov 2020, so mainline had
+ * it by 5.10; older version numbers may or may not carry the backport.
+ */
+static bool kernel_has_fix20(const char *rel)
+{
+	unsigned int maj, min;
+
+	if (!rel || sscanf(rel, "%u.%u", &maj, &min) != 2)
+		return false;
+	return maj > 5 || (maj == 5 && min >= 10);
+}
+
 void ibs_state_init(struct ibs_state *st, enum ibs_pmu pmu,
 			   const struct rawfrag_env *env, const char *layout_opt)
 {
@@ -63,7 +76,13 @@ void ibs_state_init(struct ibs_state *st, enum ibs_pmu pmu,
 	st->cpu.zen4 = env_cap(env, "zen4_ibs_extensions");
 	st->cpu.ldlat = env_cap(env, "ldlat");
 	st->cpu.dtlb_pgsize = env_cap(env, "dtlb_pgsize");
-	st->prefer_old = layout_opt && !strcmp(layout_opt, "old");
+	if (layout_opt && (!strcmp(layout_opt, "old") || !strcmp(layout_opt, "new"))) {
+		st->hint = layout_opt[0] == 'o' ? IBS_HINT_OLD : IBS_HINT_NEW;
+		st->hint_from = "option";
+	} else if (env && kernel_has_fix20(env->osrelease)) {
+		st->hint = IBS_HINT_NEW;
+		st->hint_from = "osrelease";
+	}
 }
 
 static int ibs_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
@@ -118,11 +137,11 @@ static void ibs_decode(const struct ibs_state *st, const struct rawfrag_raw *raw
 {
 	memset(d, 0, sizeof(*d));
 	if (raw->size < 4) {
-		ibs_layout_pick(st->pmu, 0, raw->size, st->prefer_old, &d->lay);
+		ibs_layout_pick(st->pmu, 0, raw->size, st->hint, &d->lay);
 		return;
 	}
 	d->caps = rawfrag__get32(raw->data, raw->swap);
-	ibs_layout_pick(st->pmu, d->caps, raw->size, st->prefer_old, &d->lay);
+	ibs_layout_pick(st->pmu, d->caps, raw->size, st->hint, &d->lay);
 	/* nr_regs <= (raw->size - 4) / 8: every read below is inside the raw area */
 	for (int i = 0; i < d->lay.nr_regs; i++) {
 		enum ibs_reg_id id = d->lay.regs[i];
@@ -371,6 +390,7 @@ static void derive_op(const struct ibs_state *st, const struct ibs_sample *d,
 static void derive(const struct ibs_state *st, const struct ibs_sample *d, struct ibs_derived *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->latency = v->refill = v->mem_width = -1;
 	if (st->pmu == IBS_PMU_FETCH)
 		derive_fetch(st, d, v);
 	else
@@ -639,6 +659,8 @@ static int ibs_fields(void *priv, const struct rawfrag_raw *raw, const struct ra
 	emit_caps(em, d.caps);
 	rawfrag_emit__str(em, "layout", ibs_layout_name(d.lay.kind), (size_t)-1);
 	rawfrag_emit__bool(em, "layout_ambiguous", d.lay.ambiguous);
+	if (st->hint_from && st->pmu == IBS_PMU_FETCH)
+		rawfrag_emit__str(em, "layout_hint_from", st->hint_from, (size_t)-1);
 	rawfrag_emit__u64(em, "nr_regs", d.lay.nr_found);
 	rawfrag_emit__u64(em, "expected_regs", d.lay.nr_expected);
 	if (d.lay.nr_alt >= 0)

@@ -245,8 +245,8 @@ static int op_list(uint32_t caps, enum ibs_reg_id *r)
 	return n;
 }
 
-void ibs_layout_pick(enum ibs_pmu pmu, uint32_t caps, uint32_t raw_size, bool prefer_old,
-		     struct ibs_layout *lay)
+void ibs_layout_pick(enum ibs_pmu pmu, uint32_t caps, uint32_t raw_size,
+		     enum ibs_layout_hint hint, struct ibs_layout *lay)
 {
 	enum ibs_reg_id newr[IBS_MAX_REGS], oldr[IBS_MAX_REGS];
 	int nn, no, found;
@@ -267,9 +267,9 @@ void ibs_layout_pick(enum ibs_pmu pmu, uint32_t caps, uint32_t raw_size, bool pr
 		lay->kind = IBS_LAYOUT_FETCH_BASE;
 		use_old = false;
 	} else if (nn == no) {
-		/* same size, different register: only an option can tell */
-		lay->ambiguous = true;
-		use_old = prefer_old;
+		/* same size, different register: only the kernel version can tell */
+		lay->ambiguous = hint == IBS_HINT_NONE;
+		use_old = hint == IBS_HINT_OLD;
 		lay->kind = use_old ? IBS_LAYOUT_FETCH_OLD : IBS_LAYOUT_FETCH_NEW;
 	} else if (found == no) {
 		use_old = true;

@@ -158,13 +158,13 @@ static void test_layout_op_caps(void **state)
 {
 	struct ibs_layout l;
 
-	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE, 4 + 8 * 7, false, &l);
+	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE, 4 + 8 * 7, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_OP);
 	assert_int_equal(l.nr_expected, 7);
-	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(BRNTRGT), 4 + 8 * 8, false, &l);
+	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(BRNTRGT), 4 + 8 * 8, IBS_HINT_NONE, &l);
 	assert_int_equal(l.nr_expected, 8);
 	assert_int_equal(l.regs[7], IBS_BR_TARGET);
-	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(OPDATA4), 4 + 8 * 8, false, &l);
+	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(OPDATA4), 4 + 8 * 8, IBS_HINT_NONE, &l);
 	assert_int_equal(l.regs[7], IBS_OP_DATA4);
 	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(BRNTRGT) | IBS_CAP(OPDATA4), 4 + 8 * 9,
 			false, &l);
@@ -172,9 +172,9 @@ static void test_layout_op_caps(void **state)
 	assert_int_equal(l.nr_expected, 9);
 	assert_int_equal(l.regs[8], IBS_OP_DATA4);
 	/* FETCHCTLEXTD does not change op */
-	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(FETCHCTLEXTD), 4 + 8 * 7, false, &l);
+	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE | IBS_CAP(FETCHCTLEXTD), 4 + 8 * 7, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_OP);
-	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE, 4 + 8 * 6, false, &l);
+	ibs_layout_pick(IBS_PMU_OP, CAPS_BASE, 4 + 8 * 6, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_BAD);
 	assert_int_equal(l.nr_regs, 6);
 }
@@ -184,31 +184,31 @@ static void test_layout_fetch(void **state)
 	uint32_t br = IBS_CAP(BRNTRGT), d4 = IBS_CAP(OPDATA4), ex = IBS_CAP(FETCHCTLEXTD);
 	struct ibs_layout l;
 
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE, 28, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE, 28, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_BASE);
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | ex, 36, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | ex, 36, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_NEW);
 	assert_int_equal(l.regs[3], IBS_FETCH_EXTD_CTL);
 	/* BRNTRGT without EXTD: 4 regs only on old kernels, 3 on new ones */
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br, 36, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br, 36, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_OLD);
 	assert_int_equal(l.regs[3], IBS_BR_TARGET);
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br, 28, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br, 28, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_NEW);
 	/* BRNTRGT + OPDATA4 + EXTD: 5 old, 4 new */
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 44, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 44, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_OLD);
 	assert_int_equal(l.regs[4], IBS_OP_DATA4);
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 36, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 36, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_FETCH_NEW);
 	/* BRNTRGT + EXTD: same count, different register */
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | ex, 36, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | ex, 36, IBS_HINT_NONE, &l);
 	assert_true(l.ambiguous);
 	assert_int_equal(l.regs[3], IBS_FETCH_EXTD_CTL);
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | ex, 36, true, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | ex, 36, IBS_HINT_OLD, &l);
 	assert_int_equal(l.regs[3], IBS_BR_TARGET);
 	/* neither */
-	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 52, false, &l);
+	ibs_layout_pick(IBS_PMU_FETCH, CAPS_BASE | br | d4 | ex, 52, IBS_HINT_NONE, &l);
 	assert_int_equal(l.kind, IBS_LAYOUT_BAD);
 	assert_int_equal(l.nr_expected, 4);
 	assert_int_equal(l.nr_alt, 5);
@@ -519,6 +519,33 @@ static void test_truncated_never_overreads(void **state)
 	}
 }
 
+static void test_layout_osrelease(void **state)
+{
+	uint64_t regs[4] = { B(48) | B(49), 0x401000, 0, 0x5 };
+	struct rawfrag_env env = { .cpuid = "AuthenticAMD,25,17,1", .osrelease = "6.1.0-13-amd64" };
+	struct ibs_state st;
+	struct payload p;
+	struct result r;
+
+	/* BRNTRGT + FETCHCTLEXTD, 4 regs: a >= 5.10 kernel has the 2020 layout */
+	ibs_state_init(&st, IBS_PMU_FETCH, &env, NULL);
+	payload_make(&p, 0x3ff, regs, 4);
+	run(&st, &p, &r);
+	assert_has(r.json, "\"layout\":\"fetch-2020\",\"layout_ambiguous\":false");
+	assert_has(r.json, "\"layout_hint_from\":\"osrelease\"");
+	env.osrelease = "4.14.200";
+	ibs_state_init(&st, IBS_PMU_FETCH, &env, NULL);
+	payload_make(&p, 0x3ff, regs, 4);
+	run(&st, &p, &r);
+	assert_has(r.json, "\"layout_ambiguous\":true");
+	assert_has(r.text, "layout=fetch-2020(ambiguous)");
+	ibs_state_init(&st, IBS_PMU_FETCH, &env, "old");
+	payload_make(&p, 0x3ff, regs, 4);
+	run(&st, &p, &r);
+	assert_has(r.json, "\"layout\":\"fetch-pre2020\",\"layout_ambiguous\":false");
+	assert_has(r.json, "\"IbsBrTarget\":{\"index\":3");
+}
+
 static void test_cpuid_parse(void **state)
 {
 	struct ibs_cpu c = { 0 };
@@ -548,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_op_fam19_erratum1293),
 		cmocka_unit_test(test_op_zen5_ldlat),
 		cmocka_unit_test(test_truncated_never_overreads),
+		cmocka_unit_test(test_layout_osrelease),
 		cmocka_unit_test(test_cpuid_parse),
 	};
 

@@ -145,12 +145,16 @@ struct ibs_layout {
 	enum ibs_reg_id regs[IBS_MAX_REGS];
 };
 
-/*
- * Pick the layout for a payload of raw_size bytes with this caps word.
- * prefer_old: for an ambiguous fetch count, take the pre-2020 layout.
- */
-void ibs_layout_pick(enum ibs_pmu pmu, uint32_t caps, uint32_t raw_size, bool prefer_old,
-		     struct ibs_layout *lay);
+/* what decides a fetch layout the register count cannot tell */
+enum ibs_layout_hint {
+	IBS_HINT_NONE, /* guess the 2020 layout, say it is ambiguous */
+	IBS_HINT_OLD, /* decoder option ibs_layout=old */
+	IBS_HINT_NEW, /* option ibs_layout=new, or OSRELEASE >= 5.10 */
+};
+
+/* Pick the layout for a payload of raw_size bytes with this caps word. */
+void ibs_layout_pick(enum ibs_pmu pmu, uint32_t caps, uint32_t raw_size,
+		     enum ibs_layout_hint hint, struct ibs_layout *lay);
 const char *ibs_layout_name(enum ibs_layout_kind k);
 
 /* Data source text (IbsOpData2) for the legacy 3-bit or the zen4 5-bit encoding. */
@@ -160,12 +164,13 @@ const char *ibs_data_src_name(unsigned int src, bool extended);
 struct ibs_state {
 	enum ibs_pmu pmu;
 	struct ibs_cpu cpu;
-	bool prefer_old; /* decoder option ibs_layout=old */
+	enum ibs_layout_hint hint;
+	const char *hint_from; /* "option", "osrelease" or NULL */
 };
 
 /*
  * Fill the per-evsel state from the file's env (CPUID, PMU_CAPS) as probe does;
- * layout_opt is the "ibs_layout" decoder option ("old" or NULL).
+ * layout_opt is the "ibs_layout" decoder option ("old", "new" or NULL).
  */
 void ibs_state_init(struct ibs_state *st, enum ibs_pmu pmu, const struct rawfrag_env *env,
 		    const char *layout_opt);
