@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * rawfrag-walk: walk a perf.data file with librawfrag, for tests/shell/t05-reader.sh.
- *   rawfrag-walk [-f] [-s] [-H] [-q] FILE|-
+ *   rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-
  * Default: one line per record "offset type size evsel".
  * -s: per record type counts and lost sums at the end ("count TYPE N").
  * -H: evsels and env first ("evsel IDX NAME type=T config=C ids=N pmu=P", "env KEY VALUE").
  * -q: no per-record lines.  -f: force past bad records.
+ * -m: print "peak_rss_kb N" (VmHWM) at the end.
+ * -e: per evsel sample counts at the end ("samples NAME N").
  * Exit 0, or 2 with "path: offset 0x..: TYPE: reason" on stderr for bad input.
  */
 #include <inttypes.h>
@@ -68,9 +70,23 @@ static void print_header(struct rawfrag_file *f)
 			printf("feature %d\n", i);
 }
 
+static void print_rss(void)
+{
+	char line[256];
+	FILE *fp = fopen("/proc/self/status", "r");
+
+	while (fp && fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "VmHWM:", 6))
+			printf("peak_rss_kb %ld\n", strtol(line + 6, NULL, 10));
+	if (fp)
+		fclose(fp);
+}
+
 int main(int argc, char **argv)
 {
-	bool stats = false, header = false, quiet = false;
+	bool stats = false, header = false, quiet = false, rss = false, per_evsel = false;
+	uint64_t *nr_samples = NULL;
+	int cap = 0;
 	struct rawfrag_file_opts opts = { .sz = sizeof(opts), .print = print_fn };
 	struct rawfrag_record rec;
 	struct rawfrag_file *f;
@@ -78,7 +94,7 @@ int main(int argc, char **argv)
 	char buf[512];
 	int c, r, i;
 
-	while ((c = getopt(argc, argv, "fsHq")) != -1) {
+	while ((c = getopt(argc, argv, "fsHqme")) != -1) {
 		switch (c) {
 		case 'f':
 			opts.force = true;
@@ -92,13 +108,19 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'm':
+			rss = true;
+			break;
+		case 'e':
+			per_evsel = true;
+			break;
 		default:
-			fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] FILE|-\n");
+			fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] FILE|-\n");
+		fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n");
 		return 2;
 	}
 	f = rawfrag_file__open(argv[optind], &opts, &err);
@@ -111,6 +133,20 @@ int main(int argc, char **argv)
 	while ((r = rawfrag_file__next(f, &rec)) == 1) {
 		struct rawfrag_evsel *e;
 
+		if (per_evsel && rec.type == PERF_RECORD_SAMPLE) {
+			int n = rawfrag_file__nr_evsels(f);
+
+			/* pipe mode may add evsels as it goes */
+			if (n + 1 > cap) {
+				nr_samples = realloc(nr_samples, sizeof(*nr_samples) * (n + 1));
+				if (!nr_samples)
+					return 2;
+				memset(nr_samples + cap, 0, sizeof(*nr_samples) * (n + 1 - cap));
+				cap = n + 1;
+			}
+			e = rawfrag_file__evsel_of(f, &rec);
+			nr_samples[e ? rawfrag_evsel__idx(e) : n]++;
+		}
 		if (quiet)
 			continue;
 		e = rawfrag_file__evsel_of(f, &rec);
@@ -133,6 +169,13 @@ int main(int argc, char **argv)
 		printf("lost_samples %" PRIu64 "\n", st->nr_lost_samples);
 		printf("skipped %" PRIu64 " %" PRIu64 "\n", st->nr_skipped, st->bytes_skipped);
 	}
+	if (rss)
+		print_rss();
+	if (per_evsel && nr_samples)
+		for (i = 0; i < rawfrag_file__nr_evsels(f); i++)
+			printf("samples %s %" PRIu64 "\n",
+			       rawfrag_evsel__name(rawfrag_file__evsel(f, i)), nr_samples[i]);
+	free(nr_samples);
 	if (r < 0) {
 		fprintf(stderr, "%s\n",
 			rawfrag_err__format(rawfrag_file__error(f), argv[optind], buf, sizeof(buf)));

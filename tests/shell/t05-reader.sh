@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The perf.data reader on files recorded by Debian's perf during the test: record
+# counts per type and samples per event must equal perf report -D's on the same
+# file (file mode, -z, pipe as file and stdin, several events, -g, dwarf); corrupt
+# copies must give one exact error and exit 2; a 1 GB file is walked in bounded
+# memory.
+source "$(dirname "$0")/lib.sh"
+
+WALK=$O/tests/rawfrag-walk
+[ -x "$ASAN_O/tests/rawfrag-walk" ] && [ "${NO_ASAN:-0}" != 1 ] && WALK=$ASAN_O/tests/rawfrag-walk
+if [ ! -x "$WALK" ]; then t_skip "reader" "rawfrag-walk not built"; exit 0; fi
+if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
+	t_skip "reader" "needs root, tracefs and perf"; exit 0
+fi
+
+# perf's per-type counts ("TYPE N"), from the first "Aggregated stats" block of -D
+perf_counts() {
+	"$PERF" report -D -i "$1" 2>/dev/null | awk '
+		/^Aggregated stats:/ { on = 1; next }
+		on && /events:/ { if ($1 != "TOTAL") print $1, $3; next }
+		on { exit }' | sort
+}
+# per-evsel sample counts ("NAME N") from perf report -D
+perf_samples() {
+	"$PERF" report -D -i "$1" 2>/dev/null | awk '
+		/ stats:$/ && !/^Aggregated/ { name = $1; next }
+		name != "" && /SAMPLE events:/ { print name, $3; name = "" }' | sort -u
+}
+our_counts() {
+	"$WALK" -q -s "$@" | awk '$1 == "count" { t = $2; sub(/^HEADER_/, "", t); print t, $3 }' | sort
+}
+our_samples() {
+	"$WALK" -q -e "$@" | awk '$1 == "samples" && $3 > 0 { print $2, $3 }' | sort
+}
+
+busy='i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done'
+
+# compare NAME FILE [walk input] (walk input defaults to FILE, "-" reads FILE on stdin)
+compare() {
+	local name=$1 file=$2 in=${3:-$2} ours theirs
+	theirs=$(perf_counts "$file")
+	if [ "$in" = - ]; then ours=$(our_counts - <"$file"); else ours=$(our_counts "$in"); fi
+	if [ -z "$theirs" ]; then t_fail "$name: record counts" "perf report -D gave no stats"; return; fi
+	t_eq "$name: record counts per type equal perf report -D" "$theirs" "$ours"
+	theirs=$(perf_samples "$file")
+	if [ "$in" = - ]; then ours=$(our_samples - <"$file"); else ours=$(our_samples "$in"); fi
+	t_eq "$name: samples per event equal perf report -D" "$theirs" "$ours"
+}
+
+"$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup -o tp.data -- sleep 0.3 >/dev/null 2>&1
+compare "tracepoints -a" tp.data
+"$PERF" record -q -z -a -e sched:sched_switch -e sched:sched_wakeup -o z.data -- sleep 0.3 >/dev/null 2>&1
+compare "-z" z.data
+"$WALK" -q -s z.data | grep -q '^count COMPRESSED [1-9]' && t_ok "-z: file has COMPRESSED records" ||
+	t_fail "-z: file has COMPRESSED records"
+"$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup -o - -- sleep 0.3 >pipe.data 2>/dev/null
+compare "pipe as file" pipe.data
+compare "pipe on stdin" pipe.data -
+"$WALK" -q -H pipe.data | grep -q '^evsel 0 sched:sched_switch' && t_ok "pipe: names from EVENT_UPDATE" ||
+	t_fail "pipe: names from EVENT_UPDATE" "$("$WALK" -q -H pipe.data | grep ^evsel)"
+"$PERF" record -q -z -a -e sched:sched_switch -o - -- sleep 0.3 >zpipe.data 2>/dev/null
+compare "-z pipe" zpipe.data
+"$PERF" record -q -e cpu-clock -e task-clock -g -o sw.data -- sh -c "$busy" >/dev/null 2>&1
+compare "two sw events -g" sw.data
+"$PERF" record -q -e cpu-clock --call-graph dwarf -o dwarf.data -- sh -c "$busy" >/dev/null 2>&1
+compare "--call-graph dwarf" dwarf.data
+
+# tracepoint names come from EVENT_DESC, sizes of samples from the file
+"$WALK" -q -H tp.data >hdr.txt
+t_grep "EVENT_DESC names" '^evsel 1 sched:sched_wakeup type=2' hdr.txt
+t_grep "HOSTNAME feature" "^env hostname $(uname -n)\$" hdr.txt
+t_grep "OSRELEASE feature" "^env osrelease $(uname -r)\$" hdr.txt
+
+# ---- corrupt copies: one exact error, exit 2 ----
+data_off=$(awk '$1 == "mode" { print $6 }' hdr.txt)
+data_size=$(awk '$1 == "mode" { print $8 }' hdr.txt)
+fsize=$(stat -c %s tp.data)
+put_le() { # FILE OFFSET BYTES VALUE
+	local i s=""
+	for ((i = 0; i < $3; i++)); do s+=$(printf '\\x%02x' $((($4 >> (8 * i)) & 255))); done
+	printf "$s" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc status=none
+}
+"$WALK" tp.data >recs.txt
+rec2=$(sed -n 2p recs.txt) # "offset type size evsel"
+r2_off=${rec2%% *}; r2_type=$(echo "$rec2" | awk '{ print $2 }'); r2_size=$(echo "$rec2" | awk '{ print $3 }')
+last=$(tail -1 recs.txt); l_off=${last%% *}; l_type=$(echo "$last" | awk '{ print $2 }')
+end=$(printf '0x%x' $((data_off + data_size)))
+
+cp tp.data bad.data; put_le bad.data 0 1 0x51
+t_run "bad magic: exit 2" 2 "$WALK" bad.data
+t_eq "bad magic: error" "bad.data: offset 0x0: not a perf.data file (bad magic)" "$(cat "$T/err")"
+
+head -c $((data_off + 100)) tp.data >trunc.data
+t_run "truncated: exit 2" 2 "$WALK" trunc.data
+t_eq "truncated: error" "$(printf 'trunc.data: offset 0x28: data section 0x%x+0x%x beyond the file size 0x%x (truncated file?)' \
+	$((data_off)) $((data_size)) $((data_off + 100)))" "$(cat "$T/err")"
+
+cp tp.data bad.data; put_le bad.data 48 8 0
+t_run "data size 0: exit 2" 2 "$WALK" bad.data
+t_eq "data size 0: error" "bad.data: offset 0x30: data size is 0 (was perf record properly terminated?)" "$(cat "$T/err")"
+
+cp tp.data bad.data; put_le bad.data $((r2_off + 6)) 2 0
+t_run "zero-size record: exit 2 (no hang)" 2 timeout 20 "$WALK" -q bad.data
+t_eq "zero-size record: error" "bad.data: offset $r2_off: $r2_type: record size 0 < 8" "$(cat "$T/err")"
+t_run "zero-size record with --force: still exit 2" 2 timeout 20 "$WALK" -q -f bad.data
+
+cp tp.data bad.data; put_le bad.data $((l_off + 6)) 2 0xfff8
+t_run "record past data end: exit 2" 2 "$WALK" -q bad.data
+t_eq "record past data end: error" \
+	"bad.data: offset $l_off: $l_type: record size 65528 beyond the end of the data section ($end)" "$(cat "$T/err")"
+
+cp tp.data bad.data; put_le bad.data $((r2_off)) 4 200
+t_run "unknown type: exit 2" 2 "$WALK" -q bad.data
+t_eq "unknown type: error" "bad.data: offset $r2_off: UNKNOWN(200): unknown record type 200 (size $r2_size)" \
+	"$(cat "$T/err")"
+t_run "unknown type with force: exit 0" 0 "$WALK" -q -f -s bad.data
+t_grep "unknown type with force: counted as skipped" "^skipped 1 $r2_size\$" "$T/out"
+want=$(our_counts tp.data | awk -v t="$r2_type" '$1 == t { $2 = $2 - 1 } $2 > 0' | sort)
+t_eq "unknown type with force: other records all read" "$want" "$(our_counts -f bad.data 2>/dev/null)"
+
+cp tp.data bad.data; put_le bad.data 16 8 0
+t_run "attr size 0: exit 2" 2 "$WALK" bad.data
+t_eq "attr size 0: error" "bad.data: offset 0x10: attr size field is 0" "$(cat "$T/err")"
+
+# ---- bounded memory over a 1 GB data section (no ASan: measure the library) ----
+if [ "${RAWFRAG_SKIP_BIG:-0}" = 1 ]; then
+	t_skip "1 GB walk" "RAWFRAG_SKIP_BIG=1"
+else
+	reps=$(python3 - tp.data big.data <<'EOF'
+import struct, sys
+src = open(sys.argv[1], 'rb').read()
+doff, dsize = struct.unpack_from('<QQ', src, 40)
+data = src[doff:doff + dsize]
+reps = (1 << 30) // len(data) + 1
+hdr = bytearray(src[:doff])
+struct.pack_into('<Q', hdr, 48, len(data) * reps)
+hdr[72:104] = bytes(32)  # no features: the table would follow the data
+with open(sys.argv[2], 'wb') as f:
+    f.write(hdr)
+    chunk = data * 256
+    for _ in range(reps // 256):
+        f.write(chunk)
+    f.write(data * (reps % 256))
+print(reps)
+EOF
+)
+	per=$(our_counts tp.data | awk '$1 == "SAMPLE" { print $2 }')
+	"$O/tests/rawfrag-walk" -q -s -m big.data >big.txt 2>&1
+	t_grep "1 GB walk: all samples read" "^count SAMPLE $((per * reps))\$" big.txt
+	rss=$(awk '$1 == "peak_rss_kb" { print $2 }' big.txt)
+	if [ -n "$rss" ] && [ "$rss" -lt 65536 ]; then t_ok "1 GB walk: peak RSS ${rss} kB < 64 MB"
+	else t_fail "1 GB walk: peak RSS < 64 MB" "peak_rss_kb=$rss"; fi
+	rm -f big.data
+fi
