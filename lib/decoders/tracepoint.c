@@ -56,6 +56,7 @@ struct tp_event {
 	struct tep_event *ev;
 	uint16_t id;
 	uint32_t fixed; /* end of the last fixed field: the shortest valid payload */
+	uint32_t entry; /* fixed rounded up to the struct's alignment: sizeof(entry) */
 	int type_idx; /* common_type in f[], or -1 */
 	int nr_common, nr_fields; /* f[] = common fields, then the event's fields */
 	int nr_dyn;
@@ -115,6 +116,22 @@ static void classify(struct tp_field *tf, const struct tep_format_field *f)
 	}
 }
 
+/*
+ * Natural alignment of a field in the kernel's struct trace_event_raw_*: the
+ * struct is padded to its largest member's, and dynamic data starts after it.
+ * Kernels with 4-byte longs are taken as aligning u64 to 4 (i386).
+ */
+static uint32_t field_align(const struct tp_field *f, int long_size)
+{
+	uint32_t a = f->dynamic ? 4 : f->kind == TPF_STR || f->kind == TPF_BYTES ? 1 : f->elem;
+
+	if (!int_size(a))
+		a = 1;
+	if (long_size == 4 && a > 4)
+		a = 4;
+	return a;
+}
+
 static void tp_event_free(struct tp_event *te)
 {
 	if (!te)
@@ -128,6 +145,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 {
 	struct tep_format_field *f;
 	struct tp_event *te = calloc(1, sizeof(*te));
+	uint32_t align = 1;
 	int n = 0, nr = 0;
 
 	if (!te)
@@ -155,6 +173,8 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 			classify(tpf, f);
 			if (tpf->offset + tpf->size > te->fixed)
 				te->fixed = tpf->offset + tpf->size;
+			if (field_align(tpf, tf->td.long_size) > align)
+				align = field_align(tpf, tf->td.long_size);
 			if (tpf->dynamic)
 				te->dyn[te->nr_dyn++] = (uint16_t)n;
 			if (common && !strcmp(f->name, "common_type") && int_size(tpf->size))
@@ -165,6 +185,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 				te->nr_fields++;
 		}
 	}
+	te->entry = (te->fixed + align - 1) & ~(align - 1);
 	return te;
 err:
 	tp_event_free(te);
@@ -228,12 +249,16 @@ static bool field_span(const struct tp_field *f, const struct rawfrag_raw *raw, 
  * The producer rules for one payload. Returns the number of problems found (0: the
  * layout is sound), fills *end with the true length (fixed part and dynamic data),
  * reports into sink (may be NULL) and writes the first problem into why.
+ * The true length is what the kernel's entry holds: the struct with its tail
+ * padding and the dynamic data after it; raw_size - length is then the alignment
+ * the kernel adds to make raw_size % 8 == 4, which it zeroes
+ * (perf_trace_buf_alloc() clears the last u64): stale bytes there are news.
  */
 static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, uint32_t *end,
 		    struct rawfrag_check_sink *sink, char *why, size_t whylen)
 {
 	bool swap = te->tf->td.swap;
-	uint32_t len = te->fixed, off, dlen;
+	uint32_t len, off, dlen;
 	int bad = 0;
 
 	if (why && whylen)
@@ -248,6 +273,8 @@ static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, ui
 		*end = raw->size;
 		return 1;
 	}
+	/* the struct's tail padding is the kernel's (zeroed) too */
+	len = te->entry <= raw->size ? te->entry : raw->size;
 	if (te->type_idx >= 0) {
 		const struct tp_field *t = &te->f[te->type_idx];
 		uint64_t type = rd_num(raw->data + t->offset, t->size, swap, false);
