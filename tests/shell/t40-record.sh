@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# perf rawfrag record on the running kernel: real tracepoints under a workload,
+# for a command and system-wide, file and pipe mode. Oracles: perf script reads
+# every file with no warning and shows the same samples (event, pid, tid, cpu,
+# time) as perf rawfrag report; perf rawfrag check finds no violation. Then the
+# error cases and a SIGINT in the middle of a recording.
+source "$(dirname "$0")/lib.sh"
+
+if ! is_root || ! ensure_tracefs; then
+	t_skip "perf rawfrag record" "needs root and tracefs"; exit 0
+fi
+
+# perf's view and ours of FILE (stdin for pipe streams when $2 = pipe), sorted
+perf_view() {
+	if [ "${2:-}" = pipe ]; then $PERF script -i - -F event,pid,tid,cpu,time --ns <"$1"
+	else $PERF script -i "$1" -F event,pid,tid,cpu,time --ns; fi 2>"$1.perf.err" |
+	awk '{ ev = $NF; sub(/:$/, "", ev); split($1, pt, "/"); cpu = $2; gsub(/[][]/, "", cpu)
+	       t = $3; sub(/:$/, "", t); split(t, s, "."); printf "%s %d %d %d %d%09d\n",
+	       ev, pt[1], pt[2], cpu, s[1], s[2] }' | sort
+}
+our_view() {
+	if [ "${2:-}" = pipe ]; then "$RAWFRAG" report --format json -i - <"$1"
+	else "$RAWFRAG" report --format json -i "$1"; fi 2>"$1.our.err" |
+	python3 -c '
+import json, sys
+for l in sys.stdin:
+    if l.strip():
+        j = json.loads(l)
+        if "event" in j and "time_ns" in j:
+            print(j["event"], j["pid"], j["tid"], j["cpu"], j["time_ns"])' | sort
+}
+# compare NAME FILE [pipe]
+compare() {
+	perf_view "$2" "${3:-}" >"$2.perf"
+	our_view "$2" "${3:-}" >"$2.ours"
+	local n; n=$(wc -l <"$2.perf")
+	t_eq "$1: perf script prints no warning" "" "$(cat "$2.perf.err")"
+	if [ "$n" -gt 0 ] && cmp -s "$2.perf" "$2.ours"; then
+		t_ok "$1: perf script and perf rawfrag report show the same $n samples"
+	else
+		t_fail "$1: perf script and perf rawfrag report show the same samples" \
+			"perf $n, ours $(wc -l <"$2.ours")" "$(diff "$2.perf" "$2.ours" | head -5)"
+	fi
+}
+
+# --- a command
+t_run "record a command (sched_switch, sched_process_exec, -g)" 0 "$RAWFRAG" record -g \
+	-e sched:sched_switch,sched:sched_process_exec -o cmd.data -- \
+	sh -c 'ls / >/dev/null; sleep 0.05; ls /usr >/dev/null'
+cp err cmd.err
+t_grep "summary names the file and counts samples" \
+	'Captured and wrote [0-9.]+ MB cmd.data \([1-9][0-9]* samples\)' cmd.err
+compare "command" cmd.data
+t_grep "perf script names the workload (synthesized/kernel COMM)" \
+	'^ *ls +[0-9]+ .*sched:sched_process_exec: filename=/usr/bin/ls' \
+	<($PERF script -i cmd.data 2>/dev/null)
+t_run "perf rawfrag check: no violation (command)" 0 "$RAWFRAG" check cmd.data
+$PERF report -i cmd.data --stdio >/dev/null 2>rep.err
+t_eq "perf report reads it with no warning" "" "$(cat rep.err)"
+
+# --- system-wide, several events, under a workload
+( for i in $(seq 200); do cat /proc/self/stat >/dev/null; done ) &
+t_run "record system-wide for 1 s" 0 "$RAWFRAG" record -a -e sched:sched_switch \
+	-e 'sched:sched_wakeup*' -e cpu-clock -c 100000 --duration 1 -o sys.data
+wait
+compare "system-wide" sys.data
+n_ev=$(cut -d' ' -f1 sys.data.perf | sort -u | wc -l)
+[ "$n_ev" -ge 3 ] && t_ok "system-wide: $n_ev distinct events recorded" ||
+	t_fail "system-wide: several events recorded" "$(cut -d' ' -f1 sys.data.perf | sort | uniq -c)"
+t_run "perf rawfrag check: no violation (system-wide)" 0 "$RAWFRAG" check sys.data
+$PERF report -i sys.data --header-only 2>/dev/null >hdr.txt
+t_grep "features: hostname, os release, nrcpus, cmdline, pmu mappings" \
+	'# hostname' hdr.txt
+for f in '# os release' '# nrcpus' '# cmdline : .*record' '# pmu mappings' '# arch' '# cpuid' '# event : name = sched:sched_switch'; do
+	t_grep "header has '$f'" "$f" hdr.txt
+done
+
+# --- pipe mode, read from stdin by both
+"$RAWFRAG" record -a -e sched:sched_switch --duration 0.5 -o - >pipe.data 2>pipe.err
+t_eq "pipe mode exits 0" 0 $?
+compare "pipe mode" pipe.data pipe
+"$RAWFRAG" check - <pipe.data >/dev/null 2>&1
+t_eq "perf rawfrag check: no violation (pipe)" 0 $?
+
+# --- filter on the preceding tracepoint
+t_run "record with --filter" 0 "$RAWFRAG" record -a -e sched:sched_switch --filter 'prev_pid == 0' \
+	-e sched:sched_wakeup --duration 0.5 -q -o filt.data
+perf_view filt.data >filt.perf
+$PERF script -i filt.data -F trace 2>/dev/null | grep -c 'prev_pid' >nsw.txt
+t_eq "--filter: every sched_switch has prev_pid=0" "$(cat nsw.txt)" \
+	"$($PERF script -i filt.data -F trace 2>/dev/null | grep -c 'prev_pid=0 ')"
+[ "$(cat nsw.txt)" -gt 0 ] && t_ok "--filter: sched_switch samples recorded" ||
+	t_fail "--filter: sched_switch samples recorded" "none"
+
+# --- errors: one message, non-zero exit
+want_err() { # NAME PATTERN CMD...
+	local name=$1 pat=$2; shift 2
+	"$@" >/dev/null 2>e.txt; local rc=$?
+	if [ $rc -ne 0 ] && [ "$(grep -c . e.txt)" = 1 ] && grep -qE -- "$pat" e.txt; then
+		t_ok "$name"
+	else
+		t_fail "$name" "rc=$rc" "$(head -c 400 e.txt)"
+	fi
+}
+if [ -e /sys/bus/event_source/devices/ibs_op ]; then
+	t_skip "unknown PMU" "this machine has ibs_op"
+else
+	want_err "unknown PMU: ibs_op//" 'PMU ibs_op is not present on this machine' \
+		"$RAWFRAG" record -a -e ibs_op// -o x.data
+fi
+want_err "unknown event" "unknown event 'nosuch'" "$RAWFRAG" record -a -e nosuch -o x.data
+want_err "unknown tracepoint" "unknown tracepoint 'nosys:nothing'" \
+	"$RAWFRAG" record -a -e nosys:nothing -o x.data
+want_err "bad filter" "bad filter 'prev_pid ==' for sched:sched_switch" \
+	"$RAWFRAG" record -a -e sched:sched_switch --filter 'prev_pid ==' -o x.data
+want_err "output not writable" "cannot write $T/nodir/x.data" \
+	"$RAWFRAG" record -a -e sched:sched_switch -o "$T/nodir/x.data"
+want_err "no target" "no target" "$RAWFRAG" record -e sched:sched_switch -o x.data
+if command -v setpriv >/dev/null && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+	want_err "no privilege (unprivileged user, system-wide)" 'no permission .*perf_event_paranoid' \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$RAWFRAG" record -a -e cpu-clock -o /tmp/x.data
+else
+	t_skip "no privilege" "no setpriv or perf_event_paranoid < 1"
+fi
+if command -v unshare >/dev/null && command -v setpriv >/dev/null; then
+	# a private mount namespace without tracefs
+	unshare -m sh -c "umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
+		setpriv --reuid=65534 --regid=65534 --clear-groups '$RAWFRAG' record -a \
+			-e sched:sched_switch -o /tmp/x.data" >/dev/null 2>e.txt
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'tracefs is not mounted; as root run: mount -t tracefs' e.txt; then
+		t_ok "tracefs not mounted, not root: says how to mount it"
+	else
+		t_fail "tracefs not mounted, not root: says how to mount it" "rc=$rc" "$(head -c 300 e.txt)"
+	fi
+	unshare -m sh -c "umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
+		'$RAWFRAG' record -a -e sched:sched_switch --duration 0.2 -q -o '$T/mnt.data'" \
+		>/dev/null 2>e.txt
+	t_eq "tracefs not mounted, root: mounts it and records" "0 ok" \
+		"$? $([ -s mnt.data ] && echo ok)"
+else
+	t_skip "tracefs not mounted" "no unshare/setpriv"
+fi
+if mkdir -p small && mount -t tmpfs -o size=64k tmpfs small 2>/dev/null; then
+	"$RAWFRAG" record -a -g -e cpu-clock -e sched:sched_switch --duration 2 -q \
+		-o small/x.data >/dev/null 2>e.txt
+	rc=$?
+	umount small
+	if [ $rc -ne 0 ] && grep -q 'No space left on device' e.txt; then
+		t_ok "disk full: error and non-zero exit"
+	else
+		t_fail "disk full: error and non-zero exit" "rc=$rc" "$(head -c 300 e.txt)"
+	fi
+else
+	t_skip "disk full" "cannot mount a small tmpfs"
+fi
+
+# --- SIGINT in the middle of a recording leaves a valid file
+"$RAWFRAG" record -a -e sched:sched_switch -e cpu-clock -o int.data 2>int.err &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+t_eq "SIGINT: exits 0" 0 $?
+compare "after SIGINT" int.data
+t_run "perf rawfrag check: no violation (after SIGINT)" 0 "$RAWFRAG" check int.data
