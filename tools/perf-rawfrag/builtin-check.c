@@ -132,6 +132,44 @@ static void print_violations(const char *path, struct rawfrag_session *s,
 		printf("... %" PRIu64 " more not shown (-v shows all)\n", total - n);
 }
 
+/*
+ * A sample that does not parse for a reason other than its RAW area (unknown
+ * id, a CALLCHAIN crossing header.size, ...) makes the input unusable: print
+ * the first one as the error. RAW framing faults (raw_outside, size_wrapped)
+ * are what check looks for: those stay violations. --force makes all of them
+ * violations.
+ */
+static bool unparsable(const char *path, struct rawfrag_session *s,
+		       struct rawfrag_checker *c)
+{
+	int nr = rawfrag_file__nr_evsels(rawfrag_session__file(s));
+	uint64_t count = 0;
+
+	for (int i = -1; i < nr; i++) {
+		const struct rawfrag_check_evstats *st = rawfrag_checker__evstats(c, i);
+
+		for (int k = 0; st && k < st->nr_kinds; k++)
+			if (!strcmp(st->kinds[k].kind, "sample_parse"))
+				count += st->kinds[k].count;
+	}
+	if (!count)
+		return false;
+	for (int i = 0; i < rawfrag_checker__nr_violations(c); i++) {
+		const struct rawfrag_violation *v = rawfrag_checker__violation(c, i);
+
+		if (strcmp(v->kind, "sample_parse"))
+			continue;
+		fflush(stdout);
+		fprintf(stderr, "perf rawfrag check: %s: offset 0x%" PRIx64 ": SAMPLE: %s\n", path,
+			v->rec_offset, v->message);
+		return true;
+	}
+	fflush(stdout);
+	fprintf(stderr, "perf rawfrag check: %s: %" PRIu64 " samples do not parse (-v shows them)\n",
+		path, count);
+	return true;
+}
+
 static bool is_describing(uint32_t type)
 {
 	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
@@ -188,6 +226,8 @@ static int check_file(const char *path, const struct check_args *a)
 		goto fail;
 	}
 	rc = rawfrag_checker__nr_errors(c) ? RF_EXIT_VIOLATIONS : RF_EXIT_OK;
+	if (!a->force && unparsable(path, s, c))
+		rc = RF_EXIT_USAGE;
 	if (!a->quiet) {
 		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 
