@@ -82,6 +82,25 @@ static int fail(struct cfdiag_layout *lay, struct rawfrag_check_sink *sink, cons
 }
 
 /*
+ * A header of a later set inside the previous set's claimed counters means that
+ * set is shorter than its header says.
+ */
+static bool find_next_header(const uint8_t *p, uint64_t prev_off, uint64_t end, int prev_set,
+			     uint64_t *found)
+{
+	for (uint64_t q = prev_off + S390_CFDIAG_SET_HDR; q + S390_CFDIAG_SET_HDR <= end; q += 8) {
+		uint16_t set = s390_get16(p + q + 2);
+
+		if (s390_get16(p + q) == S390_CFDIAG_MAGIC && (int)set > prev_set &&
+		    set < S390_CTRSET_MAX && !s390_get16(p + q + 6)) {
+			*found = q;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Follow the set headers to the trailer. The trailer must end 0..7 bytes before
  * raw_size; the position it would start at if the sets were sound is
  * ((raw_size - 64) & ~7), which tells a set that is shorter than its header says
@@ -93,6 +112,7 @@ static int cfdiag_walk(const struct rawfrag_raw *raw, struct cfdiag_layout *lay,
 	const uint8_t *p = raw->data;
 	uint64_t size = raw->size, off = 0, toff = 0;
 	bool have_toff = size >= S390_CFDIAG_TRAILER;
+	uint64_t prev_off = 0, found;
 	int prev = -1;
 
 	memset(lay, 0, sizeof(*lay));
@@ -122,12 +142,19 @@ static int cfdiag_walk(const struct rawfrag_raw *raw, struct cfdiag_layout *lay,
 				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_set_order", off,
 							   "set %u after set %d", set, prev);
 			prev = set;
+			prev_off = off;
 			lay->nr_sets++;
 			off += need;
 			continue;
 		}
 		if (rem >= S390_CFDIAG_TRAILER && rem - S390_CFDIAG_TRAILER <= 7)
 			break;
+		if (lay->nr_sets && find_next_header(p, prev_off, off, prev, &found))
+			return fail(lay, sink, "cfdiag_set_length", prev_off,
+				    "set %d at 0x%llx says %u counters but the next set header is at 0x%llx (%llu counters)",
+				    prev, (unsigned long long)prev_off, s390_get16(p + prev_off + 4),
+				    (unsigned long long)found,
+				    (unsigned long long)(found - prev_off - S390_CFDIAG_SET_HDR) / 8);
 		if (have_toff && off > toff && trailer_plausible(p + toff))
 			return fail(lay, sink, "cfdiag_set_length", toff,
 				    "set lengths do not sum to the payload: the sets end at 0x%llx, past the trailer at 0x%llx",
@@ -166,6 +193,12 @@ static void cfdiag_check_counts(const struct rawfrag_raw *raw, const struct cfdi
 						   tr.csvn, want);
 		off += S390_CFDIAG_SET_HDR + 8U * ctr;
 	}
+	/* only the top five flag bits are defined */
+	if (tr.flags & ~(0x1FULL << 59))
+		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_trailer_flags",
+					   lay->trailer_off,
+					   "trailer flags 0x%016llx: reserved bits set",
+					   (unsigned long long)tr.flags);
 	if (tr.res1 || tr.res2)
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_trailer_reserved",
 					   lay->trailer_off + 58, "trailer reserved bytes not zero");
