@@ -326,7 +326,8 @@ static void type_sample(struct rawfrag_sample *s, uint64_t *arr, uint8_t *bytes,
 	s->stream_id = 1000 + i;
 	s->read.data = p;
 	s->read.nr = 1;
-	*p++ = tgt(12345 + k, swap);
+	/* perf derives the period from READ value deltas: make them equal it */
+	*p++ = tgt(100000ULL * (k + 1), swap);
 	*p++ = tgt(s->read.time_enabled = 5000, swap);
 	*p++ = tgt(s->read.time_running = 4000, swap);
 	*p++ = tgt(1000 + i, swap);

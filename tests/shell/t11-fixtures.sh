@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Generated fixtures (tests/gen/rawfrag-gen.c): perf 6.1 reads every valid one
+# exactly as we do (per sample: event, pid, tid, cpu, time, raw size, period,
+# ip; perf through a `perf script -s` Python handler), and every corrupt one
+# fails with exit 2 and the error its MANIFEST line gives, through rawfrag-dump
+# and, when built, `perf rawfrag check`.
+source "$(dirname "$0")/lib.sh"
+
+bin() { # the ASan build of a test helper when present
+	if [ -x "$ASAN_O/tests/$1" ] && [ "${NO_ASAN:-0}" != 1 ]; then echo "$ASAN_O/tests/$1"
+	else echo "$O/tests/$1"; fi
+}
+GEN=$(bin rawfrag-gen)
+DUMP=$(bin rawfrag-dump)
+if [ ! -x "$GEN" ] || [ ! -x "$DUMP" ]; then
+	t_skip "fixtures" "rawfrag-gen/rawfrag-dump not built"
+	exit 0
+fi
+if ! have_tracefs; then
+	t_skip "fixtures" "no tracefs at /sys/kernel/tracing (formats for the tracing data)"
+	exit 0
+fi
+
+t_run "generate fixtures" 0 "$GEN" "$T/fx"
+[ -s "$T/fx/MANIFEST" ] || { t_fail "MANIFEST written"; exit 0; }
+
+# perf's view, one line per sample, in the format below
+cat >"$T/samples.py" <<'EOF'
+def emit(p):
+    s = p["sample"]
+    print("%s %d %d %d %d %d %d %x" % (p["ev_name"], s["pid"], s["tid"], s["cpu"],
+          s["time"], len(p.get("raw_buf", b"")), s["period"], s["ip"]))
+def process_event(p):
+    emit(p)
+def trace_unhandled(event_name, context, fields, p):
+    emit(p)
+EOF
+# ours: event pid tid cpu time raw_size period ip (a missing RAW counts as 0)
+ours() { "$DUMP" "$1" | awk '{ r = $6 == "-" ? 0 : $6; print $1, $2, $3, $4, $5, r, $7, $8 }' | sort; }
+
+have_check=0
+"$RAWFRAG" check --help >/dev/null 2>&1 && have_check=1
+
+nvalid=0
+while read -r file want msg; do
+	f=$T/fx/$file
+	"$DUMP" "$f" >"$T/dump.out" 2>"$T/dump.err"; rc=$?
+	if [ "$want" = 0 ]; then
+		nvalid=$((nvalid + 1))
+		t_eq "$file: rawfrag-dump exit" 0 "$rc"
+		n=$(wc -l <"$T/dump.out")
+		if [ "$n" -lt 10 ]; then t_fail "$file: samples read" "only $n samples"; fi
+		skip=$(awk -v f="$file" '$1 == f { $1 = ""; print }' "$T/fx/PERF_SKIP")
+		if [ -n "$skip" ]; then
+			t_skip "$file: same samples as perf script" "$skip"
+		elif ! command -v "$PERF" >/dev/null; then
+			t_skip "$file: same samples as perf script" "no perf"
+		else
+			"$PERF" script -i "$f" -s "$T/samples.py" 2>"$T/perf.err" | sort >"$T/perf.out"
+			ours "$f" >"$T/ours.out"
+			if [ -s "$T/perf.out" ] && cmp -s "$T/perf.out" "$T/ours.out"; then
+				t_ok "$file: same $n samples as perf script"
+			else
+				t_fail "$file: same samples as perf script" \
+					"perf: $(wc -l <"$T/perf.out") lines, ours: $(wc -l <"$T/ours.out")" \
+					"$(diff "$T/perf.out" "$T/ours.out" | head -4)" "$(head -c 300 "$T/perf.err")"
+			fi
+			if grep -qiE 'warning|error|failed' "$T/perf.err"; then
+				t_fail "$file: perf script without warnings" "$(head -c 300 "$T/perf.err")"
+			else
+				t_ok "$file: perf script without warnings"
+			fi
+		fi
+	else
+		t_eq "$file: rawfrag-dump exit" "$want" "$rc"
+		if grep -qF -- "$msg" "$T/dump.err"; then t_ok "$file: error '$msg'"
+		else t_fail "$file: error '$msg'" "got: $(head -c 300 "$T/dump.err")"; fi
+		# the message names the file, as "path: offset 0x..: TYPE: reason"
+		t_grep "$file: error names the file" "^$f: " "$T/dump.err"
+	fi
+	if [ $have_check = 1 ]; then
+		"$RAWFRAG" check "$f" >"$T/check.out" 2>"$T/check.err"; crc=$?
+		if [ "$want" = 0 ]; then
+			t_eq "$file: perf rawfrag check exit" 0 "$crc"
+		else
+			t_eq "$file: perf rawfrag check exit" "$want" "$crc"
+			if grep -qF -- "$msg" "$T/check.err" "$T/check.out"; then
+				t_ok "$file: check error '$msg'"
+			else
+				t_fail "$file: check error '$msg'" "got: $(head -c 300 "$T/check.err")"
+			fi
+		fi
+	fi
+done <"$T/fx/MANIFEST"
+[ $have_check = 1 ] || t_skip "perf rawfrag check on fixtures" "perf-rawfrag check not built"
+[ "$nvalid" -ge 9 ] && t_ok "at least 9 valid fixtures ($nvalid)" || t_fail "valid fixtures" "$nvalid"
