@@ -584,6 +584,11 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 
 	if (!rec->prepared || nr_fds != record__nr_cpus(rec))
 		return -EINVAL;
+	/* perf maps records to evsels by IDENTIFIER; all attrs must agree (§1.8) */
+	if (!attr->sample_id_all || !(attr->sample_type & PERF_SAMPLE_IDENTIFIER)) {
+		rec_err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
+		return -EINVAL;
+	}
 	ev.name = strdup(name);
 	if (!ev.name)
 		return -ENOMEM;
