@@ -9,6 +9,10 @@
  *     -l   little-endian instead (a control)
  *     -p   pipe mode
  *     -n   number of samples (default 200)
+ *     -c   corrupt some payloads: every 10th from the 4th a wrong common_type,
+ *          from the 7th a raw area shorter than the fixed fields, from the 10th a
+ *          __data_loc pointing past the raw area; their EXPECT lines are
+ *          {"event", "cpu", "time", "corrupt": "<check kind>"}
  *
  * EXPECT.jsonl holds, per sample, the values perf's Python scripting should hand
  * to tests/scripts/tp_fields.py (same shape), so the same comparator checks both
@@ -43,6 +47,40 @@ static void put_num(uint8_t *p, uint64_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (be ? 8 * (n - 1 - i) : 8 * i));
+}
+
+static bool has_dynamic(const struct tep_event *ev, const struct tep_format_field **df)
+{
+	for (const struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			*df = f;
+			return true;
+		}
+	return false;
+}
+
+/* Spoil sample i's payload as -c says; returns the check kind, or NULL. */
+static const char *corrupt(const struct tep_event *ev, int i, uint8_t *raw, uint32_t *raw_size,
+			   uint32_t fixed)
+{
+	const struct tep_format_field *df;
+
+	switch (i % 10) {
+	case 3:
+		put_num(raw, ev->id + 1, 2);
+		return "tp_common_type";
+	case 6:
+		if (fixed <= 12)
+			return NULL;
+		*raw_size = 12;
+		return "tp_short";
+	case 9:
+		if (!has_dynamic(ev, &df))
+			return NULL;
+		put_num(raw + df->offset, (4u << 16) | *raw_size, 4);
+		return "tp_dynamic_outside";
+	}
+	return NULL;
 }
 
 static struct tep_event *load_format(struct tep_handle *tep, const char *spec)
@@ -108,7 +146,8 @@ static int64_t sext(uint64_t v, int size)
 }
 
 /* Payload of sample i of ev into raw; the fields as perf's Python would see them to o. */
-static uint32_t build(struct tep_event *ev, int i, uint32_t pid, uint8_t *raw, FILE *o)
+static uint32_t build(struct tep_event *ev, int i, uint32_t pid, uint8_t *raw, FILE *o,
+		      uint32_t *fixed)
 {
 	struct tep_format_field *f;
 	uint32_t end = 0;
@@ -121,6 +160,7 @@ static uint32_t build(struct tep_event *ev, int i, uint32_t pid, uint8_t *raw, F
 	for (f = ev->format.fields; f; f = f->next)
 		if ((uint32_t)(f->offset + f->size) > end)
 			end = f->offset + f->size;
+	*fixed = end;
 	put_num(raw, ev->id, 2);
 	put_num(raw + 2, (i * 7) & 0xff, 1);
 	put_num(raw + 3, i & 0x1f, 1);
@@ -187,7 +227,7 @@ static uint32_t build(struct tep_event *ev, int i, uint32_t pid, uint8_t *raw, F
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tp-be-gen [-l] [-p] [-n NR] OUT.data EXPECT.jsonl\n");
+	fprintf(stderr, "usage: tp-be-gen [-l] [-p] [-c] [-n NR] OUT.data EXPECT.jsonl\n");
 	return 2;
 }
 
@@ -197,18 +237,21 @@ int main(int argc, char **argv)
 	struct rawfrag_err err = { 0 };
 	struct rawfrag_writer *w = NULL;
 	struct tep_handle *tep = tep_alloc();
-	bool pipe = false;
+	bool pipe = false, spoil = false;
 	int nr = 200, c, ret = 1;
 	void *blob = NULL;
-	size_t blob_len;
+	size_t blob_len, lsize;
+	char *lbuf = NULL;
 	FILE *o = NULL;
 
 	be = true;
-	while ((c = getopt(argc, argv, "lpn:")) != -1) {
+	while ((c = getopt(argc, argv, "lpcn:")) != -1) {
 		if (c == 'l')
 			be = false;
 		else if (c == 'p')
 			pipe = true;
+		else if (c == 'c')
+			spoil = true;
 		else if (c == 'n')
 			nr = atoi(optarg);
 		else
@@ -276,16 +319,32 @@ int main(int argc, char **argv)
 			.raw_data = raw,
 		};
 
-		fprintf(o, "{\"event\": \"%s\", \"cpu\": %u, \"time\": %llu, \"pid\": %u, \"tid\": %u, "
-			   "\"comm\": \"gen%u\", \"common_flags\": %d, \"common_preempt_count\": %d, ",
-			events[e], s.cpu, (unsigned long long)s.time, pid, pid, pid, (i * 7) & 0xff,
-			i & 0x1f);
-		len = build(evs[e], i, pid, raw, o);
+		FILE *line = open_memstream(&lbuf, &lsize);
+		const char *kind;
+		uint32_t fixed;
+
+		if (!line)
+			goto out;
+		fprintf(line, "{\"event\": \"%s\", \"cpu\": %u, \"time\": %llu, ", events[e], s.cpu,
+			(unsigned long long)s.time);
+		fprintf(line, "\"pid\": %u, \"tid\": %u, \"comm\": \"gen%u\", \"common_flags\": %d, "
+			      "\"common_preempt_count\": %d, ",
+			pid, pid, pid, (i * 7) & 0xff, i & 0x1f);
+		len = build(evs[e], i, pid, raw, line, &fixed);
 		/* the kernel's entry size: raw_size % 8 == 4, tail zeroed */
 		s.raw_size = ((len + 4 + 7) & ~7u) - 4;
-		fprintf(o, ", \"raw\": ");
-		json_hex(o, raw, s.raw_size);
-		fprintf(o, "}\n");
+		fprintf(line, ", \"raw\": ");
+		json_hex(line, raw, s.raw_size);
+		fprintf(line, "}\n");
+		fclose(line);
+		kind = spoil ? corrupt(evs[e], i, raw, &s.raw_size, fixed) : NULL;
+		if (kind)
+			fprintf(o, "{\"event\": \"%s\", \"cpu\": %u, \"time\": %llu, \"corrupt\": \"%s\"}\n",
+				events[e], s.cpu, (unsigned long long)s.time, kind);
+		else
+			fputs(lbuf, o);
+		free(lbuf);
+		lbuf = NULL;
 		if (rawfrag_writer__write_sample(w, e, &s, PERF_RECORD_MISC_KERNEL))
 			goto werr;
 	}

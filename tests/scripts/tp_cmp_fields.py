@@ -5,7 +5,7 @@ scripting handed to tp_fields.py for the same samples.
 
 usage: tp_cmp_fields.py PERF_JSONL OURS_JSONL [--big-endian]
 
-OURS_JSONL: one object per sample with "event", "cpu", "time" and "fields"
+OURS_JSONL: one object per sample with "event", "cpu", "time" (or "time_ns") and "fields"
 (the decoder's typed fields: "common" object plus one member per field), or
 a second file in tp_fields.py's shape (e.g. the values tp-be-gen chose).
 Samples are matched by (time, cpu, event, raw order); every field of every sample
@@ -75,6 +75,10 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     perf = [json.loads(l) for l in open(args[0]) if l.strip()]
     ours = [json.loads(l) for l in open(args[1]) if l.strip()]
+    # perf rawfrag report --format json: tracepoint samples only, time in time_ns
+    ours = [dict(o, time=o.get("time", o.get("time_ns"))) for o in ours
+            if o.get("producer", "tracepoint") == "tracepoint" and "fields" in o
+            or "common_flags" in o]
     key = lambda r: (r["time"], r["cpu"], r["event"])
     perf.sort(key=key)
     ours.sort(key=key)
