@@ -519,6 +519,30 @@ static void test_truncated_never_overreads(void **state)
 	}
 }
 
+static void test_fetch_fam1a_needs_phys(void **state)
+{
+	/* family 1Ah model 50h: FetchLat/IcMiss/ITLB bits need PhyAddrValid */
+	uint64_t regs[4] = { B(48) | B(49) | B(50) | B(51) | B(55) | (0x30ull << 32), 0x401000, 0,
+			     0 };
+	struct ibs_state st;
+	struct payload p;
+	struct result r;
+
+	st_init(&st, IBS_PMU_FETCH, "AuthenticAMD,26,80,0", true, false, NULL);
+	payload_make(&p, 0x3ff | IBS_CAP(ZEN4), regs, 4);
+	run(&st, &p, &r);
+	assert_has(r.json, "\"FetchLat\":\"PhyAddrValid=0\"");
+	assert_has(r.json, "\"IcMiss\":\"PhyAddrValid=0\"");
+	assert_lacks(r.json, "fetch_latency");
+	assert_lacks(r.text, " lat=");
+	/* the same register on model 02h: all valid */
+	st_init(&st, IBS_PMU_FETCH, "AuthenticAMD,26,2,0", true, false, NULL);
+	payload_make(&p, 0x3ff | IBS_CAP(ZEN4), regs, 4);
+	run(&st, &p, &r);
+	assert_has(r.json, "\"fetch_latency\":48");
+	assert_has(r.json, "\"cache_level\":\"L2\"");
+}
+
 static void test_layout_osrelease(void **state)
 {
 	uint64_t regs[4] = { B(48) | B(49), 0x401000, 0, 0x5 };
@@ -575,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_op_fam19_erratum1293),
 		cmocka_unit_test(test_op_zen5_ldlat),
 		cmocka_unit_test(test_truncated_never_overreads),
+		cmocka_unit_test(test_fetch_fam1a_needs_phys),
 		cmocka_unit_test(test_layout_osrelease),
 		cmocka_unit_test(test_cpuid_parse),
 	};
