@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Send known packets for the skb dump tests and say what was sent (JSON on stdout).
+
+Every payload comes from gen(key, n), so pkt_check.py can rebuild it:
+  udp   one datagram per size (sizes are distinct: the size identifies it)
+  tcp   one stream (send() chunks and a sendfile() part: linear and paged skbs)
+  icmp  echo requests with id ICMP_ID (the kernel's replies carry the same data)
+
+  pkt_send.py --dst 127.0.0.1 --udp-sizes 1,100,9000 --tcp-bytes 200000 --icmp 3
+  pkt_send.py --dst 10.77.0.2 --udp-sizes ... --echo    (a UDP echo server is there)
+  pkt_send.py --echo-server --bind 10.77.0.2 --port 7001  (serve echoes until killed)
+"""
+import argparse
+import json
+import os
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import time
+
+ICMP_ID = 0x5246
+UDP_PORT = 7001
+TCP_PORT = 7002
+
+
+def gen(key, n):
+    """n bytes determined by key (the test's oracle for every payload)."""
+    b = bytearray(n)
+    x = (key * 2654435761 + 12345) & 0xFFFFFFFF
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+        b[i] = (x >> 16) & 0xFF
+    return bytes(b)
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def send_udp(dst, sizes, echo, pace):
+    rx = None
+    if not echo:
+        # a bound receiver: no ICMP port unreachable in the capture
+        rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 24)
+        rx.bind((dst, UDP_PORT))
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(2)
+    for i, n in enumerate(sizes):
+        s.sendto(gen(n, n), (dst, UDP_PORT))
+        if echo:
+            try:
+                s.recvfrom(65536)
+            except socket.timeout:
+                pass
+        if pace and i % pace == pace - 1:
+            time.sleep(0.002)
+    s.close()
+    if rx:
+        rx.close()
+
+
+def send_tcp(dst, total):
+    stream = gen(999, total)
+    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind((dst, TCP_PORT))
+    srv.listen(1)
+    got = []
+
+    def serve():
+        c, _ = srv.accept()
+        while True:
+            d = c.recv(1 << 20)
+            if not d:
+                break
+            got.append(len(d))
+        c.close()
+
+    t = threading.Thread(target=serve)
+    t.start()
+    c = socket.create_connection((dst, TCP_PORT))
+    half = total // 2
+    off = 0
+    for n in (1, 100, 1000, 5000, 9000, 65000):  # send() chunks, then the rest
+        n = min(n, half - off)
+        c.sendall(stream[off:off + n])
+        off += n
+    c.sendall(stream[off:half])
+    with tempfile.TemporaryFile() as f:  # page-cache pages: non-linear skbs
+        f.write(stream[half:])
+        f.flush()
+        sent = 0
+        while sent < total - half:
+            sent += os.sendfile(c.fileno(), f.fileno(), sent, total - half - sent)
+    c.shutdown(socket.SHUT_WR)
+    t.join(10)
+    c.close()
+    srv.close()
+    return sum(got)
+
+
+def send_icmp(dst, count):
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    sizes = []
+    for seq in range(count):
+        n = 8 + seq * 300
+        data = gen(1000 + seq, n)
+        hdr = struct.pack("!BBHHH", 8, 0, 0, ICMP_ID, seq)
+        pkt = hdr[:2] + struct.pack("!H", csum(hdr + data)) + hdr[4:] + data
+        s.sendto(pkt, (dst, 0))
+        sizes.append(n)
+        time.sleep(0.01)
+    s.close()
+    return sizes
+
+
+def echo_server(bind, port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((bind, port))
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    while True:
+        d, a = s.recvfrom(65536)
+        s.sendto(d, a)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dst", default="127.0.0.1")
+    ap.add_argument("--udp-sizes", default="")
+    ap.add_argument("--udp-repeat", type=int, default=1, help="send the size list N times")
+    ap.add_argument("--pace", type=int, default=0, help="sleep 2 ms every N datagrams")
+    ap.add_argument("--tcp-bytes", type=int, default=0)
+    ap.add_argument("--icmp", type=int, default=0)
+    ap.add_argument("--echo", action="store_true")
+    ap.add_argument("--echo-server", action="store_true")
+    ap.add_argument("--bind", default="0.0.0.0")
+    ap.add_argument("--port", type=int, default=UDP_PORT)
+    a = ap.parse_args()
+    if a.echo_server:
+        echo_server(a.bind, a.port)
+        return
+    sizes = [int(x) for x in a.udp_sizes.split(",") if x]
+    out = {"udp_port": UDP_PORT, "tcp_port": TCP_PORT, "icmp_id": ICMP_ID,
+           "udp_sizes": sizes, "udp_repeat": a.udp_repeat}
+    t0 = time.monotonic()
+    if sizes:
+        send_udp(a.dst, sizes * a.udp_repeat, a.echo, a.pace)
+    if a.tcp_bytes:
+        out["tcp_bytes"] = a.tcp_bytes
+        out["tcp_received"] = send_tcp(a.dst, a.tcp_bytes)
+    if a.icmp:
+        out["icmp_sizes"] = send_icmp(a.dst, a.icmp)
+    out["seconds"] = time.monotonic() - t0
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
