@@ -119,16 +119,19 @@ else
 fi
 
 # record: the s390 PMUs do not exist here
-if [ -d /sys/bus/event_source/devices/cpum_cf ]; then
-	t_skip "record -e cpum_cf/CF_DIAG/ errors clearly" "this machine has cpum_cf"
-else
-	"$RAWFRAG" record -e cpum_cf/CF_DIAG/ -o "$T/rec.data" -- true >"$T/out" 2>"$T/err"
+for e in cpum_cf/CF_DIAG/ cpum_sf/event=0xB0000/ pai_crypto/CRYPTO_ALL/ pai_ext/NNPA_ALL/; do
+	pmu=${e%%/*}
+	if [ -d "/sys/bus/event_source/devices/$pmu" ]; then
+		t_skip "record -e $e errors clearly" "this machine has $pmu"
+		continue
+	fi
+	"$RAWFRAG" record -e "$e" -o "$T/rec.data" -- true >"$T/out" 2>"$T/err"
 	rc=$?
 	if grep -qiE 'not (yet )?implemented|unknown command' "$T/err"; then
-		t_skip "record -e cpum_cf/CF_DIAG/ errors clearly" "record not implemented"
-	else
-		t_eq "record -e cpum_cf/CF_DIAG/: non-zero exit (got $rc)" 1 "$([ "$rc" -ne 0 ] && echo 1)"
-		t_grep "record -e cpum_cf/CF_DIAG/: says the PMU is missing" \
-			"PMU cpum_cf is not present on this machine" "$T/err"
+		t_skip "record -e $e errors clearly" "record not implemented"
+		continue
 	fi
-fi
+	t_eq "record -e $e: non-zero exit (got $rc)" 1 "$([ "$rc" -ne 0 ] && echo 1)"
+	t_grep "record -e $e: says the PMU is missing" \
+		"PMU $pmu is not present on this machine" "$T/err"
+done

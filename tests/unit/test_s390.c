@@ -470,6 +470,73 @@ static void test_cpumsf(void **state)
 	assert_string_equal(render(&rawfrag_decoder_cpumsf, NULL, &b, 1), "cpum_sf empty");
 }
 
+/* ---- robustness: every prefix and byte flips, on an exact-size heap copy ---- */
+
+static void run_all(const struct rawfrag_decoder *d, void *priv, const uint8_t *data,
+		    uint32_t size)
+{
+	struct rawfrag_check_sink sink;
+	struct found f;
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	struct rawfrag_emit *e = rawfrag_emit__new(o, RAWFRAG_EMIT_JSON);
+	/* malloc(size) exactly: ASan sees a read past raw_size */
+	uint8_t *copy = malloc(size ? size : 1);
+	struct rawfrag_raw r = { .data = copy, .size = size, .big_endian = true };
+	uint32_t len = 0;
+
+	assert_non_null(copy);
+	memcpy(copy, data, size);
+	memset(&f, 0, sizeof(f));
+	rawfrag_check_sink__init(&sink, false, NULL);
+	sink.report = collect;
+	sink.ctx = &f;
+	if (d->length(priv, &r, NULL, &len, &sink) == 0)
+		assert_true(len <= size);
+	rawfrag_emit__begin_object(e, NULL);
+	d->fields(priv, &r, NULL, e);
+	rawfrag_emit__end_object(e);
+	d->text(priv, &r, NULL, o, false);
+	d->text(priv, &r, NULL, o, true);
+	free(copy);
+	rawfrag_emit__delete(e);
+	rawfrag_out__delete(o);
+}
+
+static void torture(const struct rawfrag_decoder *d, void *priv, const struct buf *b)
+{
+	uint8_t tmp[sizeof(b->d)];
+	unsigned int seed = 1;
+
+	/* raw_size is at least 4 in a parsed sample */
+	for (uint32_t n = 4; n <= b->len; n++)
+		run_all(d, priv, b->d, n);
+	for (int i = 0; i < 300; i++) {
+		memcpy(tmp, b->d, b->len);
+		for (int j = 0; j < 4; j++) {
+			seed = seed * 1103515245 + 12345;
+			tmp[(seed >> 8) % b->len] = (uint8_t)(seed >> 16);
+		}
+		run_all(d, priv, tmp, b->len);
+	}
+}
+
+static void test_robust(void **state)
+{
+	struct {
+		int kind;
+	} nnpa = { 1 };
+	static struct buf b;
+
+	build_cfdiag(&b, 3, 7, 0x3931);
+	torture(&rawfrag_decoder_cfdiag, NULL, &b);
+	build_cfdiag(&b, 1, 4, 0x2964);
+	torture(&rawfrag_decoder_cfdiag, NULL, &b);
+	build_pai(&b, 5, 2);
+	torture(&rawfrag_decoder_pai, &nnpa, &b);
+	build_sf(&b, 3, 40);
+	torture(&rawfrag_decoder_cpumsf, NULL, &b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_cfdiag_counts),
 		cmocka_unit_test(test_pai),
 		cmocka_unit_test(test_cpumsf),
+		cmocka_unit_test(test_robust),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
