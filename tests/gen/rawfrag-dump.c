@@ -5,7 +5,8 @@
  *
  *   event pid tid cpu time raw_size period ip nr_callchain
  *
- * (a field the sample_type lacks prints as "-"). Bad input: the library's
+ * (a field the sample_type lacks prints as "-", except period, which then is
+ * the attr's sample_period as perf reports it). Bad input: the library's
  * error as "path: offset 0x..: TYPE: reason" on stderr and exit 2.
  * -c: only print "samples N" at the end.
  */
@@ -27,7 +28,8 @@ static void field(uint64_t type, uint64_t bit, bool hex, uint64_t v)
 		printf(" %" PRIu64, v);
 }
 
-static void print_sample(const char *name, const struct rawfrag_sample *s)
+static void print_sample(const char *name, const struct perf_event_attr *attr,
+			 const struct rawfrag_sample *s)
 {
 	uint64_t t = s->sample_type;
 
@@ -37,7 +39,11 @@ static void print_sample(const char *name, const struct rawfrag_sample *s)
 	field(t, PERF_SAMPLE_CPU, false, s->cpu);
 	field(t, PERF_SAMPLE_TIME, false, s->time);
 	field(t, PERF_SAMPLE_RAW, false, s->raw_size);
-	field(t, PERF_SAMPLE_PERIOD, false, s->period);
+	/* without PERIOD the period is the attr's fixed one (perf does the same) */
+	if (t & PERF_SAMPLE_PERIOD || attr->freq)
+		field(t, PERF_SAMPLE_PERIOD, false, s->period);
+	else
+		field(PERF_SAMPLE_PERIOD, PERF_SAMPLE_PERIOD, false, attr->sample_period);
 	field(t, PERF_SAMPLE_IP, true, s->ip);
 	field(t, PERF_SAMPLE_CALLCHAIN, false, s->callchain_nr);
 	printf("\n");
@@ -97,7 +103,7 @@ int main(int argc, char **argv)
 		}
 		n++;
 		if (!count_only)
-			print_sample(rawfrag_evsel__name(ev), &s);
+			print_sample(rawfrag_evsel__name(ev), rawfrag_evsel__attr(ev), &s);
 	}
 	if (ret < 0) {
 		ret = bad(path, rawfrag_file__error(f));
