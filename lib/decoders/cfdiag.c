@@ -382,7 +382,7 @@ static int cfdiag_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_ev
 	/* 6.1 registers CF_DIAG as PMU cpum_cf_diag; older kernels under cpum_cf */
 	if (pmu && (!strcmp(pmu, "cpum_cf_diag") || !strcmp(pmu, "cpum_cf")))
 		score = 100;
-	else if (s390_env__is_s390(ctx->env) && attr->type >= PERF_TYPE_MAX)
+	else if (!pmu && s390_env__is_s390(ctx->env) && attr->type >= PERF_TYPE_MAX)
 		score = 50; /* no PMU_MAPPINGS: perf's own rule (arch + config) */
 	if (!score)
 		return 0;

@@ -227,11 +227,14 @@ static int cpumsf_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_ev
 	const struct perf_event_attr *attr = rawfrag_evsel__attr(evsel);
 	const char *pmu = rawfrag_evsel__pmu_name(evsel);
 
-	if (!pmu || strcmp(pmu, "cpum_sf") || s390_env__not_s390(ctx->env))
+	if (s390_env__not_s390(ctx->env))
 		return 0;
 	if (attr->config != S390_EVENT_CPUM_SF && attr->config != S390_EVENT_CPUM_SF_DIAG)
 		return 0;
-	return 100;
+	if (pmu)
+		return strcmp(pmu, "cpum_sf") ? 0 : 100;
+	/* no PMU_MAPPINGS: an s390 file's dynamic PMU with the sampling config */
+	return s390_env__is_s390(ctx->env) && attr->type >= PERF_TYPE_MAX ? 50 : 0;
 }
 
 const struct rawfrag_decoder rawfrag_decoder_cpumsf = {

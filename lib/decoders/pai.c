@@ -144,14 +144,25 @@ static int pai_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel
 	const struct perf_event_attr *attr = rawfrag_evsel__attr(evsel);
 	const char *pmu = rawfrag_evsel__pmu_name(evsel);
 	struct pai_priv *pv;
-	int kind = -1;
+	int kind = -1, score = 0;
 
-	if (!pmu || s390_env__not_s390(ctx->env))
+	if (s390_env__not_s390(ctx->env))
 		return 0;
-	/* only the *_ALL event samples; the single counters only count */
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(pmu, kinds[i].pmu) && attr->config == kinds[i].base)
-			kind = (int)i;
+	/*
+	 * Only the *_ALL events sample; the single counters only count. Without
+	 * PMU_MAPPINGS an s390 file is matched by config alone, as perf does.
+	 */
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (attr->config != kinds[i].base)
+			continue;
+		if (pmu && !strcmp(pmu, kinds[i].pmu))
+			score = 100;
+		else if (!pmu && s390_env__is_s390(ctx->env) && attr->type >= PERF_TYPE_MAX)
+			score = 50;
+		else
+			continue;
+		kind = (int)i;
+	}
 	if (kind < 0)
 		return 0;
 	pv = calloc(1, sizeof(*pv));
@@ -159,7 +170,7 @@ static int pai_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel
 		return -ENOMEM;
 	pv->kind = kind;
 	*priv = pv;
-	return 100;
+	return score;
 }
 
 static void pai_release(void *priv)

@@ -34,6 +34,8 @@
  *    timestamp 0xDB4C000000000000 + k * 0x1000000; progusage1 = timestamp -
  *    0x800000 (the start time the kernel puts there); progusage2/3 0;
  *    tod_base 0x7E5A000000000000; machine type 0x3931 / 0x2964.
+ *  s390-z13-nomap.data  s390-z13.data without PMU_MAPPINGS (perf's rule: ARCH s390
+ *                  and config 0xBC000 are enough).
  *  s390-pai.data   pai_crypto CRYPTO_ALL (0x1000, id 101) and pai_ext NNPA_ALL
  *                  (0x1800, id 102), sample_type with IDENTIFIER; z16 CPUID.
  *                  crypto sample k: counters 1, 7, 20 + k, 156 = 1000 * nr + k + 1;
@@ -217,8 +219,8 @@ struct gen {
 	int nr;
 };
 
-static int gen_open(struct gen *g, const char *dir, const char *name, bool big_endian,
-		    const struct machine *m)
+static int gen_open_map(struct gen *g, const char *dir, const char *name, bool big_endian,
+			const struct machine *m, bool mappings)
 {
 	RAWFRAG_OPTS(rawfrag_writer_opts, opts, .big_endian = big_endian);
 	char path[4096];
@@ -233,12 +235,20 @@ static int gen_open(struct gen *g, const char *dir, const char *name, bool big_e
 	rawfrag_writer__set_string(g->w, RAWFRAG_FEAT_ARCH, "s390x");
 	rawfrag_writer__set_string(g->w, RAWFRAG_FEAT_CPUID, m->cpuid);
 	rawfrag_writer__set_nrcpus(g->w, 2, 2);
+	if (!mappings)
+		return 0;
 	rawfrag_writer__add_pmu_mapping(g->w, PMU_CF, "cpum_cf");
 	rawfrag_writer__add_pmu_mapping(g->w, PMU_SF, "cpum_sf");
 	rawfrag_writer__add_pmu_mapping(g->w, PMU_CF_DIAG, "cpum_cf_diag");
 	rawfrag_writer__add_pmu_mapping(g->w, PMU_PAI_CRYPTO, "pai_crypto");
 	rawfrag_writer__add_pmu_mapping(g->w, PMU_PAI_EXT, "pai_ext");
 	return 0;
+}
+
+static int gen_open(struct gen *g, const char *dir, const char *name, bool big_endian,
+		    const struct machine *m)
+{
+	return gen_open_map(g, dir, name, big_endian, m, true);
 }
 
 static int gen_evsel(struct gen *g, uint32_t type, uint64_t config, const char *name,
@@ -295,13 +305,14 @@ static int start(struct gen *g)
 	return rawfrag_writer__start(g->w);
 }
 
-static int gen_cfdiag(const char *dir, const char *name, const struct machine *m, bool be)
+static int gen_cfdiag(const char *dir, const char *name, const struct machine *m, bool be,
+		      bool mappings)
 {
 	struct gen g;
 	struct buf b;
 	int ret;
 
-	ret = gen_open(&g, dir, name, be, m);
+	ret = gen_open_map(&g, dir, name, be, m, mappings);
 	if (ret)
 		return ret;
 	ret = gen_evsel(&g, PMU_CF_DIAG, S390_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 0);
@@ -470,11 +481,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[2];
-	ret = gen_cfdiag(dir, "s390-z16.data", &z16, true);
+	ret = gen_cfdiag(dir, "s390-z16.data", &z16, true, true);
 	if (!ret)
-		ret = gen_cfdiag(dir, "s390-z13.data", &z13, true);
+		ret = gen_cfdiag(dir, "s390-z13.data", &z13, true, true);
 	if (!ret)
-		ret = gen_cfdiag(dir, "s390-z16-le.data", &z16, false);
+		ret = gen_cfdiag(dir, "s390-z16-le.data", &z16, false, true);
+	if (!ret)
+		ret = gen_cfdiag(dir, "s390-z13-nomap.data", &z13, true, false);
 	if (!ret)
 		ret = gen_pai(dir);
 	if (!ret)

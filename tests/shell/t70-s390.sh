@@ -37,7 +37,7 @@ perf_d() {
 have_perf=1
 command -v "$PERF" >/dev/null 2>&1 || have_perf=0
 
-for f in s390-z16 s390-z13 s390-z16-le s390-corrupt; do
+for f in s390-z16 s390-z13 s390-z16-le s390-z13-nomap s390-corrupt; do
 	ours "$T/$f.data"
 	if [ $have_perf = 0 ]; then
 		t_skip "$f: CF_DIAG values match perf report -D" "perf not installed"
@@ -96,7 +96,7 @@ ours "$T/s390-sf.data"
 t_run "CPUM-SF entries are the generator's" 0 python3 "$CMP" sf "$T/s390-sf.json"
 
 # check: sound files are clean, every corrupt variant is found
-for f in s390-z16 s390-z13 s390-z16-le s390-pai s390-sf; do
+for f in s390-z16 s390-z13 s390-z16-le s390-z13-nomap s390-pai s390-sf; do
 	t_run "check $f: clean" 0 "$RAWFRAG" check "$T/$f.data"
 done
 t_run "check s390-corrupt: violations" 1 "$RAWFRAG" check -v "$T/s390-corrupt.data"

@@ -4,9 +4,10 @@
  * pai.c) and their name tables (s390_names.c). Layouts: raw-layouts.md §3.
  *
  * Every s390 payload is big-endian, as the s390 kernel wrote it; the decoders
- * read it with s390_get16/32/64() whatever the file's byte order (a big-endian
- * file rewritten on a little-endian host, e.g. by perf inject, keeps raw data
- * unchanged).
+ * read it with s390_get16/32/64() whatever the file's byte order: raw data stays
+ * in the producer's order (raw->big_endian only tells the file's framing), and a
+ * big-endian file rewritten on a little-endian host, e.g. by perf inject, keeps
+ * its raw data unchanged.
  */
 #ifndef __RAWFRAG_INTERNAL_S390_H
 #define __RAWFRAG_INTERNAL_S390_H
@@ -64,19 +65,22 @@ struct s390_machine {
 	unsigned int nr_ext;
 };
 
+/* the payload's order is big-endian: swap on little-endian hosts */
+#define S390_RAW_SWAP (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+
 static inline uint16_t s390_get16(const uint8_t *p)
 {
-	return (uint16_t)(p[0] << 8 | p[1]);
+	return rawfrag__get16(p, S390_RAW_SWAP);
 }
 
 static inline uint32_t s390_get32(const uint8_t *p)
 {
-	return (uint32_t)s390_get16(p) << 16 | s390_get16(p + 2);
+	return rawfrag__get32(p, S390_RAW_SWAP);
 }
 
 static inline uint64_t s390_get64(const uint8_t *p)
 {
-	return (uint64_t)s390_get32(p) << 32 | s390_get32(p + 4);
+	return rawfrag__get64(p, S390_RAW_SWAP);
 }
 
 /* Machine from a perf CPUID string "IBM,<type>,<model...>[,<cfvn.csvn>,<auth>]". */
