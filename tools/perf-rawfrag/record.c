@@ -259,7 +259,8 @@ static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
 	a->sample_id_all = 1;
 	a->disabled = 1;
 	a->inherit = !rec->system_wide && !rec->opts.tid;
-	a->enable_on_exec = rec->opts.argv != NULL;
+	/* a command (not just a timer for -a/-C): count from its exec on */
+	a->enable_on_exec = rec->opts.argv && !rec->system_wide;
 	/* batched wakeups: a quarter of the ring, so the workload is not woken per event */
 	a->watermark = 1;
 	a->wakeup_watermark = rec->pages * sysconf(_SC_PAGESIZE) / 4;
@@ -384,7 +385,8 @@ static int setup_targets(struct record *rec)
 	const struct record_opts *o = &rec->opts;
 	int *tids = NULL, nr = 0, err = 0;
 
-	rec->system_wide = !o->pid && !o->tid && !o->argv;
+	/* as perf: -a/-C with a command record the cpus until the command exits */
+	rec->system_wide = o->system_wide || (!o->pid && !o->tid && (o->cpu_list || !o->argv));
 	if (!o->system_wide && !o->cpu_list && !o->pid && !o->tid && !o->argv) {
 		rec_err("no target: give -a, -C CPUS, -p PID, -t TID or -- COMMAND");
 		return -EINVAL;
@@ -404,10 +406,14 @@ static int setup_targets(struct record *rec)
 		err = start_workload(rec);
 		if (err)
 			rec_err("cannot start '%s': %s", o->argv[0], strerror(-err));
-		if (!err)
+		if (!err && !rec->system_wide)
 			err = push_int(&tids, &nr, rec->child);
-		if (!err)
+		if (!err && !rec->system_wide)
 			err = push_int(&rec->target_pids, &rec->nr_target_pids, rec->child);
+	}
+	if (!err && rec->system_wide && nr) {
+		rec_err("-a and -p/-t exclude each other");
+		err = -EINVAL;
 	}
 	if (!err)
 		rec->threads = nr ? perf_thread_map__new_array(nr, tids) :
@@ -908,19 +914,18 @@ static int enable_all(struct record *rec)
 		if (!rec->sel[i].evsel)
 			for (int j = 0; j < rec->sel[i].nr_fds; j++)
 				ioctl(rec->sel[i].fds[j], PERF_EVENT_IOC_ENABLE, 0);
+	/* a recorded command's events enable themselves at exec (enable_on_exec) */
+	for (int i = 0; !(rec->child > 0 && !rec->system_wide) && i < rec->nr_sel; i++)
+		if (rec->sel[i].evsel)
+			perf_evsel__enable(rec->sel[i].evsel);
 	if (rec->child > 0) {
 		char c = 1;
 
-		/* the events enable themselves at exec (enable_on_exec) */
 		if (write(rec->go_fd, &c, 1) != 1)
 			return -errno;
 		close(rec->go_fd);
 		rec->go_fd = -1;
-		return 0;
 	}
-	for (int i = 0; i < rec->nr_sel; i++)
-		if (rec->sel[i].evsel)
-			perf_evsel__enable(rec->sel[i].evsel);
 	return 0;
 }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make bench (record part): the highest tracepoint rate recorded with zero loss by
+# perf rawfrag record and by perf record, on the same workload and ring size, and
+# the CPU time (user+sys) of each recorder.
+#
+# Workload: a process making exactly N getppid() calls at a fixed rate (each
+# one a syscalls:sys_enter_getppid sample). Both recorders run system-wide
+# (-a -m PAGES, until `sleep` exits) while it runs; zero loss means perf script
+# finds all N samples of the workload's pid in the file (perf is the oracle for
+# both). perf record runs with --no-buildid so that both measure recording only.
+#   BENCH_PAGES=64  ring pages per cpu    BENCH_SECS=2  workload seconds
+#   BENCH_RATES="50000 100000 200000 400000 800000 0"  (0 = as fast as it can)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${1:-$top/build/out}
+tool=$O/perf-rawfrag
+dir=${BENCH_DIR:-$top/build/bench}
+pages=${BENCH_PAGES:-64}
+secs=${BENCH_SECS:-2}
+rates=${BENCH_RATES:-"50000 100000 200000 400000 800000 0"}
+ev=syscalls:sys_enter_getppid
+mkdir -p "$dir"
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+if [ ! -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ]; then
+	echo "bench-record: no $ev tracepoint here; skipped"; exit 0
+fi
+if [ "$(id -u)" != 0 ]; then echo "bench-record: needs root; skipped"; exit 0; fi
+
+# the workload: N getppid() calls at RATE/s (RATE 0: unthrottled); prints N
+cat >"$dir/getppid.py" <<'PY'
+import os, sys, time
+rate, secs = int(sys.argv[1]), float(sys.argv[2])
+n, batch, t0 = 0, 1000, time.monotonic()
+while time.monotonic() - t0 < secs:
+    for _ in range(batch):
+        os.getppid()
+    n += batch
+    if rate:
+        ahead = n / rate - (time.monotonic() - t0)
+        if ahead > 0:
+            time.sleep(ahead)
+print(os.getpid(), n)
+PY
+
+# one recording: NAME CMD... -> $cpu (recorder user+sys seconds), $got, $want
+measure() {
+	local name=$1; shift
+	rm -f "$dir/b.data"
+	/usr/bin/time -f '%U %S' -o "$dir/time.out" "$@" -o "$dir/b.data" -- sleep $((secs + 2)) \
+		>/dev/null 2>"$dir/$name.err" &
+	local rpid=$!
+	sleep 1 # recorder set up and enabled
+	local wpid
+	read -r wpid want < <(python3 "$dir/getppid.py" "$rate" "$secs")
+	wait $rpid
+	cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$dir/time.out")
+	got=$(perf script -i "$dir/b.data" -F pid,event 2>/dev/null | grep -c "^ *$wpid .*$ev")
+}
+
+printf '%-10s | %-28s | %-28s\n' "" "perf rawfrag record" "perf record"
+printf '%-10s | %12s %8s %6s | %12s %8s %6s\n' "rate/s" "samples" "lost" "cpu s" "samples" "lost" "cpu s"
+best_ours=0 best_perf=0
+for rate in $rates; do
+	measure ours "$tool" record -q -a -m "$pages" -e "$ev"
+	o_got=$got o_want=$want o_cpu=$cpu
+	# --no-buildid: perf's post-processing pass is not part of recording
+	measure perf perf record -q --no-buildid -a -m "$pages" -e "$ev"
+	p_got=$got p_want=$want p_cpu=$cpu
+	label=$rate; [ "$rate" = 0 ] && label=max
+	# the interpreter makes a few getppid() calls of its own: more is not a loss
+	o_lost=$(( o_want > o_got ? o_want - o_got : 0 )) p_lost=$(( p_want > p_got ? p_want - p_got : 0 ))
+	printf '%-10s | %12s %8d %6s | %12s %8d %6s\n' "$label" "$o_got/$o_want" \
+		"$o_lost" "$o_cpu" "$p_got/$p_want" "$p_lost" "$p_cpu"
+	r_o=$(awk -v n="$o_want" -v s="$secs" 'BEGIN { printf "%d", n / s }')
+	r_p=$(awk -v n="$p_want" -v s="$secs" 'BEGIN { printf "%d", n / s }')
+	[ "$o_lost" = 0 ] && [ "$r_o" -gt "$best_ours" ] && best_ours=$r_o
+	[ "$p_lost" = 0 ] && [ "$r_p" -gt "$best_perf" ] && best_perf=$r_p
+done
+echo
+echo "highest rate with zero loss (-m $pages): perf rawfrag record ${best_ours}/s, perf record ${best_perf}/s"
