@@ -2,7 +2,7 @@
 /*
  * s390-gen: fixture generator for the s390 raw producers (tests/shell/t70-s390.sh).
  *
- *   s390-gen gen DIR     write the fixtures below into DIR
+ *   s390-gen [gen] DIR   write the fixtures below into DIR
  *   s390-gen dump FILE   one JSON object per RAW sample: the decoder's fields,
  *                        for comparing with perf when `perf rawfrag report` is
  *                        not there (it prints the same fields)
@@ -476,11 +476,14 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "dump"))
 		return dump(argv[2]);
-	if (argc != 3 || strcmp(argv[1], "gen")) {
-		fprintf(stderr, "usage: s390-gen gen DIR | s390-gen dump FILE\n");
+	if (argc == 3 && !strcmp(argv[1], "gen")) {
+		dir = argv[2];
+	} else if (argc == 2 && argv[1][0] != '-') {
+		dir = argv[1]; /* "s390-gen DIR", as tests/fuzz/seed.sh runs every generator */
+	} else {
+		fprintf(stderr, "usage: s390-gen [gen] DIR | s390-gen dump FILE\n");
 		return 2;
 	}
-	dir = argv[2];
 	ret = gen_cfdiag(dir, "s390-z16.data", &z16, true, true);
 	if (!ret)
 		ret = gen_cfdiag(dir, "s390-z13.data", &z13, true, true);
