@@ -443,7 +443,8 @@ static bool needs_symbols(const struct tep_event *ev)
 /*
  * perf resolves kernel addresses through the kernel map of the recording host,
  * which for a file recorded here is /proc/kallsyms. Default: use it when the
- * file's osrelease is the running kernel's; "kallsyms=PATH" or "kallsyms=none".
+ * file's osrelease is the running kernel's, in file mode only (perf script on a
+ * pipe prints the bare addresses); "kallsyms=PATH" or "kallsyms=none" override.
  */
 static int pick_kallsyms(struct tp_file *tf, const struct rawfrag_decoder_ctx *ctx)
 {
@@ -456,6 +457,9 @@ static int pick_kallsyms(struct tp_file *tf, const struct rawfrag_decoder_ctx *c
 		tf->kallsyms = strdup(opt);
 		return tf->kallsyms ? 0 : -ENOMEM;
 	}
+	/* perf 6.1 leaves addresses unresolved when it reads a pipe: so do we */
+	if (ctx->file && rawfrag_file__mode(ctx->file) == RAWFRAG_MODE_PIPE)
+		return 0;
 	if (ctx->env && ctx->env->osrelease && !uname(&u) &&
 	    !strcmp(u.release, ctx->env->osrelease)) {
 		tf->kallsyms = strdup("/proc/kallsyms");

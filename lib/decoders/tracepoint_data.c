@@ -92,6 +92,7 @@ static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const cha
 	if (!cur_u32(c, &count))
 		return -EINVAL;
 	for (uint32_t i = 0; i < count; i++) {
+		struct tep_event *ev = NULL;
 		enum tep_errno terr;
 		char *buf;
 
@@ -104,7 +105,7 @@ static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const cha
 		buf = dup_text(text, size);
 		if (!buf)
 			return -ENOMEM;
-		terr = tep_parse_event(td->tep, buf, size, sys);
+		terr = tep_parse_format(td->tep, &ev, buf, size, sys);
 		free(buf);
 		if (terr) {
 			td->nr_bad_formats++;
@@ -112,6 +113,15 @@ static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const cha
 				rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
 							 "tracing data: a format of system %s at blob offset 0x%llx does not parse; its events are not decoded",
 							 sys, (unsigned long long)(text - c->p));
+			continue;
+		}
+		/* libtraceevent keeps a half-parsed event, printed as perf does */
+		if (ev && (ev->flags & TEP_EVENT_FL_FAILED)) {
+			td->nr_bad_formats++;
+			if (ctx)
+				rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+							 "tracing data: the format of %s:%s does not parse fully; its samples print as [FAILED TO PARSE], as in perf",
+							 sys, ev->name ?: "?");
 			continue;
 		}
 		td->nr_formats++;
