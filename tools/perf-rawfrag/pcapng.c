@@ -31,7 +31,6 @@
 #define LINKTYPE_ETHERNET 1
 #define META_V1 40
 #define MAX_IFS 256
-#define NR_COMM 1024
 
 struct pcap_if {
 	uint32_t ifindex;
@@ -41,6 +40,7 @@ struct pcap_if {
 
 struct pcap_comm {
 	uint32_t pid;
+	uint64_t time;
 	char comm[16];
 };
 
@@ -48,7 +48,9 @@ struct pcap {
 	FILE *f;
 	int nr_if;
 	struct pcap_if ifs[MAX_IFS];
-	struct pcap_comm comm[NR_COMM]; /* hashed by pid, last writer wins */
+	struct pcap_comm *comm; /* sorted by pid, time (file mode) */
+	size_t nr_comm, cap_comm;
+	bool comms_done;
 	int64_t clock_off; /* wall = time + clock_off */
 	uint64_t packets, skipped;
 };
@@ -154,29 +156,82 @@ static int if_id(struct pcap *pc, const struct rawfrag_evsel *evsel, uint32_t if
 	return pc->nr_if++;
 }
 
-static const char *comm_of(struct pcap *pc, struct rawfrag_session *sess, uint32_t pid)
+/* by (pid, time): the name a pid had at a sample's time (COMM exec included) */
+static int comm_cmp(const void *a, const void *b)
 {
-	struct pcap_comm *c = &pc->comm[pid % NR_COMM];
+	const struct pcap_comm *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static const char *comm_of(struct pcap *pc, struct rawfrag_session *sess, uint32_t pid,
+			   uint64_t time)
+{
+	const struct pcap_comm *best = NULL;
+	size_t lo = 0, hi = pc->nr_comm;
 	const char *s;
 
-	if (c->pid == pid && c->comm[0])
-		return c->comm;
+	/* first entry of pid, then walk to the last one not after time */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pc->comm[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < pc->nr_comm && pc->comm[lo].pid == pid; lo++)
+		if (!best || pc->comm[lo].time <= time)
+			best = &pc->comm[lo];
+	if (best)
+		return best->comm;
 	s = rawfrag_session__saved_comm(sess, pid);
 	return s ? s : pid ? ":unknown" : "swapper";
 }
 
-static void note_comm(struct pcap *pc, const struct rawfrag_record *rec, bool swap)
+static void note_comm(struct pcap *pc, struct rawfrag_file *f, const struct rawfrag_record *rec,
+		      bool swap)
 {
+	const struct rawfrag_evsel *ev = rawfrag_file__evsel_of(f, rec);
 	const uint8_t *p = rec->data;
+	struct rawfrag_sample id = { 0 };
+	struct rawfrag_err e;
 	struct pcap_comm *c;
-	uint32_t pid;
 
 	if (rec->size < 8 + 8 + 1)
 		return;
-	pid = rawfrag__get32(p + 8, swap);
-	c = &pc->comm[pid % NR_COMM];
-	c->pid = pid;
+	if (pc->nr_comm == pc->cap_comm) {
+		size_t n = pc->cap_comm ? 2 * pc->cap_comm : 256;
+		struct pcap_comm *nc = realloc(pc->comm, n * sizeof(*nc));
+
+		if (!nc)
+			return;
+		pc->comm = nc;
+		pc->cap_comm = n;
+	}
+	if (ev)
+		rawfrag_sample__parse_id_trailer(&id, rawfrag_evsel__attr(ev), rec, swap, &e);
+	c = &pc->comm[pc->nr_comm++];
+	c->pid = rawfrag__get32(p + 8, swap);
+	c->time = id.time;
 	snprintf(c->comm, sizeof(c->comm), "%.*s", (int)(rec->size - 16), (const char *)p + 16);
+}
+
+/* COMM records are not in time order in the file: collect them all first */
+static void collect_comms(struct pcap *pc, struct rawfrag_file *f, bool swap)
+{
+	struct rawfrag_record rec;
+
+	if (rawfrag_file__mode(f) != RAWFRAG_MODE_FILE)
+		return;
+	while (rawfrag_file__next(f, &rec) > 0)
+		if (rec.type == PERF_RECORD_COMM)
+			note_comm(pc, f, &rec, swap);
+	rawfrag_file__rewind(f);
+	qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+	pc->comms_done = true;
 }
 
 static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt,
@@ -225,7 +280,7 @@ static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 		return;
 	}
 	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
-		 smp->tid, comm_of(pc, sess, smp->pid));
+		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
 	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
 		  orig < caplen ? caplen : orig, comment);
 	pc->packets++;
@@ -272,6 +327,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 		goto out;
 	}
 	pc->clock_off = clock_offset(rawfrag_file__env(f));
+	collect_comms(pc, f, swap);
 	write_shb(pc);
 	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
 		const struct rawfrag_evsel *evsel;
@@ -280,7 +336,11 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 		struct rawfrag_err e;
 
 		if (rec.type == PERF_RECORD_COMM) {
-			note_comm(pc, &rec, swap);
+			/* pipe mode: names as they come, kept sorted (few) */
+			if (!pc->comms_done) {
+				note_comm(pc, f, &rec, swap);
+				qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+			}
 			continue;
 		}
 		if (rec.type == RAWFRAG_RECORD_HEADER_ATTR)
@@ -315,6 +375,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 out:
 	if (pc->f && pc->f != stdout)
 		fclose(pc->f);
+	free(pc->comm);
 	free(pc);
 	return err;
 }
