@@ -141,9 +141,9 @@ static int check_before_start(struct rawfrag_writer *w, int feat)
 	if (w->failed)
 		return w->err.err;
 	if (w->started)
-		return rw_fail(w, -EBUSY, "feature %d set after start", feat);
+		return rw_usage(w, -EBUSY, "feature %d set after start", feat);
 	if (feat <= 0 || feat >= RAWFRAG_FEAT_LAST)
-		return rw_fail(w, -EINVAL, "feature %d out of range 1..%d", feat,
+		return rw_usage(w, -EINVAL, "feature %d out of range 1..%d", feat,
 			       RAWFRAG_FEAT_LAST - 1);
 	return 0;
 }

@@ -24,16 +24,33 @@
 #define COMPRESSED_HDR 8
 #define COMPRESSED_MAX 0xffff /* record size limit */
 
+static void set_err(struct rawfrag_writer *w, int err, const char *fmt, va_list ap)
+{
+	w->err.err = err;
+	w->err.offset = -1;
+	w->err.rec_type = 0;
+	vsnprintf(w->err.reason, sizeof(w->err.reason), fmt, ap);
+}
+
+/* output is broken (I/O, memory): every later call fails the same way */
 int rw_fail(struct rawfrag_writer *w, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	w->failed = true;
-	w->err.err = err;
-	w->err.offset = -1;
-	w->err.rec_type = 0;
 	va_start(ap, fmt);
-	vsnprintf(w->err.reason, sizeof(w->err.reason), fmt, ap);
+	set_err(w, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* a call made wrongly: reported, the writer stays usable */
+int rw_usage(struct rawfrag_writer *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_err(w, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -294,9 +311,9 @@ int rawfrag_writer__add_evsel(struct rawfrag_writer *w, const struct perf_event_
 	if (w->failed)
 		return w->err.err;
 	if (w->started)
-		return rw_fail(w, -EBUSY, "add_evsel after start");
+		return rw_usage(w, -EBUSY, "add_evsel after start");
 	if (nr_ids < 0 || (nr_ids && !ids))
-		return rw_fail(w, -EINVAL, "add_evsel: bad ids");
+		return rw_usage(w, -EINVAL, "add_evsel: bad ids");
 	ev = realloc(w->evsels, (w->nr_evsels + 1) * sizeof(*ev));
 	if (!ev)
 		return rw_fail(w, -ENOMEM, "add_evsel: out of memory");
@@ -448,9 +465,9 @@ int rawfrag_writer__start(struct rawfrag_writer *w)
 	if (w->failed)
 		return w->err.err;
 	if (w->started)
-		return rw_fail(w, -EBUSY, "start called twice");
+		return rw_usage(w, -EBUSY, "start called twice");
 	if (!w->nr_evsels)
-		return rw_fail(w, -EINVAL, "no evsel added before start");
+		return rw_usage(w, -EINVAL, "no evsel added before start");
 	ret = rw_build_features(w);
 	if (!ret && w->compress)
 		ret = set_compressed_feature(w);
@@ -467,7 +484,7 @@ static int check_started(struct rawfrag_writer *w)
 	if (w->failed)
 		return w->err.err;
 	if (!w->started || w->finished)
-		return rw_fail(w, -EINVAL, "record written %s",
+		return rw_usage(w, -EINVAL, "record written %s",
 			       w->finished ? "after finish" : "before start");
 	return 0;
 }
@@ -479,7 +496,7 @@ int rawfrag_writer__write_record(struct rawfrag_writer *w, const void *rec, size
 	if (ret)
 		return ret;
 	if (len < 8 || len > 0xffff)
-		return rw_fail(w, -EINVAL, "write_record: bad record length %zu", len);
+		return rw_usage(w, -EINVAL, "write_record: bad record length %zu", len);
 	return data_out(w, rec, len);
 }
 
@@ -492,11 +509,11 @@ int rawfrag_writer__write_sample(struct rawfrag_writer *w, int idx,
 	if (ret)
 		return ret;
 	if (idx < 0 || idx >= w->nr_evsels)
-		return rw_fail(w, -EINVAL, "write_sample: no evsel %d", idx);
+		return rw_usage(w, -EINVAL, "write_sample: no evsel %d", idx);
 	ret = rawfrag_sample__synthesize(&w->evsels[idx].attr, s, misc, w->swap, rec,
 					 sizeof(rec));
 	if (ret < 0)
-		return rw_fail(w, ret, "write_sample: %s",
+		return rw_usage(w, ret, "write_sample: %s",
 			       ret == -E2BIG ? "sample exceeds 65535 bytes" : strerror(-ret));
 	return data_out(w, rec, (size_t)ret);
 }
@@ -542,7 +559,7 @@ static int kernel_record(struct rawfrag_writer *w, struct rw_buf *b, uint32_t ty
 	put_trailer(w, b, id);
 	if (b->oom || b->len > 0xffff) {
 		free(b->p);
-		return rw_fail(w, b->oom ? -ENOMEM : -E2BIG, "%s: cannot build record",
+		return rw_usage(w, b->oom ? -ENOMEM : -E2BIG, "%s: cannot build record",
 			       rawfrag_record_type__name(type));
 	}
 	size = t16(w, (uint16_t)b->len);

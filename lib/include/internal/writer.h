@@ -100,6 +100,8 @@ void rw_attr__to_target(const struct perf_event_attr *attr, uint32_t size, bool 
 
 int rw_fail(struct rawfrag_writer *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int rw_usage(struct rawfrag_writer *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 int rw_set_feat(struct rawfrag_writer *w, int feat, struct rw_buf *b);
 
 /* writer-features.c: payloads made from the evsels and lists before output */
