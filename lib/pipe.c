@@ -272,7 +272,8 @@ int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec)
 	case RAWFRAG_RECORD_HEADER_FEATURE:
 		return f->mode == RAWFRAG_MODE_PIPE ? apply_feature(f, rec) : 0;
 	case RAWFRAG_RECORD_HEADER_TRACING_DATA:
-		if (rec->trailer) {
+		/* in file mode the blob is the TRACING_DATA feature; the window moves on */
+		if (f->mode == RAWFRAG_MODE_PIPE && rec->trailer) {
 			f->env.tracing_data = rec->trailer;
 			f->env.tracing_data_size = rec->trailer_size;
 		}
