@@ -439,6 +439,26 @@ static void spoil_callchain(uint8_t *rec, int len, bool be)
 	put_num(rec + 80 + 32, 1ULL << 40, 8, be);
 }
 
+/*
+ * The "all bits" types sample (456 bytes): READ @80, CALLCHAIN @112, RAW @144,
+ * BRANCH_STACK @160, REGS_USER @200, STACK_USER @272 (dyn_size @344),
+ * ..., AUX @432.
+ */
+static void spoil_stack_dyn(uint8_t *rec, int len, bool be)
+{
+	put_num(rec + 344, 1000, 8, be);
+}
+
+static void spoil_branch_nr(uint8_t *rec, int len, bool be)
+{
+	put_num(rec + 160, 1 << 20, 8, be);
+}
+
+static void spoil_aux_size(uint8_t *rec, int len, bool be)
+{
+	put_num(rec + 432, 4096, 8, be);
+}
+
 static void spoil_header_size(uint8_t *rec, int len, bool be)
 {
 	put_num(rec + 6, 4, 2, be); /* smaller than a record header */
@@ -545,6 +565,14 @@ int main(int argc, char **argv)
 	write_types("bad-callchain.data", false, spoil_callchain);
 	entry("bad-callchain.data", 2, "SAMPLE: CALLCHAIN: nr 1099511627776 exceeds record");
 
+	write_types("bad-stack-dyn.data", false, spoil_stack_dyn);
+	entry("bad-stack-dyn.data", 2, "SAMPLE: STACK_USER: dyn_size 1000 exceeds size 64 (at offset 344)");
+	write_types("bad-branch-nr.data", true, spoil_branch_nr);
+	entry("bad-branch-nr.data", 2,
+	      "SAMPLE: BRANCH_STACK: nr 1048576 exceeds record (size 456, at offset 176)");
+	write_types("bad-aux-size.data", false, spoil_aux_size);
+	entry("bad-aux-size.data", 2, "SAMPLE: AUX: size 4096 exceeds record (size 456, at offset 440)");
+
 	/* corrupt: framing (the reader's messages) */
 	o = (struct tp_opts){ .bad_sample = 9, .spoil = spoil_header_size };
 	write_tp("bad-header-size.data", &o);
@@ -564,6 +592,23 @@ int main(int argc, char **argv)
 	v = 0;
 	patch_file("attr-size-zero.data", 16, &v, 8);
 	entry("attr-size-zero.data", 2, "offset 0x10: attr size field is 0");
+	/* garbage in the first COMPRESSED record's zstd bytes (data offset @40, LE) */
+	write_tp("bad-zstd.data", &(struct tp_opts){ .bad_sample = -1, .z = true });
+	{
+		uint8_t junk[16], off[8];
+		int fd = open(path_of("bad-zstd.data"), O_RDONLY);
+
+		if (fd < 0 || pread(fd, off, 8, 40) != 8)
+			die("bad-zstd.data", strerror(errno));
+		close(fd);
+		memset(junk, 0xa5, sizeof(junk));
+		v = 0;
+		for (int i = 7; i >= 0; i--)
+			v = v << 8 | off[i];
+		patch_file("bad-zstd.data", (off_t)v + 8, junk, sizeof(junk));
+		snprintf(msg, sizeof(msg), "offset 0x%llx: COMPRESSED: zstd", (unsigned long long)v);
+		entry("bad-zstd.data", 2, msg);
+	}
 	write_tp("trunc-pipe.data", &(struct tp_opts){ .bad_sample = -1, .pipe = true });
 	cut_file("trunc-pipe.data", file_size("trunc-pipe.data") - 13);
 	entry("trunc-pipe.data", 2, "SAMPLE: truncated record: ");
