@@ -11,6 +11,7 @@ RAWFRAG=${RAWFRAG:-$O/perf-rawfrag}
 [ -x "$ASAN_O/perf-rawfrag" ] && [ "${NO_ASAN:-0}" != 1 ] && RAWFRAG=$ASAN_O/perf-rawfrag
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=98}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$TOP/tests/lsan.supp}
 PERF=${PERF:-perf}
 _tn=0
 T=$(mktemp -d "${TMPDIR:-/tmp}/rawfrag-test.XXXXXX")
