@@ -34,7 +34,7 @@ struct cfdiag_trailer {
 	uint32_t cpu_speed, res2;
 };
 
-static const char *const flag_names[] = { "clock_base", "speed", "mtda", "caca", "lcda" };
+static const char *const flag_names[] = {"clock_base", "speed", "mtda", "caca", "lcda"};
 
 static void trailer_read(const uint8_t *t, struct cfdiag_trailer *tr)
 {
@@ -127,19 +127,22 @@ static int cfdiag_walk(const struct rawfrag_raw *raw, struct cfdiag_layout *lay,
 			ctr = s390_get16(p + off + 4);
 			need = S390_CFDIAG_SET_HDR + 8ULL * ctr;
 			if (need > rem)
-				return fail(lay, sink, "cfdiag_set_length", off,
-					    "set %u at 0x%llx: %u counters need %llu bytes, %llu left",
-					    set, (unsigned long long)off, ctr,
-					    (unsigned long long)need, (unsigned long long)rem);
+				return fail(
+					lay, sink, "cfdiag_set_length", off,
+					"set %u at 0x%llx: %u counters need %llu bytes, %llu left",
+					set, (unsigned long long)off, ctr, (unsigned long long)need,
+					(unsigned long long)rem);
 			if (sink && s390_get16(p + off + 6))
-				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_set_reserved",
-							   off + 6, "set %u: reserved half-word 0x%04x",
-							   set, s390_get16(p + off + 6));
+				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN,
+							   "cfdiag_set_reserved", off + 6,
+							   "set %u: reserved half-word 0x%04x", set,
+							   s390_get16(p + off + 6));
 			if (sink && set >= S390_CTRSET_MAX)
-				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_set_id", off,
-							   "unknown counter set %u", set);
+				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_set_id",
+							   off, "unknown counter set %u", set);
 			if (sink && (int)set <= prev)
-				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_set_order", off,
+				rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN,
+							   "cfdiag_set_order", off,
 							   "set %u after set %d", set, prev);
 			prev = set;
 			prev_off = off;
@@ -151,17 +154,21 @@ static int cfdiag_walk(const struct rawfrag_raw *raw, struct cfdiag_layout *lay,
 			break;
 		if (lay->nr_sets && find_next_header(p, prev_off, off, prev, &found))
 			return fail(lay, sink, "cfdiag_set_length", prev_off,
-				    "set %d at 0x%llx says %u counters but the next set header is at 0x%llx (%llu counters)",
-				    prev, (unsigned long long)prev_off, s390_get16(p + prev_off + 4),
-				    (unsigned long long)found,
-				    (unsigned long long)(found - prev_off - S390_CFDIAG_SET_HDR) / 8);
+				    "set %d at 0x%llx says %u counters but the next set header is "
+				    "at 0x%llx (%llu counters)",
+				    prev, (unsigned long long)prev_off,
+				    s390_get16(p + prev_off + 4), (unsigned long long)found,
+				    (unsigned long long)(found - prev_off - S390_CFDIAG_SET_HDR) /
+					    8);
 		if (have_toff && off > toff && trailer_plausible(p + toff))
 			return fail(lay, sink, "cfdiag_set_length", toff,
-				    "set lengths do not sum to the payload: the sets end at 0x%llx, past the trailer at 0x%llx",
+				    "set lengths do not sum to the payload: the sets end at "
+				    "0x%llx, past the trailer at 0x%llx",
 				    (unsigned long long)off, (unsigned long long)toff);
 		if (rem >= S390_CFDIAG_SET_HDR && rem > S390_CFDIAG_TRAILER + 7)
 			return fail(lay, sink, "cfdiag_bad_magic", off,
-				    "set header at 0x%llx starts 0x%04x, not 0xfeef, and %llu bytes remain",
+				    "set header at 0x%llx starts 0x%04x, not 0xfeef, and %llu "
+				    "bytes remain",
 				    (unsigned long long)off, s390_get16(p + off),
 				    (unsigned long long)rem);
 		return fail(lay, sink, "cfdiag_no_trailer", off,
@@ -187,21 +194,21 @@ static void cfdiag_check_counts(const struct rawfrag_raw *raw, const struct cfdi
 		unsigned int want = s390_ctrset__expected(set, tr.cfvn, tr.csvn);
 
 		if (set < S390_CTRSET_MAX && want != ctr)
-			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "cfdiag_set_count", off,
-						   "set %u (%s) has %u counters, cfvn %u csvn %u store %u",
-						   set, s390_ctrset__name(set), ctr, tr.cfvn,
-						   tr.csvn, want);
+			rawfrag_check_sink__report(
+				sink, RAWFRAG_SEV_ERROR, "cfdiag_set_count", off,
+				"set %u (%s) has %u counters, cfvn %u csvn %u store %u", set,
+				s390_ctrset__name(set), ctr, tr.cfvn, tr.csvn, want);
 		off += S390_CFDIAG_SET_HDR + 8U * ctr;
 	}
 	/* only the top five flag bits are defined */
 	if (tr.flags & ~(0x1FULL << 59))
-		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_trailer_flags",
-					   lay->trailer_off,
-					   "trailer flags 0x%016llx: reserved bits set",
-					   (unsigned long long)tr.flags);
+		rawfrag_check_sink__report(
+			sink, RAWFRAG_SEV_WARN, "cfdiag_trailer_flags", lay->trailer_off,
+			"trailer flags 0x%016llx: reserved bits set", (unsigned long long)tr.flags);
 	if (tr.res1 || tr.res2)
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cfdiag_trailer_reserved",
-					   lay->trailer_off + 58, "trailer reserved bytes not zero");
+					   lay->trailer_off + 58,
+					   "trailer reserved bytes not zero");
 }
 
 static int cfdiag_length(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
@@ -322,7 +329,8 @@ static void cfdiag_text_short(const struct rawfrag_raw *raw, const struct cfdiag
 
 	rawfrag_out__printf(o, "cf_diag machine=%s sets=", m ? m->name : "?");
 	for (uint32_t n = 0; n < lay->nr_sets; n++) {
-		uint16_t set = s390_get16(raw->data + off + 2), ctr = s390_get16(raw->data + off + 4);
+		uint16_t set = s390_get16(raw->data + off + 2),
+			 ctr = s390_get16(raw->data + off + 4);
 		const char *sn = s390_ctrset__name(set);
 
 		if (n)

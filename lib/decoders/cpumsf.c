@@ -81,17 +81,19 @@ static int cpumsf_length(void *priv, const struct rawfrag_raw *raw, const struct
 		return 0;
 	}
 	if (!sf_hdr_read(raw, &h)) {
-		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "cpumsf_size", 0,
-					   "raw_size %u is smaller than the 48-byte header and basic entry",
-					   raw->size);
+		rawfrag_check_sink__report(
+			sink, RAWFRAG_SEV_ERROR, "cpumsf_size", 0,
+			"raw_size %u is smaller than the 48-byte header and basic entry",
+			raw->size);
 		return -EINVAL;
 	}
 	/* the kernel sized the buffer from QSI dsdes even in basic-only mode */
 	want = ((52ULL + h.dsdes + 7) & ~7ULL) - 4;
 	if (h.size != raw->size || want != raw->size) {
-		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "cpumsf_size", 8,
-					   "recorded size %u, raw_size %u, ALIGN(52 + dsdes %u, 8) - 4 = %llu",
-					   h.size, raw->size, h.dsdes, (unsigned long long)want);
+		rawfrag_check_sink__report(
+			sink, RAWFRAG_SEV_ERROR, "cpumsf_size", 8,
+			"recorded size %u, raw_size %u, ALIGN(52 + dsdes %u, 8) - 4 = %llu", h.size,
+			raw->size, h.dsdes, (unsigned long long)want);
 		return -EINVAL;
 	}
 	if (h.format != S390_SF_FMT_BASIC && h.format != (S390_SF_FMT_BASIC | S390_SF_FMT_DIAG))
@@ -109,10 +111,10 @@ static int cpumsf_length(void *priv, const struct rawfrag_raw *raw, const struct
 	sf_basic_read(raw->data + S390_SF_BASIC_OFF, &b);
 	/* the driver pushes only valid entries: DEF 0x0001, not invalid, not wait */
 	if (b.def != 1 || b.i || b.w)
-		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cpumsf_basic_entry",
-					   S390_SF_BASIC_OFF,
-					   "basic entry DEF 0x%04x I=%u W=%u: not one the driver pushes",
-					   b.def, b.i, b.w);
+		rawfrag_check_sink__report(
+			sink, RAWFRAG_SEV_WARN, "cpumsf_basic_entry", S390_SF_BASIC_OFF,
+			"basic entry DEF 0x%04x I=%u W=%u: not one the driver pushes", b.def, b.i,
+			b.w);
 	if ((h.format & S390_SF_FMT_DIAG) && s390_get16(raw->data + S390_SF_DIAG_OFF) < 0x8001)
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "cpumsf_diag_def",
 					   S390_SF_DIAG_OFF, "diagnostic entry DEF 0x%04x < 0x8001",
@@ -180,8 +182,8 @@ static int cpumsf_fields(void *priv, const struct rawfrag_raw *raw, const struct
 		return 0;
 	}
 	rawfrag_emit__hex(em, "format", h.format);
-	rawfrag_emit__str(em, "mode",
-			  h.format & S390_SF_FMT_DIAG ? "basic+diagnostic" : "basic", (size_t)-1);
+	rawfrag_emit__str(em, "mode", h.format & S390_SF_FMT_DIAG ? "basic+diagnostic" : "basic",
+			  (size_t)-1);
 	rawfrag_emit__u64(em, "size", h.size);
 	rawfrag_emit__u64(em, "bsdes", h.bsdes);
 	rawfrag_emit__u64(em, "dsdes", h.dsdes);
@@ -207,8 +209,10 @@ static int cpumsf_text(void *priv, const struct rawfrag_raw *raw, const struct r
 		return 0;
 	}
 	if (!sf_hdr_read(raw, &h)) {
-		rawfrag_out__printf(out, "cpum_sf %s", raw->size == 4 && !s390_get32(raw->data) ?
-				    "empty" : "error=\"raw data shorter than the header\"");
+		rawfrag_out__printf(out, "cpum_sf %s",
+				    raw->size == 4 && !s390_get32(raw->data)
+					    ? "empty"
+					    : "error=\"raw data shorter than the header\"");
 		return 0;
 	}
 	sf_basic_read(raw->data + S390_SF_BASIC_OFF, &b);

@@ -27,10 +27,10 @@ static const struct {
 	unsigned int base, maxctr;
 	const char *(*name)(unsigned int nr);
 } kinds[] = {
-	[PAI_CRYPTO] = { "pai_crypto", "pai_crypto", S390_PAI_CRYPTO_BASE,
-			 S390_PAI_CRYPTO_MAXCTR, s390_pai__crypto_name },
-	[PAI_NNPA] = { "pai_ext", "pai_nnpa", S390_PAI_NNPA_BASE, S390_PAI_NNPA_MAXCTR,
-		       s390_pai__nnpa_name },
+	[PAI_CRYPTO] = {"pai_crypto", "pai_crypto", S390_PAI_CRYPTO_BASE, S390_PAI_CRYPTO_MAXCTR,
+			s390_pai__crypto_name},
+	[PAI_NNPA] = {"pai_ext", "pai_nnpa", S390_PAI_NNPA_BASE, S390_PAI_NNPA_MAXCTR,
+		      s390_pai__nnpa_name},
 };
 
 /* Whole entries in raw_size: the pad after them is at most 7 bytes. */
@@ -50,7 +50,8 @@ static int pai_length(void *priv, const struct rawfrag_raw *raw, const struct ra
 	if (rest > 7) {
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "pai_partial_entry",
 					   n * S390_PAI_ENTRY,
-					   "raw_size %u leaves %u bytes after %u entries: not a whole entry, more than the pad",
+					   "raw_size %u leaves %u bytes after %u entries: not a "
+					   "whole entry, more than the pad",
 					   raw->size, rest, n);
 		return -EINVAL;
 	}
@@ -59,10 +60,9 @@ static int pai_length(void *priv, const struct rawfrag_raw *raw, const struct ra
 		unsigned int nr = s390_get16(e);
 
 		if (!s390_get64(e + 2))
-			rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "pai_zero_value",
-						   e - raw->data,
-						   "counter %u is zero (the kernel stores only nonzero ones)",
-						   nr);
+			rawfrag_check_sink__report(
+				sink, RAWFRAG_SEV_WARN, "pai_zero_value", e - raw->data,
+				"counter %u is zero (the kernel stores only nonzero ones)", nr);
 		if (nr < 1 || nr > kinds[pv->kind].maxctr) {
 			rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "pai_counter_range",
 						   e - raw->data, "counter %u outside 1..%u", nr,

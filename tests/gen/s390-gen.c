@@ -51,12 +51,11 @@
  *  s390-corrupt.data  CF_DIAG (id 301), PAI crypto (id 302), cpum_sf (id 303), z16:
  *                  0 sound CF_DIAG except trailer flags 0xC000000000000005 (reserved
  *                  low bits 0 and 2 set: perf on a little-endian host shows them as
- *                  T and M, cfdiag_trailer_flags warning); 1 CF_DIAG whose extended set header reads 0xFEEE
- *                  (cfdiag_bad_magic); 2 CF_DIAG whose crypto set says 20 counters
- *                  but holds 16 (cfdiag_set_length); 3 CF_DIAG with the last 8
- *                  trailer bytes missing (cfdiag_no_trailer); 4 PAI with 2 entries
- *                  and raw_size 28 (pai_partial_entry); 5 cpum_sf with recorded
- *                  size 180 in a 188-byte raw area (cpumsf_size).
+ *                  T and M, cfdiag_trailer_flags warning); 1 CF_DIAG whose extended set header
+ * reads 0xFEEE (cfdiag_bad_magic); 2 CF_DIAG whose crypto set says 20 counters but holds 16
+ * (cfdiag_set_length); 3 CF_DIAG with the last 8 trailer bytes missing (cfdiag_no_trailer); 4 PAI
+ * with 2 entries and raw_size 28 (pai_partial_entry); 5 cpum_sf with recorded size 180 in a
+ * 188-byte raw area (cpumsf_size).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,25 +65,25 @@
 #include <rawfrag/rawfrag.h>
 #include "internal/s390.h"
 
-#define PMU_CF 10
-#define PMU_SF 11
-#define PMU_CF_DIAG 12
+#define PMU_CF	       10
+#define PMU_SF	       11
+#define PMU_CF_DIAG    12
 #define PMU_PAI_CRYPTO 13
-#define PMU_PAI_EXT 14
+#define PMU_PAI_EXT    14
 
 #define CPUID_Z16 "IBM,3931,703,A01,3.7,002f"
 #define CPUID_Z13 "IBM,2964,702,NC9,1.4,002f"
 
 #define NR_SAMPLES 3
-#define SF_DSDES 140
+#define SF_DSDES   140
 
 struct machine {
 	const char *cpuid;
 	unsigned int cfvn, csvn, speed, type;
 };
 
-static const struct machine z16 = { CPUID_Z16, 3, 7, 5200, 0x3931 };
-static const struct machine z13 = { CPUID_Z13, 1, 4, 5000, 0x2964 };
+static const struct machine z16 = {CPUID_Z16, 3, 7, 5200, 0x3931};
+static const struct machine z13 = {CPUID_Z13, 1, 4, 5000, 0x2964};
 
 /* ---- big-endian payloads ---- */
 
@@ -173,8 +172,8 @@ static void build_cfdiag(struct buf *b, int k, const struct machine *m, enum cf_
 
 static void build_pai(struct buf *b, int k, bool nnpa)
 {
-	static const unsigned int crypto_nrs[] = { 1, 7, 20, 156 };
-	static const unsigned int nnpa_nrs[] = { 1, 2, 20, 27 };
+	static const unsigned int crypto_nrs[] = {1, 7, 20, 156};
+	static const unsigned int nnpa_nrs[] = {1, 2, 20, 27};
 	const unsigned int *nrs = nnpa ? nnpa_nrs : crypto_nrs;
 	int n = nnpa ? 3 + (k & 1) : 4;
 
@@ -251,8 +250,7 @@ static int gen_open(struct gen *g, const char *dir, const char *name, bool big_e
 	return gen_open_map(g, dir, name, big_endian, m, true);
 }
 
-static int gen_evsel(struct gen *g, uint32_t type, uint64_t config, const char *name,
-		     uint64_t id)
+static int gen_evsel(struct gen *g, uint32_t type, uint64_t config, const char *name, uint64_t id)
 {
 	struct perf_event_attr attr;
 
@@ -261,8 +259,8 @@ static int gen_evsel(struct gen *g, uint32_t type, uint64_t config, const char *
 	attr.type = type;
 	attr.config = config;
 	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			   PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
 	if (id)
 		attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
 	attr.sample_id_all = 1;

@@ -29,8 +29,8 @@ struct found {
 	int64_t off[MAX_FOUND];
 };
 
-static void collect(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
-		    const char *kind, int64_t raw_off, const char *fmt, va_list ap)
+static void collect(struct rawfrag_check_sink *sink, enum rawfrag_severity sev, const char *kind,
+		    int64_t raw_off, const char *fmt, va_list ap)
 {
 	struct found *f = sink->ctx;
 
@@ -76,10 +76,10 @@ static void put_set(struct buf *b, unsigned int set, unsigned int n)
 		put(b, set * 1000000ULL + i + 1, 8);
 }
 
-#define TR_FLAGS 0xC000000000000000ULL /* clock_base + speed, as cfdiag_trailer() sets */
-#define TR_SPEED 5200
-#define TR_TOD 0xDB4C1B6E9A8F1234ULL
-#define TR_START 0xDB4C1B6E9A000000ULL
+#define TR_FLAGS   0xC000000000000000ULL /* clock_base + speed, as cfdiag_trailer() sets */
+#define TR_SPEED   5200
+#define TR_TOD	   0xDB4C1B6E9A8F1234ULL
+#define TR_START   0xDB4C1B6E9A000000ULL
 #define TR_TODBASE 0x00000000DEADBEEFULL
 
 static void put_trailer(struct buf *b, unsigned int cfvn, unsigned int csvn, unsigned int type)
@@ -113,7 +113,7 @@ static void build_cfdiag(struct buf *b, unsigned int cfvn, unsigned int csvn, un
 
 static struct rawfrag_raw raw_of(const struct buf *b)
 {
-	struct rawfrag_raw r = { .data = b->d, .size = b->len, .big_endian = true };
+	struct rawfrag_raw r = {.data = b->d, .size = b->len, .big_endian = true};
 
 	r.swap = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 	return r;
@@ -177,7 +177,8 @@ static void test_names(void **state)
 	assert_null(s390_machine__from_cpuid("AuthenticAMD,25,17,1"));
 	assert_null(s390_machine__from_cpuid("IBM,zzzz"));
 	assert_null(s390_machine__from_cpuid(NULL));
-	/* basic, crypto6 and extended JSON: event 0 CPU_CYCLES, 33 PROBLEM_STATE_INSTRUCTIONS, 448 MT_DIAG_... */
+	/* basic, crypto6 and extended JSON: event 0 CPU_CYCLES, 33 PROBLEM_STATE_INSTRUCTIONS, 448
+	 * MT_DIAG_... */
 	assert_string_equal(s390_cf__counter_name(NULL, S390_CTRSET_BASIC, 0), "CPU_CYCLES");
 	assert_string_equal(s390_cf__counter_name(z16, S390_CTRSET_USER, 1),
 			    "PROBLEM_STATE_INSTRUCTIONS");
@@ -354,7 +355,7 @@ static void test_pai(void **state)
 {
 	struct pai_priv_view {
 		int kind;
-	} crypto = { 0 }, nnpa = { 1 }; /* pai.c's enum pai_kind order */
+	} crypto = {0}, nnpa = {1}; /* pai.c's enum pai_kind order */
 	static struct buf b;
 	struct found f;
 	const char *s;
@@ -368,7 +369,8 @@ static void test_pai(void **state)
 	s = render(&rawfrag_decoder_pai, &crypto, &b, 0);
 	/* pai_crypto.json: 4097 KM_DEA, 4099 KM_TDEA_192 */
 	assert_non_null(strstr(s, "{\"nr\":1,\"event\":4097,\"name\":\"KM_DEA\",\"value\":100}"));
-	assert_non_null(strstr(s, "{\"nr\":3,\"event\":4099,\"name\":\"KM_TDEA_192\",\"value\":101}"));
+	assert_non_null(
+		strstr(s, "{\"nr\":3,\"event\":4099,\"name\":\"KM_TDEA_192\",\"value\":101}"));
 	s = render(&rawfrag_decoder_pai, &nnpa, &b, 1);
 	/* pai_ext.json: 6145 NNPA_ADD, 6147 NNPA_MUL, 6149 NNPA_MIN */
 	assert_string_equal(s, "pai_nnpa entries=3 NNPA_ADD=100 NNPA_MUL=101 NNPA_MIN=102");
@@ -389,12 +391,12 @@ static void test_pai(void **state)
 
 /* ---- CPUM-SF ---- */
 
-#define SF_IA 0x3ff8a2b4c6ULL
+#define SF_IA  0x3ff8a2b4c6ULL
 #define SF_HPP 0x0000000000001234ULL
 
 /* basic word: DEF 1, U 3, T, P, AS 2, CL 1, primary ASN 0x42 (IBM bit numbers) */
-static const uint64_t sf_word0 = 1ULL << 48 | 3ULL << 40 | 1ULL << 37 | 1ULL << 35 |
-				 2ULL << 33 | 1ULL << 30 | 0x42;
+static const uint64_t sf_word0 =
+	1ULL << 48 | 3ULL << 40 | 1ULL << 37 | 1ULL << 35 | 2ULL << 33 | 1ULL << 30 | 0x42;
 
 static void build_sf(struct buf *b, unsigned int fmt, unsigned int dsdes)
 {
@@ -432,12 +434,13 @@ static void test_cpumsf(void **state)
 	s = render(&rawfrag_decoder_cpumsf, NULL, &b, 0);
 	assert_non_null(strstr(s, "\"format\":\"0x3\",\"mode\":\"basic+diagnostic\",\"size\":60,"
 				  "\"bsdes\":32,\"dsdes\":12"));
-	assert_non_null(strstr(s, "\"def\":\"0x1\",\"unique_insns\":3,\"dat_mode\":true,"
-				  "\"wait_state\":false,\"problem_state\":true,"
-				  "\"address_space_control\":2,\"invalid\":false,\"config_level\":1,"
-				  "\"host\":false,\"limited_sampling\":false,\"primary_asn\":66,"
-				  "\"instruction_address\":\"0x3ff8a2b4c6\","
-				  "\"guest_program_param\":\"0x77\",\"host_program_param\":\"0x1234\""));
+	assert_non_null(
+		strstr(s, "\"def\":\"0x1\",\"unique_insns\":3,\"dat_mode\":true,"
+			  "\"wait_state\":false,\"problem_state\":true,"
+			  "\"address_space_control\":2,\"invalid\":false,\"config_level\":1,"
+			  "\"host\":false,\"limited_sampling\":false,\"primary_asn\":66,"
+			  "\"instruction_address\":\"0x3ff8a2b4c6\","
+			  "\"guest_program_param\":\"0x77\",\"host_program_param\":\"0x1234\""));
 	assert_non_null(strstr(s, "\"diag\":{\"size\":12,\"def\":\"0x8001\",\"invalid\":true,"
 				  "\"header\":\"0x80010001\",\"data\":\"0405060708090a0b\"}"));
 	s = render(&rawfrag_decoder_cpumsf, NULL, &b, 1);
@@ -472,8 +475,7 @@ static void test_cpumsf(void **state)
 
 /* ---- robustness: every prefix and byte flips, on an exact-size heap copy ---- */
 
-static void run_all(const struct rawfrag_decoder *d, void *priv, const uint8_t *data,
-		    uint32_t size)
+static void run_all(const struct rawfrag_decoder *d, void *priv, const uint8_t *data, uint32_t size)
 {
 	struct rawfrag_check_sink sink;
 	struct found f;
@@ -481,7 +483,7 @@ static void run_all(const struct rawfrag_decoder *d, void *priv, const uint8_t *
 	struct rawfrag_emit *e = rawfrag_emit__new(o, RAWFRAG_EMIT_JSON);
 	/* malloc(size) exactly: ASan sees a read past raw_size */
 	uint8_t *copy = malloc(size ? size : 1);
-	struct rawfrag_raw r = { .data = copy, .size = size, .big_endian = true };
+	struct rawfrag_raw r = {.data = copy, .size = size, .big_endian = true};
 	uint32_t len = 0;
 
 	assert_non_null(copy);
@@ -524,7 +526,7 @@ static void test_robust(void **state)
 {
 	struct {
 		int kind;
-	} nnpa = { 1 };
+	} nnpa = {1};
 	static struct buf b;
 
 	build_cfdiag(&b, 3, 7, 0x3931);

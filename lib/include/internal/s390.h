@@ -19,28 +19,28 @@
 
 /* attr.config values (arch/s390/include/asm/perf_event.h, asm/pai.h) */
 #define S390_EVENT_CPUM_SF	0xB0000 /* basic sampling */
-#define S390_EVENT_CPUM_SF_DIAG	0xBD000 /* basic + diagnostic sampling */
+#define S390_EVENT_CPUM_SF_DIAG 0xBD000 /* basic + diagnostic sampling */
 #define S390_EVENT_CF_DIAG	0xBC000 /* counter sets as raw data */
 #define S390_PAI_CRYPTO_BASE	0x1000	/* CRYPTO_ALL, counter n = base + n */
 #define S390_PAI_CRYPTO_MAXCTR	256
-#define S390_PAI_NNPA_BASE	0x1800	/* NNPA_ALL */
+#define S390_PAI_NNPA_BASE	0x1800 /* NNPA_ALL */
 #define S390_PAI_NNPA_MAXCTR	128
 
 /* CF_DIAG: 8-byte set header {u16 0xFEEF, u16 set, u16 counters, u16 0}, 64-byte trailer */
-#define S390_CFDIAG_MAGIC	0xFEEF
-#define S390_CFDIAG_SET_HDR	8
-#define S390_CFDIAG_TRAILER	64
+#define S390_CFDIAG_MAGIC   0xFEEF
+#define S390_CFDIAG_SET_HDR 8
+#define S390_CFDIAG_TRAILER 64
 
 /* PAI: packed {u16 counter number, u64 value} */
-#define S390_PAI_ENTRY		10
+#define S390_PAI_ENTRY 10
 
 /* legacy sf_raw_sample: u64 format, u32 size, u16 bsdes, u16 dsdes, basic entry, diag entry */
-#define S390_SF_FMT_BASIC	0x1
-#define S390_SF_FMT_DIAG	0x2
-#define S390_SF_BASIC_OFF	16
-#define S390_SF_BASIC_SIZE	32
-#define S390_SF_DIAG_OFF	48
-#define S390_SF_DIAG_HDR	4
+#define S390_SF_FMT_BASIC  0x1
+#define S390_SF_FMT_DIAG   0x2
+#define S390_SF_BASIC_OFF  16
+#define S390_SF_BASIC_SIZE 32
+#define S390_SF_DIAG_OFF   48
+#define S390_SF_DIAG_HDR   4
 
 /* counter-set ids as the Linux kernel numbers them (enum cpumf_ctr_set) */
 enum s390_ctrset {
@@ -59,7 +59,7 @@ struct s390_event_name {
 
 /* One machine generation: the names perf's pmu-events know for it. */
 struct s390_machine {
-	const char *name; /* "z16" */
+	const char *name;  /* "z16" */
 	uint16_t types[2]; /* machine types as written in hex digits: 0x3931, 0x3932 */
 	const struct s390_event_name *ext; /* extended counter set, sorted */
 	unsigned int nr_ext;
@@ -95,8 +95,7 @@ int s390_ctrset__base(unsigned int set);
 /* counters the kernel stores for a set at these facility versions (0: not stored) */
 unsigned int s390_ctrset__expected(unsigned int set, unsigned int cfvn, unsigned int csvn);
 /* name of counter idx of a set on machine m (m may be NULL: common sets only) */
-const char *s390_cf__counter_name(const struct s390_machine *m, unsigned int set,
-				  unsigned int idx);
+const char *s390_cf__counter_name(const struct s390_machine *m, unsigned int set, unsigned int idx);
 /* PAI counter names: event = base + nr */
 const char *s390_pai__crypto_name(unsigned int nr);
 const char *s390_pai__nnpa_name(unsigned int nr);
