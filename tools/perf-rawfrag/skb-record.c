@@ -62,6 +62,7 @@ struct skb_attach {
 
 struct skb_state {
 	struct skbdump_bpf *skel;
+	bool loaded;
 	int nr_att;
 	struct skb_attach att[SKB_MAX_ATTACH];
 };
@@ -73,9 +74,13 @@ static size_t skb_log_len;
 static int skb_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char line[1024];
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	int n;
 	char *p;
 
+	/* the verifier log and libbpf's errors come at WARN/INFO; DEBUG is noise */
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
 	if (n <= 0)
 		return 0;
 	if ((size_t)n >= sizeof(line))
@@ -148,7 +153,7 @@ static void skb_print_stats(struct skb_state *st)
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t tot[3] = {}, *v;
 
-	if (ncpu <= 0 || !st->skel)
+	if (ncpu <= 0 || !st->skel || !st->loaded)
 		return;
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
@@ -363,14 +368,14 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 				  hooks[RAWFRAG_SKB_HOOK_TC_EGRESS]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_xdp, hooks[RAWFRAG_SKB_HOOK_XDP]);
 	err = skbdump_bpf__load(st->skel);
-	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			skb_err("loading BPF programs is not permitted (%s): run as root or with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN",
-				strerror(-err));
-		else
-			skb_err("the kernel rejected the BPF program (%s)", strerror(-err));
+	if (err == -EPERM || err == -EACCES) {
+		skb_err("loading BPF programs is not permitted (%s): run as root or with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN",
+			strerror(-err));
+	} else if (err) {
+		skb_err("the kernel rejected the BPF program (%s)", strerror(-err));
 		skb_log_tail(12);
 	}
+	st->loaded = !err;
 	return err;
 }
 
