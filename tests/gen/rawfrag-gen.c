@@ -7,6 +7,9 @@
  * expected-error is a substring of the error rawfrag-dump (and perf rawfrag
  * check) must print, "-" for valid files. PERF_SKIP lists "file reason" for
  * valid fixtures that perf 6.1 cannot read (so the tests do not compare them).
+ * CHECK lists, in MANIFEST's format, the fixtures for which `perf rawfrag check`
+ * answers differently from a plain read: a RAW area past header.size is a
+ * raw-layout violation for the checker (exit 1), not unusable input.
  *
  * Valid fixtures (perf 6.1 reads them; the tests compare perf script with
  * rawfrag-dump sample by sample):
@@ -43,7 +46,7 @@
 
 static const char *dir;
 static const char *tracefs = "/sys/kernel/tracing";
-static FILE *manifest, *perf_skip;
+static FILE *manifest, *perf_skip, *check;
 static uint64_t bad_offset; /* file offset of the spoilt record (uncompressed) */
 
 struct tp {
@@ -510,7 +513,8 @@ int main(int argc, char **argv)
 		die(dir, strerror(errno));
 	manifest = fopen(path_of("MANIFEST"), "w");
 	perf_skip = fopen(path_of("PERF_SKIP"), "w");
-	if (!manifest || !perf_skip)
+	check = fopen(path_of("CHECK"), "w");
+	if (!manifest || !perf_skip || !check)
 		die(dir, strerror(errno));
 	load_tp(&tps[0]);
 	load_tp(&tps[1]);
@@ -548,15 +552,20 @@ int main(int argc, char **argv)
 		 "offset 0x%llx: SAMPLE: RAW: raw_size 1000 exceeds record (size %u, at offset 60)",
 		 (unsigned long long)bad_offset, 60 + (((tps[0].len + 4 + 7) & ~7U) - 4));
 	entry("bad-raw-size.data", 2, msg);
+	fprintf(check, "bad-raw-size.data 1 offset 0x%llx: SAMPLE: sched:sched_switch: raw_outside\n",
+		(unsigned long long)bad_offset);
 	o.be = true;
 	write_tp("bad-raw-size-be.data", &o);
 	snprintf(msg, sizeof(msg),
 		 "offset 0x%llx: SAMPLE: RAW: raw_size 1000 exceeds record (size %u, at offset 60)",
 		 (unsigned long long)bad_offset, 60 + (((tps[0].len + 4 + 7) & ~7U) - 4));
 	entry("bad-raw-size-be.data", 2, msg);
+	fprintf(check, "bad-raw-size-be.data 1 offset 0x%llx: SAMPLE: sched:sched_switch: raw_outside\n",
+		(unsigned long long)bad_offset);
 	o = (struct tp_opts){ .bad_sample = 5, .spoil = spoil_raw_size, .z = true };
 	write_tp("bad-raw-size-z.data", &o);
 	entry("bad-raw-size-z.data", 2, "SAMPLE: RAW: raw_size 1000 exceeds record");
+	fprintf(check, "bad-raw-size-z.data 1 SAMPLE: sched:sched_wakeup: raw_outside\n");
 	o = (struct tp_opts){ .bad_sample = 3, .spoil = spoil_identifier };
 	write_tp("bad-id.data", &o);
 	snprintf(msg, sizeof(msg), "offset 0x%llx: SAMPLE: sample id matches no event",
@@ -615,5 +624,6 @@ int main(int argc, char **argv)
 
 	fclose(manifest);
 	fclose(perf_skip);
+	fclose(check);
 	return 0;
 }
