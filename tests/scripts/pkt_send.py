@@ -12,6 +12,7 @@ Every payload comes from gen(key, n), so pkt_check.py can rebuild it:
   pkt_send.py --echo-server --bind 10.77.0.2 --port 7001  (serve echoes until killed)
 """
 import argparse
+import functools
 import json
 import os
 import socket
@@ -26,6 +27,7 @@ UDP_PORT = 7001
 TCP_PORT = 7002
 
 
+@functools.lru_cache(maxsize=64)
 def gen(key, n):
     """n bytes determined by key (the test's oracle for every payload)."""
     b = bytearray(n)
