@@ -36,6 +36,8 @@
  *    tod_base 0x7E5A000000000000; machine type 0x3931 / 0x2964.
  *  s390-z13-nomap.data  s390-z13.data without PMU_MAPPINGS (perf's rule: ARCH s390
  *                  and config 0xBC000 are enough).
+ *  s390-cf-<gen>.data  one CF_DIAG sample for each of z10, z196, zec12, z13, z14,
+ *                  z15, z16 (CPUIDs, versions and speeds in gens[] below).
  *  s390-pai.data   pai_crypto CRYPTO_ALL (0x1000, id 101) and pai_ext NNPA_ALL
  *                  (0x1800, id 102), sample_type with IDENTIFIER; z16 CPUID.
  *                  crypto sample k: counters 1, 7, 20 + k, 156 = 1000 * nr + k + 1;
@@ -84,6 +86,26 @@ struct machine {
 
 static const struct machine z16 = {CPUID_Z16, 3, 7, 5200, 0x3931};
 static const struct machine z13 = {CPUID_Z13, 1, 4, 5000, 0x2964};
+
+/*
+ * One CF_DIAG sample per generation perf 6.1 has names for (s390-cf-<gen>.data).
+ * The counter facility versions: cfvn 1 up to z13, 3 from z14 (the problem-state
+ * set shrinks to 2 counters, as cf_z14/basic.json shows); csvn 1..7 from z10 to
+ * z16, the first with an MT-diagnostic set (csvn > 3) being z13, the first machine
+ * with MT_DIAG names. perf's mapfile.csv accepts exactly these version fields.
+ */
+static const struct {
+	const char *name;
+	struct machine m;
+} gens[] = {
+	{"z10", {"IBM,2097,E12,709,1.1,002f", 1, 1, 4400, 0x2097}},
+	{"z196", {"IBM,2817,M15,715,1.2,002f", 1, 2, 5200, 0x2817}},
+	{"zec12", {"IBM,2827,H20,720,1.3,002f", 1, 3, 5500, 0x2827}},
+	{"z13", {CPUID_Z13, 1, 4, 5000, 0x2964}},
+	{"z14", {"IBM,3906,M01,704,3.5,002f", 3, 5, 5200, 0x3906}},
+	{"z15", {"IBM,8561,T01,705,3.6,002f", 3, 6, 5200, 0x8561}},
+	{"z16", {CPUID_Z16, 3, 7, 5200, 0x3931}},
+};
 
 /* ---- big-endian payloads ---- */
 
@@ -304,7 +326,7 @@ static int start(struct gen *g)
 }
 
 static int gen_cfdiag(const char *dir, const char *name, const struct machine *m, bool be,
-		      bool mappings)
+		      bool mappings, int nr)
 {
 	struct gen g;
 	struct buf b;
@@ -316,7 +338,7 @@ static int gen_cfdiag(const char *dir, const char *name, const struct machine *m
 	ret = gen_evsel(&g, PMU_CF_DIAG, S390_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 0);
 	if (ret >= 0)
 		ret = start(&g);
-	for (int k = 0; !ret && k < NR_SAMPLES; k++) {
+	for (int k = 0; !ret && k < nr; k++) {
 		build_cfdiag(&b, k, m, CF_SOUND);
 		ret = gen_sample(&g, 0, 0, &b);
 	}
@@ -482,13 +504,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: s390-gen [gen] DIR | s390-gen dump FILE\n");
 		return 2;
 	}
-	ret = gen_cfdiag(dir, "s390-z16.data", &z16, true, true);
+	ret = gen_cfdiag(dir, "s390-z16.data", &z16, true, true, NR_SAMPLES);
 	if (!ret)
-		ret = gen_cfdiag(dir, "s390-z13.data", &z13, true, true);
+		ret = gen_cfdiag(dir, "s390-z13.data", &z13, true, true, NR_SAMPLES);
 	if (!ret)
-		ret = gen_cfdiag(dir, "s390-z16-le.data", &z16, false, true);
+		ret = gen_cfdiag(dir, "s390-z16-le.data", &z16, false, true, NR_SAMPLES);
 	if (!ret)
-		ret = gen_cfdiag(dir, "s390-z13-nomap.data", &z13, true, false);
+		ret = gen_cfdiag(dir, "s390-z13-nomap.data", &z13, true, false, NR_SAMPLES);
+	for (size_t i = 0; !ret && i < sizeof(gens) / sizeof(gens[0]); i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "s390-cf-%s.data", gens[i].name);
+		ret = gen_cfdiag(dir, name, &gens[i].m, true, true, 1);
+	}
 	if (!ret)
 		ret = gen_pai(dir);
 	if (!ret)
