@@ -6,8 +6,8 @@
  *
  * Two identical task-clock evsels on this thread sample 8 KiB of user stack
  * (records of ~8.2 KiB) into 4-page (16 KiB) rings, so about every other record
- * wraps. The stack holds a buffer filled with 0xa5, so an intact record has
- * dyn_size == 8192 and the pattern in its second half. Evsel A goes through
+ * wraps. The stack holds a buffer filled with 0xa5 (sample_loop), so an intact
+ * record has dyn_size == 8192 and the pattern in its second half. Evsel A goes through
  * perf_evlist__mmap + perf_mmap__read_event, evsel B through perf_evsel__mmap
  * and ring__read over perf_evsel__mmap_base.
  *
@@ -103,15 +103,38 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* spin with a pattern-filled buffer on the stack, so samples see it */
-static __attribute__((noinline)) void spin(double secs)
+static void spin(double secs)
 {
-	volatile unsigned char buf[3 * STACK];
 	double end = now() + secs;
 
-	memset((void *)buf, PATTERN, sizeof(buf));
 	while (now() < end)
-		buf[0]++;
+		;
+}
+
+/*
+ * Every sample must see the pattern, wherever it hits: the sampling loop runs
+ * below a pattern-filled buffer three times the sampled stack size, and the
+ * frames under it (spin, the two readers) are small.
+ */
+static __attribute__((noinline)) void sample_loop(int rounds, struct perf_evlist *el,
+						  struct rf_ring *ring, struct stats *lp,
+						  struct stats *rf, struct perf_evsel *b)
+{
+	volatile unsigned char buf[3 * STACK];
+
+	memset((void *)buf, PATTERN, sizeof(buf));
+	perf_evlist__enable(el);
+	perf_evsel__enable(b);
+	for (int i = 0; i < rounds; i++) {
+		spin(0.0005);
+		read_libperf(el, lp);
+		ring__read(ring, on_rec, rf);
+	}
+	perf_evlist__disable(el);
+	perf_evsel__disable(b);
+	read_libperf(el, lp);
+	ring__read(ring, on_rec, rf);
+	buf[0]++;
 }
 
 int main(int argc, char **argv)
@@ -158,17 +181,7 @@ int main(int argc, char **argv)
 	ring.copy = malloc(RING_COPY_MAX);
 	if (!ring.base || !ring.copy)
 		return 1;
-	perf_evlist__enable(el);
-	perf_evsel__enable(b);
-	for (int i = 0; i < rounds; i++) {
-		spin(0.0005);
-		read_libperf(el, &lp);
-		ring__read(&ring, on_rec, &rf);
-	}
-	perf_evlist__disable(el);
-	perf_evsel__disable(b);
-	read_libperf(el, &lp);
-	ring__read(&ring, on_rec, &rf);
+	sample_loop(rounds, el, &ring, &lp, &rf, b);
 	printf("libperf records=%lu damaged=%lu lost=%lu\n", lp.records, lp.damaged, lp.lost);
 	printf("rawfrag records=%lu damaged=%lu wrapped=%lu lost=%lu\n", rf.records, rf.damaged,
 	       rf.wrapped, rf.lost);
