@@ -49,6 +49,18 @@ else
 		if [ $? = 0 ]; then t_ok "ibs-$s: perf and we agree on every value ($(head -1 "$T/$s.cmp" | cut -d: -f2-))"
 		else t_fail "ibs-$s: perf and we agree on every value" "$(head -c 1500 "$T/$s.cmp")"; fi
 	done
+	# the library used directly (ibs-gen dump, matched by file offset) agrees too
+	"$GEN" dump "$T/fx/ibs-short.data" >"$T/short.dump"
+	t_run "ibs-short via the library directly: perf agrees" 0 \
+		python3 "$CMP" "$T/short.perf" "$T/short.dump" "$T/fx/ibs-short.data"
+	"$GEN" dump "$T/fx/ibs-zen4.data" >"$T/zen4.dump"
+	python3 - "$T/zen4.json" "$T/zen4.dump" >"$T/same" 2>&1 <<-'EOF'
+		import json, sys
+		a = [json.loads(l)["fields"] for l in open(sys.argv[1])]
+		b = [json.loads(l)["fields"] for l in open(sys.argv[2])]
+		print("same" if a == b and a else "differ: %d vs %d samples" % (len(a), len(b)))
+	EOF
+	t_eq "report --format json fields = library decoder fields (zen4)" same "$(cat "$T/same")"
 	# where perf is wrong, the comparer checked why; make sure those cases occurred
 	t_grep "short: perf reads registers past raw_size (values = bytes after the raw area)" \
 		'past_raw=[1-9]' "$T/short.cmp"
