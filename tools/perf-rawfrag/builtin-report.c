@@ -30,6 +30,18 @@ enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
+/* Copies of the sample records of one round (pipe records live in a reused buffer). */
+struct round_buf {
+	uint8_t *data;
+	size_t len, cap;
+	struct held {
+		size_t off;
+		uint64_t order, offset;
+		bool in_compressed;
+	} *recs;
+	size_t n, capn;
+};
+
 struct report {
 	const char *input, *output;
 	enum out_format fmt;
@@ -53,8 +65,12 @@ struct report {
 	int nr_known; /* evsels seen so far */
 	bool *selected; /* by evsel idx */
 	int name_width;
-	uint64_t *ev_samples; /* --stats */
+	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
+	uint64_t order; /* records read so far: position for comm lookups */
+	bool comms_ahead; /* COMM/FORK were collected by a first pass */
+	bool rounds; /* pipe mode: samples wait a round for the COMMs around them */
+	struct round_buf rb[2]; /* previous and current round */
 };
 
 static const char report_usage[] =
@@ -139,15 +155,18 @@ static int update_evsels(struct report *r)
 	if (n > r->nr_known) {
 		bool *sel = realloc(r->selected, n * sizeof(*sel));
 		uint64_t *cnt = realloc(r->ev_samples, n * sizeof(*cnt));
+		uint64_t *lost = realloc(r->ev_lost, n * sizeof(*lost));
 
 		if (sel)
 			r->selected = sel;
 		if (cnt)
 			r->ev_samples = cnt;
-		if (!sel || !cnt)
+		if (lost)
+			r->ev_lost = lost;
+		if (!sel || !cnt || !lost)
 			return -ENOMEM;
 		for (int i = r->nr_known; i < n; i++)
-			r->ev_samples[i] = 0;
+			r->ev_samples[i] = r->ev_lost[i] = 0;
 	}
 	/* names can change with tracing data or EVENT_UPDATE: recompute all */
 	r->name_width = 0;
@@ -184,7 +203,7 @@ static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
 static const char *task_name(struct report *r, const struct rawfrag_sample *smp, char *buf,
 			     size_t len)
 {
-	const char *c = rf_comms__get(r->comms, smp->tid);
+	const char *c = rf_comms__get(r->comms, smp->tid, smp->time, r->order);
 
 	if (c)
 		return c;
@@ -194,7 +213,7 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	/* perf's names for threads without a COMM record */
 	if (smp->tid == 0)
 		return "swapper";
-	snprintf(buf, len, ":%u", smp->tid);
+	snprintf(buf, len, ":%d", (int32_t)smp->tid);
 	return buf;
 }
 
@@ -370,11 +389,17 @@ static void print_stats(struct report *r)
 				    " bytes, --force)\n", "skipped", fs->nr_skipped,
 				    fs->bytes_skipped);
 	for (int i = 0; i < r->nr_known; i++) {
-		if (!r->ev_samples[i])
+		if (!r->ev_samples[i] && !r->ev_lost[i])
 			continue;
-		rawfrag_out__printf(o, "%s stats:\n%16s events: %10" PRIu64 "\n",
-				    rawfrag_evsel__name(rawfrag_file__evsel(r->file, i)), "SAMPLE",
-				    r->ev_samples[i]);
+		rawfrag_out__printf(o, "%s stats:\n",
+				    rawfrag_evsel__name(rawfrag_file__evsel(r->file, i)));
+		if (r->ev_samples[i])
+			rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "SAMPLE",
+					    r->ev_samples[i]);
+		/* perf shows the samples lost, not the records, per event */
+		if (r->ev_lost[i])
+			rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+					    r->ev_lost[i]);
 	}
 }
 
@@ -382,6 +407,46 @@ static bool is_describing(uint32_t type)
 {
 	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
 	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+}
+
+/* COMM/FORK with the time of their sample_id_all trailer (0 without one) */
+static int queue_comm(struct report *r, const struct rawfrag_record *rec)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	struct rawfrag_sample id = { 0 };
+	uint64_t time = 0;
+
+	if (ev && (rawfrag_evsel__attr(ev)->sample_type & PERF_SAMPLE_TIME) &&
+	    rawfrag_evsel__attr(ev)->sample_id_all &&
+	    !rawfrag_sample__parse_id_trailer(&id, rawfrag_evsel__attr(ev), rec, r->swap, NULL))
+		time = id.time;
+	return rf_comms__queue(r->comms, rec, r->swap, time, r->order);
+}
+
+/*
+ * File mode: collect every COMM/FORK first so each sample gets the name its
+ * thread had at the sample's time, as perf's time-ordered processing gives.
+ */
+static int comms_first_pass(struct report *r)
+{
+	struct rawfrag_record rec;
+	int ret;
+
+	if (rawfrag_file__mode(r->file) != RAWFRAG_MODE_FILE || r->stats ||
+	    (r->fmt == FMT_TEXT && !(r->fields & F_COMM)))
+		return 0;
+	r->order = 0;
+	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
+		r->order++;
+		if ((rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) &&
+		    queue_comm(r, &rec))
+			return -ENOMEM;
+	}
+	/* a bad record: the main pass stops there with the error */
+	rf_comms__replay(r->comms);
+	r->order = 0;
+	r->comms_ahead = true;
+	return rawfrag_file__rewind(r->file) < 0 ? -EIO : 0;
 }
 
 /* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
@@ -468,6 +533,84 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct
 	return true;
 }
 
+static int hold_sample(struct report *r, const struct rawfrag_record *rec)
+{
+	struct round_buf *b = &r->rb[1];
+
+	if (b->len + rec->size > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 20;
+		uint8_t *d;
+
+		while (cap < b->len + rec->size)
+			cap *= 2;
+		d = realloc(b->data, cap);
+		if (!d)
+			return -ENOMEM;
+		b->data = d;
+		b->cap = cap;
+	}
+	if (b->n == b->capn) {
+		size_t cap = b->capn ? 2 * b->capn : 4096;
+		struct held *h = realloc(b->recs, cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		b->recs = h;
+		b->capn = cap;
+	}
+	memcpy(b->data + b->len, rec->data, rec->size);
+	b->recs[b->n++] = (struct held){ .off = b->len, .order = r->order,
+					 .offset = rec->offset,
+					 .in_compressed = rec->in_compressed };
+	b->len += rec->size;
+	return 0;
+}
+
+/* Print the samples held in rb[i]; false on an unusable sample (err set). */
+static bool release_round(struct report *r, int i, struct rawfrag_err *err)
+{
+	struct round_buf *b = &r->rb[i];
+	uint64_t order = r->order;
+	bool ok = true;
+
+	for (size_t k = 0; k < b->n && ok; k++) {
+		const struct perf_event_header *h = (const void *)(b->data + b->recs[k].off);
+		struct rawfrag_record rec = {
+			.type = PERF_RECORD_SAMPLE,
+			.size = (uint16_t)(r->swap ? __builtin_bswap16(h->size) : h->size),
+			.misc = (uint16_t)(r->swap ? __builtin_bswap16(h->misc) : h->misc),
+			.data = h,
+			.offset = b->recs[k].offset,
+			.in_compressed = b->recs[k].in_compressed,
+		};
+
+		r->order = b->recs[k].order;
+		if (!do_sample(r, &rec, err)) {
+			if (!r->force)
+				ok = false;
+			r->nr_bad++;
+			err->offset = -1;
+		}
+	}
+	r->order = order;
+	b->n = b->len = 0;
+	return ok;
+}
+
+/* End of a round: COMMs of this round apply; the previous round's samples go out. */
+static bool next_round(struct report *r, struct rawfrag_err *err)
+{
+	struct round_buf t;
+
+	rf_comms__replay(r->comms);
+	if (!release_round(r, 0, err))
+		return false;
+	t = r->rb[0];
+	r->rb[0] = r->rb[1];
+	r->rb[1] = t;
+	return true;
+}
+
 static int open_output(struct report *r)
 {
 	int fd = 1;
@@ -515,10 +658,17 @@ static int run(struct report *r)
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
 		goto out;
 	}
+	r->rounds = rawfrag_file__mode(r->file) == RAWFRAG_MODE_PIPE && !r->stats &&
+		    (r->fmt == FMT_JSON || (r->fields & F_COMM));
+	if (comms_first_pass(r)) {
+		err = *rawfrag_file__error(r->file);
+		goto fail;
+	}
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
 	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
+		r->order++;
 		if (is_describing(rec.type)) {
 			if (rawfrag_session__refresh(r->sess, &err))
 				goto fail;
@@ -527,11 +677,35 @@ static int run(struct report *r)
 			continue;
 		}
 		if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) {
-			rf_comms__record(r->comms, &rec, r->swap);
+			if (!r->comms_ahead && queue_comm(r, &rec))
+				goto oom;
+			if (!r->comms_ahead && !r->rounds)
+				rf_comms__replay(r->comms);
+			continue;
+		}
+		if (r->rounds && rec.type == RAWFRAG_RECORD_FINISHED_ROUND) {
+			if (!next_round(r, &err))
+				goto fail;
+			continue;
+		}
+		if (r->stats && rec.type == PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
+			struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, &rec);
+			int idx = ev ? rawfrag_evsel__idx(ev) : -1;
+
+			if (idx >= r->nr_known && update_evsels(r))
+				goto oom;
+			if (idx >= 0)
+				r->ev_lost[idx] += rawfrag__get64((const uint8_t *)rec.data + 8,
+								  r->swap);
 			continue;
 		}
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
+		if (r->rounds) {
+			if (hold_sample(r, &rec))
+				goto oom;
+			continue;
+		}
 		if (!do_sample(r, &rec, &err)) {
 			if (!r->force)
 				goto fail;
@@ -545,6 +719,8 @@ static int run(struct report *r)
 		err = *rawfrag_file__error(r->file);
 		goto fail;
 	}
+	if (r->rounds && (!next_round(r, &err) || !release_round(r, 0, &err)))
+		goto fail;
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -576,6 +752,11 @@ out:
 	rawfrag_file__close(r->file);
 	free(r->selected);
 	free(r->ev_samples);
+	free(r->ev_lost);
+	for (int i = 0; i < 2; i++) {
+		free(r->rb[i].data);
+		free(r->rb[i].recs);
+	}
 	return rc;
 }
 

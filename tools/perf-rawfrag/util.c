@@ -294,15 +294,28 @@ void rf_time__free(struct rf_time *t)
 
 /* ---- comms ---- */
 
+struct comm_ent {
+	uint64_t time, order;
+	char comm[16];
+};
+
 struct comm_slot {
 	uint32_t key; /* tid + 1; 0 = free */
+	uint32_t n, cap;
+	struct comm_ent *e; /* sorted by (time, order) */
+};
+
+struct comm_ev {
+	uint64_t time, order;
+	uint32_t type, tid, ptid;
 	char comm[16];
 };
 
 struct rf_comms {
 	struct comm_slot *slots;
 	uint32_t mask, used;
-	char unknown[16];
+	struct comm_ev *q; /* queued, not replayed yet */
+	size_t nq, capq;
 };
 
 struct rf_comms *rf_comms__new(void)
@@ -324,7 +337,10 @@ void rf_comms__delete(struct rf_comms *c)
 {
 	if (!c)
 		return;
+	for (uint32_t i = 0; i <= c->mask; i++)
+		free(c->slots[i].e);
 	free(c->slots);
+	free(c->q);
 	free(c);
 }
 
@@ -358,7 +374,33 @@ static void comm_grow(struct rf_comms *c)
 	c->mask = n.mask;
 }
 
-void rf_comms__set(struct rf_comms *c, uint32_t tid, const char *comm, size_t len)
+/* the entry of tid in force at (time, order), or NULL */
+static const struct comm_ent *comm_at(const struct rf_comms *c, uint32_t tid, uint64_t time,
+				      uint64_t order)
+{
+	const struct comm_slot *s;
+	uint32_t lo = 0, hi;
+
+	if (tid == UINT32_MAX)
+		return NULL;
+	s = comm_find(c, tid);
+	if (!s->key)
+		return NULL;
+	hi = s->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct comm_ent *e = &s->e[mid];
+
+		if (e->time < time || (e->time == time && e->order <= order))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &s->e[lo - 1] : NULL;
+}
+
+static void comm_append(struct rf_comms *c, uint32_t tid, uint64_t time, uint64_t order,
+			const char *comm)
 {
 	struct comm_slot *s;
 
@@ -374,40 +416,101 @@ void rf_comms__set(struct rf_comms *c, uint32_t tid, const char *comm, size_t le
 		s->key = tid + 1;
 		c->used++;
 	}
-	len = strnlen(comm, len < sizeof(s->comm) - 1 ? len : sizeof(s->comm) - 1);
-	memcpy(s->comm, comm, len);
-	s->comm[len] = 0;
+	if (s->n == s->cap) {
+		uint32_t cap = s->cap ? 2 * s->cap : 2;
+		struct comm_ent *e = realloc(s->e, cap * sizeof(*e));
+
+		if (!e)
+			return;
+		s->e = e;
+		s->cap = cap;
+	}
+	/* replays come in chunks (pipe mode rounds): keep (time, order) order */
+	uint32_t at = s->n;
+	while (at > 0 && (s->e[at - 1].time > time ||
+			  (s->e[at - 1].time == time && s->e[at - 1].order > order)))
+		at--;
+	memmove(&s->e[at + 1], &s->e[at], (s->n - at) * sizeof(s->e[0]));
+	s->e[at].time = time;
+	s->e[at].order = order;
+	memcpy(s->e[at].comm, comm, sizeof(s->e[0].comm));
+	s->n++;
 }
 
-const char *rf_comms__get(const struct rf_comms *c, uint32_t tid)
+static void comm_apply(struct rf_comms *c, const struct comm_ev *ev)
 {
-	struct comm_slot *s;
+	const struct comm_ent *pe;
+	char tmp[16];
 
-	if (tid == UINT32_MAX)
-		return NULL;
-	s = comm_find(c, tid);
-	return s->key ? s->comm : NULL;
+	if (ev->type == PERF_RECORD_COMM) {
+		comm_append(c, ev->tid, ev->time, ev->order, ev->comm);
+		return;
+	}
+	/* a new thread starts with its parent's name (if it has one) */
+	if (ev->tid == ev->ptid)
+		return;
+	pe = comm_at(c, ev->ptid, ev->time, ev->order);
+	if (!pe)
+		return;
+	memcpy(tmp, pe->comm, sizeof(tmp));
+	comm_append(c, ev->tid, ev->time, ev->order, tmp);
 }
 
-void rf_comms__record(struct rf_comms *c, const struct rawfrag_record *rec, bool swap)
+int rf_comms__queue(struct rf_comms *c, const struct rawfrag_record *rec, bool swap,
+		    uint64_t time, uint64_t order)
 {
 	const uint8_t *d = rec->data;
+	struct comm_ev ev = { .time = time, .order = order, .type = rec->type };
 
 	if (rec->type == PERF_RECORD_COMM && rec->size > 16) {
-		uint32_t tid = rawfrag__get32(d + 12, swap);
+		size_t len = rec->size - 16u;
 
-		rf_comms__set(c, tid, (const char *)d + 16, rec->size - 16u);
+		ev.tid = rawfrag__get32(d + 12, swap);
+		len = strnlen((const char *)d + 16, len < 15 ? len : 15);
+		memcpy(ev.comm, d + 16, len);
 	} else if (rec->type == PERF_RECORD_FORK && rec->size >= 24) {
-		uint32_t tid = rawfrag__get32(d + 16, swap);
-		uint32_t ptid = rawfrag__get32(d + 20, swap);
-		const char *pc = rf_comms__get(c, ptid);
-
-		/* a new thread starts with its parent's name, until its own COMM */
-		if (pc && tid != ptid) {
-			char tmp[16];
-
-			memcpy(tmp, pc, sizeof(tmp));
-			rf_comms__set(c, tid, tmp, sizeof(tmp));
-		}
+		ev.tid = rawfrag__get32(d + 16, swap);
+		ev.ptid = rawfrag__get32(d + 20, swap);
+	} else {
+		return 0;
 	}
+	if (c->nq == c->capq) {
+		size_t cap = c->capq ? 2 * c->capq : 256;
+		struct comm_ev *q = realloc(c->q, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		c->q = q;
+		c->capq = cap;
+	}
+	c->q[c->nq++] = ev;
+	return 0;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct comm_ev *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void rf_comms__replay(struct rf_comms *c)
+{
+	/* file order breaks ties, as perf's ordered-events queue does */
+	if (!c->nq)
+		return;
+	qsort(c->q, c->nq, sizeof(*c->q), ev_cmp);
+	for (size_t i = 0; i < c->nq; i++)
+		comm_apply(c, &c->q[i]);
+	c->nq = 0;
+}
+
+const char *rf_comms__get(const struct rf_comms *c, uint32_t tid, uint64_t time,
+			  uint64_t order)
+{
+	const struct comm_ent *e = comm_at(c, tid, time, order);
+
+	return e ? e->comm : NULL;
 }

@@ -59,13 +59,27 @@ int rf_time__resolve(struct rf_time *t, uint64_t first, uint64_t last);
 bool rf_time__has(const struct rf_time *t, uint64_t time);
 void rf_time__free(struct rf_time *t);
 
-/* tid -> comm, from COMM records; FORK copies the parent's name. */
+/*
+ * tid -> comm as perf script shows it: the name a thread had at the sample's
+ * time. perf processes COMM/FORK and samples sorted by time; records in a file
+ * are only roughly in time order, so in file mode the COMM and FORK records are
+ * collected first (rf_comms__queue() over the whole file), replayed in time
+ * order (rf_comms__replay()) into a per-thread history, and each sample looks
+ * up the entry in force at its (time, position in file). A FORK gives the child
+ * its parent's name at that time, as perf's thread__fork(). In pipe mode the
+ * caller replays once per round and delays samples by one round, as perf's
+ * ordered-events queue flushes them.
+ */
 struct rf_comms;
 struct rf_comms *rf_comms__new(void);
 void rf_comms__delete(struct rf_comms *c);
-void rf_comms__set(struct rf_comms *c, uint32_t tid, const char *comm, size_t len);
-const char *rf_comms__get(const struct rf_comms *c, uint32_t tid);
-/* COMM and FORK records (file order data); ignores other records */
-void rf_comms__record(struct rf_comms *c, const struct rawfrag_record *rec, bool swap);
+/* a COMM or FORK record (others ignored); time from its sample_id_all trailer */
+int rf_comms__queue(struct rf_comms *c, const struct rawfrag_record *rec, bool swap,
+		    uint64_t time, uint64_t order);
+/* build the histories from what was queued (sorted by time, then order) */
+void rf_comms__replay(struct rf_comms *c);
+/* the name at (time, order); NULL if the thread had none then */
+const char *rf_comms__get(const struct rf_comms *c, uint32_t tid, uint64_t time,
+			  uint64_t order);
 
 #endif

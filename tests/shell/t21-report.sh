@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# perf rawfrag report against perf on files recorded from the running kernel:
+# --stats equals perf report --stats; text lines equal perf script's; JSON Lines
+# parse and carry perf script's pid/tid/cpu/time; -e/--pid/--tid/--cpu/--time/-F
+# select what perf script selects; pipe input; a closed output pipe is quiet.
+source "$(dirname "$0")/lib.sh"
+
+t_run "bad option: exit 2" 2 "$RAWFRAG" report --no-such-option
+t_run "bad --format: exit 2" 2 "$RAWFRAG" report --format yaml
+t_grep "bad --format named" "unknown format 'yaml'" "$T/err"
+t_run "bad --cpu list: exit 2" 2 "$RAWFRAG" report --cpu 3-1
+t_run "bad --time: exit 2" 2 "$RAWFRAG" report --time abc,def
+t_run "bad -F field: exit 2" 2 "$RAWFRAG" report -F comm,nosuch
+t_run "missing input: exit 2" 2 "$RAWFRAG" report -i nope.data
+t_grep "missing input: message names the file" "^perf rawfrag report: nope.data: " "$T/err"
+t_run "--help: exit 0" 0 "$RAWFRAG" report --help
+
+# the generator's corrupt fixtures: report stops with the manifest's message
+GEN=$O/tests/rawfrag-gen
+if [ -x "$GEN" ] && "$GEN" fx >/dev/null 2>&1; then
+	while read -r f want msg; do
+		[ "$want" = 2 ] || continue
+		t_run "fixture $f: exit 2" 2 "$RAWFRAG" report -i "fx/$f"
+		if grep -qF -- "$msg" "$T/err"; then t_ok "fixture $f: error message"
+		else t_fail "fixture $f: error message" "want: $msg" "got: $(head -c 300 "$T/err")"; fi
+	done <fx/MANIFEST
+else
+	t_skip "generator fixtures" "tests/rawfrag-gen not built"
+fi
+
+if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
+	t_skip "recorded files" "needs root, tracefs and perf"
+	exit 0
+fi
+EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e syscalls:sys_enter_read"
+# some load so every CPU and several tasks show up
+"$PERF" record -q $EVENTS -a -o tp.data -- sh -c 'for i in 1 2 3; do cat /proc/cpuinfo >/dev/null; sleep 0.05; done' >/dev/null 2>&1
+"$PERF" record -q $EVENTS -a -z -o tpz.data -- sleep 0.2 >/dev/null 2>&1
+"$PERF" record -q $EVENTS -a -o - -- sleep 0.2 2>/dev/null >pipe.data
+nperf=$("$PERF" script -i tp.data 2>/dev/null | wc -l)
+if [ "$nperf" -lt 10 ]; then
+	t_skip "recorded files" "perf recorded only $nperf samples"
+	exit 0
+fi
+
+# --stats: every "<TYPE> events: N" line of perf report --stats, same order
+for f in tp.data tpz.data; do
+	"$PERF" report --stats -i $f 2>/dev/null | grep 'events:' >perf-stats.txt
+	"$RAWFRAG" report --stats -i $f 2>"$T/err" | grep 'events:' >our-stats.txt
+	if diff perf-stats.txt our-stats.txt >/dev/null && [ -s perf-stats.txt ]; then
+		t_ok "--stats equals perf report --stats ($f, $(wc -l <perf-stats.txt) lines)"
+	else
+		t_fail "--stats equals perf report --stats ($f)" "$(diff perf-stats.txt our-stats.txt | head -10)"
+	fi
+done
+
+# text: whole lines equal perf script's (order: perf sorts by time, we keep file order)
+PS_F=comm,tid,cpu,time,event,trace
+cmp_text() { # name, perf script args..., --, our args...
+	local name=$1; shift
+	local pargs=() oargs=()
+	while [ "$1" != -- ]; do pargs+=("$1"); shift; done; shift
+	oargs=("$@")
+	"$PERF" script "${pargs[@]}" 2>/dev/null | sort >perf.txt
+	"$RAWFRAG" report "${oargs[@]}" 2>"$T/err" | sort >our.txt
+	local n; n=$(wc -l <perf.txt)
+	if [ "$n" -gt 0 ] && diff perf.txt our.txt >/dev/null; then
+		t_ok "$name ($n lines)"
+	else
+		t_fail "$name" "perf $(wc -l <perf.txt) lines, ours $(wc -l <our.txt)" \
+			"$(diff perf.txt our.txt | head -6)" "$(head -c 300 "$T/err")"
+	fi
+}
+cmp_text "text equals perf script -F $PS_F" -i tp.data -F $PS_F -- -i tp.data
+cmp_text "text equals perf script (zstd file)" -i tpz.data -F $PS_F -- -i tpz.data
+cmp_text "-F tid,time,event equals perf script's" -i tp.data -F tid,time,event -- -i tp.data -F tid,time,event
+cmp_text "-F comm,pid,tid,cpu,event,trace equals perf script's" -i tp.data -F comm,pid,tid,cpu,event,trace -- \
+	-i tp.data -F comm,pid,tid,cpu,event,trace
+cmp_text "pipe input (-i -) equals perf script" -i pipe.data -F $PS_F -- -i - <pipe.data
+
+# selection: the same samples as perf script with the same option
+cpu0=$("$PERF" script -i tp.data -F cpu 2>/dev/null | head -1 | tr -dc 0-9)
+cmp_text "--cpu $((10#$cpu0)) selects as perf script" -i tp.data -F $PS_F --cpu $((10#$cpu0)) -- -i tp.data --cpu $((10#$cpu0))
+pid=$("$PERF" script -i tp.data -F pid 2>/dev/null | awk '$1 != 0' | sort | uniq -c | sort -rn | awk 'NR==1{print $2}')
+cmp_text "--pid $pid selects as perf script" -i tp.data -F $PS_F --pid "$pid" -- -i tp.data --pid "$pid"
+cmp_text "--tid $pid,0 selects as perf script" -i tp.data -F $PS_F --tid "$pid,0" -- -i tp.data --tid "$pid,0"
+# a time window: from the 1/4 to the 3/4 sample (as printed by perf, usec)
+"$PERF" script -i tp.data -F time 2>/dev/null | tr -d ' :' | sort -n >times.txt
+t1=$(sed -n "$((nperf / 4))p" times.txt) t2=$(sed -n "$((3 * nperf / 4))p" times.txt)
+cmp_text "--time $t1,$t2 selects as perf script" -i tp.data -F $PS_F --time "$t1,$t2" -- -i tp.data --time "$t1,$t2"
+cmp_text "--time $t1, (open end) selects as perf script" -i tp.data -F $PS_F --time "$t1," -- -i tp.data --time "$t1,"
+"$PERF" script -i tp.data -F $PS_F 2>/dev/null | grep -E ' (sched:sched_switch|irq:[a-z_]+): ' | sort >perf.txt
+"$RAWFRAG" report -i tp.data -e 'sched:sched_switch,irq:*' 2>"$T/err" | sort >our.txt
+if [ -s perf.txt ] && diff perf.txt our.txt >/dev/null; then t_ok "-e with a glob selects the same samples ($(wc -l <our.txt))"
+else t_fail "-e with a glob selects the same samples" "$(diff perf.txt our.txt | head -4)"; fi
+# percentages: the selection lies inside the file and is about the right share
+"$RAWFRAG" report -i tp.data --time 0%-50% -F time >half.txt 2>"$T/err"
+"$RAWFRAG" report -i tp.data --time 50%-100% -F time >half2.txt 2>>"$T/err"
+h1=$(wc -l <half.txt) h2=$(wc -l <half2.txt)
+t_eq "--time 0%-50% and 50%-100% cover every sample" "$nperf" "$(sort -u half.txt half2.txt | wc -l | awk -v d="$(sort half.txt half2.txt | uniq -d | wc -l)" '{print $1 + d}')"
+
+# JSON Lines: keys, sample count and per-sample pid/tid/cpu/time equal perf script's
+"$RAWFRAG" report -i tp.data --format json >our.json 2>"$T/err"
+t_eq "report --format json exit status" 0 "$?"
+"$PERF" script -i tp.data --ns -F pid,tid,cpu,time,event 2>/dev/null >perf-ids.txt
+cat >cmp.py <<'EOF'
+import json, re, sys
+need = {"event", "producer", "time_ns", "cpu", "pid", "tid", "comm", "raw", "fields"}
+ours, bad = [], 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if set(o) < need or set(o["raw"]) != {"size", "len", "pad", "pad_zero"}:
+        bad += 1
+    ours.append((o["pid"], o["tid"], o["cpu"], o["time_ns"], o["event"]))
+theirs = []
+pat = re.compile(r'^\s*(-?\d+)/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*$')
+for line in open(sys.argv[2]):
+    m = pat.match(line)
+    if not m:
+        print("unparsed perf line:", line.strip()); sys.exit(1)
+    theirs.append((int(m[1]), int(m[2]), int(m[3]), int(m[4]) * 10**9 + int(m[5]), m[6]))
+print(len(ours), len(theirs), bad, "same" if sorted(ours) == sorted(theirs) else "differ")
+EOF
+read -r nj np nbad same < <(python3 cmp.py our.json perf-ids.txt 2>&1)
+t_eq "JSON: every line parses with the required keys" "0" "$nbad"
+t_eq "JSON: sample count equals perf script's" "$np" "$nj"
+t_eq "JSON: pid/tid/cpu/time_ns/event equal perf script's" "same" "$same"
+# raw sizes: the record size perf report -D shows = fixed fields before RAW + 4 + raw.size
+python3 - tp.data our.json >rawsz.txt <<'EOF'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+attrs_off, = struct.unpack_from('<Q', b, 24)
+st, = struct.unpack_from('<Q', b, attrs_off + 24)
+fixed = (1 << 16) | 1 | 2 | 4 | 8 | 64 | 512 | 128 | 256
+before = 8 + 8 * bin(st & fixed).count('1') + 4
+for line in open(sys.argv[2]):
+    o = json.loads(line)
+    print(o["time_ns"], before + o["raw"]["size"])
+EOF
+"$PERF" report -D -i tp.data 2>/dev/null |
+	python3 -c '
+import re, sys
+for l in sys.stdin:
+    m = re.match(r"^\s*\d+ (\d+) 0x[0-9a-f]+ \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE", l)
+    if m: print(m[1], int(m[2], 16))' >perf-sz.txt
+if [ -s perf-sz.txt ] && diff <(sort perf-sz.txt) <(sort rawsz.txt) >/dev/null; then
+	t_ok "JSON raw.size matches perf report -D record sizes ($(wc -l <perf-sz.txt))"
+else
+	t_fail "JSON raw.size matches perf report -D record sizes" "$(diff <(sort perf-sz.txt) <(sort rawsz.txt) | head -4)"
+fi
+t_grep "JSON: tracepoint samples decoded with pad known" '"producer":"tracepoint".*"raw":\{"size":[0-9]+,"len":[0-9]+,"pad":[0-7],"pad_zero":true\}' our.json
+
+# -o FILE and a closed pipe
+t_run "-o writes the file" 0 "$RAWFRAG" report -i tp.data -o out.txt
+t_eq "-o: same lines as stdout" "$nperf" "$(wc -l <out.txt)"
+"$RAWFRAG" report -i tp.data 2>err.txt | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+t_eq "| head -1: exit 0" 0 "$rc"
+t_eq "| head -1: nothing on stderr" "" "$(cat err.txt)"
