@@ -468,7 +468,23 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 	f->win = p;
 	f->win_off = aoff;
 	f->win_len = mlen;
+	f->win_dropped = 0;
 	return 0;
+}
+
+/*
+ * Records before off are no longer handed out: let the kernel drop their pages
+ * so the resident set stays a few MiB whatever the window size.
+ */
+static void drop_behind(struct rawfrag_file *f, uint64_t off)
+{
+	uint64_t done = off - f->win_off, page = (uint64_t)sysconf(_SC_PAGESIZE), n;
+
+	if (!f->win || off < f->win_off || done < f->win_dropped + RF_DROP_STEP)
+		return;
+	n = (done & ~(page - 1)) - f->win_dropped;
+	madvise(f->win + f->win_dropped, n, MADV_DONTNEED);
+	f->win_dropped += n;
 }
 
 /* bytes of a HEADER_TRACING_DATA / AUXTRACE record that follow it */
@@ -490,6 +506,7 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 
 	if (off >= end)
 		return 0;
+	drop_behind(f, off);
 	left = end - off;
 	if (left < 8)
 		return rf_error(f, (int64_t)off, 0,
@@ -591,6 +608,9 @@ RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
 	if (f->mode != RAWFRAG_MODE_FILE)
 		return -ESPIPE;
 	f->cur = f->data_offset;
+	if (f->win)
+		munmap(f->win, f->win_len);
+	f->win = NULL;
 	memset(&f->stats, 0, sizeof(f->stats));
 	memset(&f->err, 0, sizeof(f->err));
 	rf_zstd__reset(f);

@@ -21,7 +21,9 @@
 #define RF_PIPE_HEADER_SIZE 16
 #define RF_ATTR_VER0 64
 /* data section window: page-aligned, remapped as the cursor moves */
-#define RF_WINDOW_SIZE (32ULL << 20)
+#define RF_WINDOW_SIZE (16ULL << 20)
+/* pages behind the cursor are dropped from the window in steps of this */
+#define RF_DROP_STEP (4ULL << 20)
 /* largest attrs/ids/feature section we allocate for */
 #define RF_MAX_SECTION (256ULL << 20)
 
@@ -87,6 +89,7 @@ struct rawfrag_file {
 	uint64_t cur; /* file offset of the next record */
 	uint8_t *win;
 	uint64_t win_off, win_len;
+	uint64_t win_dropped; /* bytes at the window start already madvised away */
 
 	/* pipe mode: buffered reader and the record copy */
 	uint8_t *rdbuf;
