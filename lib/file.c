@@ -97,14 +97,15 @@ int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, boo
 {
 	uint64_t *v, i;
 
-	if (nr > INT32_MAX)
-		return -EINVAL;
+	if (nr > RF_MAX_IDS - e->file->nr_ids_total + (uint64_t)e->nr_ids)
+		return -E2BIG;
 	v = calloc(nr ? nr : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
 		v[i] = rf_u64((const uint8_t *)ids + 8 * i, swap);
 	free(e->ids);
+	e->file->nr_ids_total += nr - (uint64_t)e->nr_ids;
 	e->ids = v;
 	e->nr_ids = (int)nr;
 	e->file->id_hash_dirty = true;
@@ -460,9 +461,11 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 		mlen = off + len - aoff;
 	p = mmap(NULL, mlen, PROT_READ, MAP_SHARED, f->fd, (off_t)aoff);
 	if (p == MAP_FAILED) {
-		rf_error(f, (int64_t)off, 0, "cannot map the data section: %s", strerror(errno));
-		f->err.err = -errno;
-		return f->err.err;
+		int e = errno;
+
+		rf_error(f, (int64_t)off, 0, "cannot map the data section: %s", strerror(e));
+		f->err.err = -e;
+		return -e;
 	}
 	madvise(p, mlen, MADV_SEQUENTIAL);
 	f->win = p;

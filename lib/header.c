@@ -192,11 +192,17 @@ static int read_attrs(struct rawfrag_file *f)
 				goto out;
 			}
 			err = rf_pread(f, ids, ids_size, ids_off);
-			if (!err)
-				err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
 			if (err) {
 				err = rf_error(f, (int64_t)ids_off, 0, "attr %" PRIu64 ": cannot read ids",
 					       i);
+				goto out;
+			}
+			err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
+			if (err) {
+				err = rf_error(f, (int64_t)(off + asz), 0,
+					       err == -E2BIG ? "attr %" PRIu64 ": more than %u ids in all" :
+							       "attr %" PRIu64 ": out of memory",
+					       i, RF_MAX_IDS);
 				goto out;
 			}
 		}

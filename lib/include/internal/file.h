@@ -26,6 +26,8 @@
 #define RF_DROP_STEP (4ULL << 20)
 /* largest attrs/ids/feature section we allocate for */
 #define RF_MAX_SECTION (256ULL << 20)
+/* ids over all evsels (perf: cpus x threads x events); keeps the id hash sane */
+#define RF_MAX_IDS (16u << 20)
 
 struct rawfrag_evsel {
 	struct perf_event_attr attr; /* host order, zero-extended to sizeof */
@@ -82,6 +84,7 @@ struct rawfrag_file {
 	} *id_hash;
 	uint32_t id_hash_mask;
 	bool id_hash_dirty;
+	uint64_t nr_ids_total;
 	int id_pos, is_pos; /* perf's positions, from the first evsel */
 	bool sample_id_all;
 
