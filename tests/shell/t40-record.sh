@@ -89,6 +89,21 @@ for f in '# os release' '# nrcpus' '# cmdline : .*record' '# pmu mappings' '# ar
 	t_grep "header has '$f'" "$f" hdr.txt
 done
 
+# --- event parsing: perf record is the oracle for the attr of the same -e strings
+evs=(-e 'software/config=3/' -e 'cs:u' -e 'page-faults:k')
+"$RAWFRAG" record -a "${evs[@]}" --duration 0.2 -q -o pmu.data >/dev/null 2>&1
+$PERF record -q -a "${evs[@]}" -o perfpmu.data -- sleep 0.2 >/dev/null 2>&1
+attrs() { # name, type, config and exclude bits of each event in the header
+	$PERF report -i "$1" --header-only 2>/dev/null | grep '^# event : name = ' | grep -v 'name = dummy' |
+	sed -E 's/^# event : name = ([^,]*),.*type = ([0-9]+).*config = (0x[0-9a-f]+).*/\1 \2 \3/;
+		s/$/ /' | while read -r line; do
+		n=${line%% *}; l=$($PERF report -i "$1" --header-only 2>/dev/null | grep -F "name = $n,")
+		echo "$line ek=$(grep -c 'exclude_kernel = 1' <<<"$l") eu=$(grep -c 'exclude_user = 1' <<<"$l")"
+	done
+}
+t_eq "event parsing: name, type, config, exclude bits as perf record's" \
+	"$(attrs perfpmu.data)" "$(attrs pmu.data)"
+
 # --- pipe mode, read from stdin by both
 "$RAWFRAG" record -a -e sched:sched_switch --duration 0.5 -m 512 -o - >pipe.data 2>pipe.data.rec.err
 t_eq "pipe mode exits 0" 0 $?

@@ -341,10 +341,11 @@ out:
 static int parse_one(char *tok, struct rf_event **evs, int *nr, char *msg, size_t msglen)
 {
 	struct perf_event_attr attr = { 0 };
-	char *colon;
+	char full[256], *colon;
 
 	if (strchr(tok, '/'))
 		return parse_pmu(tok, evs, nr, msg, msglen);
+	snprintf(full, sizeof(full), "%s", tok); /* the name keeps its modifiers, as perf's */
 	colon = strchr(tok, ':');
 	if (colon)
 		*colon = '\0';
@@ -357,7 +358,7 @@ static int parse_one(char *tok, struct rf_event **evs, int *nr, char *msg, size_
 			snprintf(msg, msglen, "event '%s': bad modifier '%s'", tok, colon + 1);
 			return -EINVAL;
 		}
-		return add_event(evs, nr, &attr, tok, NULL);
+		return add_event(evs, nr, &attr, full, NULL);
 	}
 	if (colon)
 		return parse_tracepoint(tok, colon + 1, evs, nr, msg, msglen);

@@ -447,6 +447,10 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 		rec_err("event %s is not supported on this machine (%s)", s->ev.name,
 			strerror(-err));
 		break;
+	case EINVAL:
+		rec_err("cannot open %s: %s (does the PMU support sampling and these terms?)",
+			s->ev.name, strerror(-err));
+		break;
 	default:
 		rec_err("cannot open %s: %s", s->ev.name, strerror(-err));
 	}
