@@ -328,8 +328,10 @@ int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_reco
 	}
 	attr = rawfrag_evsel__attr(evsel);
 	if (!smp) {
-		struct rawfrag_err perr = { 0 };
+		/* not zeroed: 280 bytes per sample show in profiles; parse fills it */
+		struct rawfrag_err perr;
 
+		perr.reason[0] = 0;
 		if (rawfrag_sample__parse(&local, attr, rec, c->swap, &perr)) {
 			diagnose(c, attr, rec, &perr);
 			return sink->nr_err;

@@ -217,27 +217,59 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	return buf;
 }
 
-static void pad_left(struct rawfrag_out *o, const char *s, int width)
+/*
+ * The columns are built in a local buffer with hand-made number formatting:
+ * printf was most of the time spent per line.
+ */
+
+/* decimal digits of v at p (no NUL); returns the length */
+static int put_u(char *p, uint64_t v)
 {
-	static const char spaces[] = "                                                                ";
-	int l = (int)strlen(s);
+	char tmp[24];
+	int n = 0, len;
 
-	while (width - l > 0) {
-		int n = width - l < 64 ? width - l : 64;
-
-		rawfrag_out__write(o, spaces, n);
-		l += n;
-	}
-	rawfrag_out__puts(o, s);
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	len = n;
+	while (n)
+		*p++ = tmp[--n];
+	return len;
 }
 
-/* "%*d" with the fast integer path: the common case is a 1-7 digit id */
-static void int_left(struct rawfrag_out *o, int32_t v, int width)
+static int put_i(char *p, int32_t v)
+{
+	if (v < 0) {
+		*p = '-';
+		return 1 + put_u(p + 1, -(int64_t)v);
+	}
+	return put_u(p, (uint64_t)v);
+}
+
+/* s right-aligned in width ("%*s") */
+static char *put_right(char *p, const char *s, int len, int width)
+{
+	while (width-- > len)
+		*p++ = ' ';
+	memcpy(p, s, len);
+	return p + len;
+}
+
+/* "%*d" / "%-*d" */
+static char *put_int(char *p, int32_t v, int width, bool left)
 {
 	char tmp[16];
+	int n = put_i(tmp, v);
 
-	snprintf(tmp, sizeof(tmp), "%d", v);
-	pad_left(o, tmp, width);
+	if (left) {
+		memcpy(p, tmp, n);
+		p += n;
+		while (n++ < width)
+			*p++ = ' ';
+		return p;
+	}
+	return put_right(p, tmp, n, width);
 }
 
 static void print_text(struct report *r, const struct rawfrag_evsel *ev,
@@ -245,33 +277,59 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 {
 	struct rawfrag_out *o = r->out;
 	unsigned int f = r->fields;
-	char buf[32];
+	char line[128], buf[32], *p = line;
 
 	if (f & F_COMM) {
-		pad_left(o, task_name(r, smp, buf, sizeof(buf)), 16);
-		rawfrag_out__putc(o, ' ');
+		const char *c = task_name(r, smp, buf, sizeof(buf));
+		int l = (int)strnlen(c, 32);
+
+		p = put_right(p, c, l, 16);
+		*p++ = ' ';
 	}
 	if ((f & F_PID) && (f & F_TID)) {
-		int_left(o, (int32_t)smp->pid, 5);
-		snprintf(buf, sizeof(buf), "/%-5d ", (int32_t)smp->tid);
-		rawfrag_out__puts(o, buf);
+		p = put_int(p, (int32_t)smp->pid, 5, false);
+		*p++ = '/';
+		p = put_int(p, (int32_t)smp->tid, 5, true);
+		*p++ = ' ';
 	} else if (f & (F_PID | F_TID)) {
-		int_left(o, (int32_t)(f & F_PID ? smp->pid : smp->tid), 5);
-		rawfrag_out__putc(o, ' ');
+		p = put_int(p, (int32_t)(f & F_PID ? smp->pid : smp->tid), 5, false);
+		*p++ = ' ';
 	}
 	if (f & F_CPU) {
-		snprintf(buf, sizeof(buf), "[%03d] ", (int32_t)smp->cpu);
-		rawfrag_out__puts(o, buf);
+		char tmp[16];
+		int n = put_i(tmp, (int32_t)smp->cpu);
+
+		*p++ = '[';
+		/* "%03d" */
+		for (int i = n; i < 3; i++)
+			*p++ = '0';
+		memcpy(p, tmp, n);
+		p += n;
+		*p++ = ']';
+		*p++ = ' ';
 	}
 	if (f & F_TIME) {
+		char tmp[24];
 		uint64_t secs = smp->time / 1000000000ULL;
-		uint64_t usecs = smp->time % 1000000000ULL / 1000;
+		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
 
-		snprintf(buf, sizeof(buf), "%5" PRIu64 ".%06" PRIu64 ": ", secs, usecs);
-		rawfrag_out__puts(o, buf);
+		p = put_right(p, tmp, put_u(tmp, secs), 5);
+		*p++ = '.';
+		/* "%06lu" */
+		for (int i = 5; i >= 0; i--, usecs /= 10)
+			p[i] = (char)('0' + usecs % 10);
+		p += 6;
+		*p++ = ':';
+		*p++ = ' ';
 	}
+	rawfrag_out__write(o, line, (size_t)(p - line));
 	if (f & F_EVENT) {
-		pad_left(o, rawfrag_evsel__name(ev), r->name_width);
+		const char *name = rawfrag_evsel__name(ev);
+		int l = (int)strlen(name);
+
+		for (int w = r->name_width - l; w > 0; w -= 32)
+			rawfrag_out__write(o, "                                ", w < 32 ? w : 32);
+		rawfrag_out__write(o, name, l);
 		rawfrag_out__write(o, ": ", 2);
 	}
 	if (f & F_TRACE) {
