@@ -87,6 +87,13 @@ static int run(struct record_opts *o, struct ev_op *ops, int nr_ops, struct skb_
 		fprintf(stderr, "perf rawfrag record: out of memory\n");
 		return RF_EXIT_USAGE;
 	}
+	int nr_ev = 0;
+
+	for (int i = 0; i < nr_ops; i++)
+		nr_ev += !ops[i].filter;
+	/* --skb alone: a dummy event only tracks tasks (comm, mmap), as perf's dummy:HG */
+	if (so->ifaces && !nr_ev)
+		err = record__add_events(rec, "dummy");
 	for (int i = 0; !err && i < nr_ops; i++) {
 		if (!ops[i].filter)
 			err = record__add_events(rec, ops[i].arg);

@@ -589,8 +589,9 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 			       const char *name, const int *fds, int nr_fds)
 {
 	struct rf_event ev = { .attr = *attr };
-	struct rec_sel *s;
-	int err;
+	int *myfds = NULL;
+	uint64_t *ids = NULL;
+	int err = -ENOMEM;
 
 	if (!rec->prepared || nr_fds != record__nr_cpus(rec))
 		return -EINVAL;
@@ -599,31 +600,37 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 		rec_err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
 		return -EINVAL;
 	}
+	/* all or nothing: the caller keeps its fds when this fails */
 	ev.name = strdup(name);
-	if (!ev.name)
-		return -ENOMEM;
-	err = add_sel(rec, &ev);
-	if (err) {
-		free(ev.name);
-		return err;
-	}
-	s = &rec->sel[rec->nr_sel - 1];
-	s->ev.attr.size = ATTR_SIZE;
-	s->fds = malloc(nr_fds * sizeof(int));
-	s->ids = calloc(nr_fds, sizeof(uint64_t));
-	if (!s->fds || !s->ids)
-		return -ENOMEM;
-	s->nr_fds = nr_fds;
+	myfds = malloc(nr_fds * sizeof(int));
+	ids = calloc(nr_fds, sizeof(uint64_t));
+	if (!ev.name || !myfds || !ids)
+		goto fail;
 	for (int i = 0; i < nr_fds; i++) {
 		__u64 id;
 
-		s->fds[i] = fds[i]; /* ours from now on, closed by record__delete() */
-		if (ioctl(fds[i], PERF_EVENT_IOC_ID, &id))
-			return -errno;
-		s->ids[i] = id;
-		fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+		if (ioctl(fds[i], PERF_EVENT_IOC_ID, &id)) {
+			err = -errno;
+			goto fail;
+		}
+		ids[i] = id;
+		myfds[i] = fds[i];
 	}
+	ev.attr.size = ATTR_SIZE;
+	err = add_sel(rec, &ev);
+	if (err)
+		goto fail;
+	rec->sel[rec->nr_sel - 1].fds = myfds;
+	rec->sel[rec->nr_sel - 1].ids = ids;
+	rec->sel[rec->nr_sel - 1].nr_fds = nr_fds;
+	for (int i = 0; i < nr_fds; i++)
+		fcntl(fds[i], F_SETFD, FD_CLOEXEC); /* not the workload's */
 	return 0;
+fail:
+	free(ev.name);
+	free(myfds);
+	free(ids);
+	return err;
 }
 
 /* ---- rings ---- */
