@@ -133,6 +133,42 @@ else
 		"$(awk -F'\t' '$1 == "lo"' fields.txt | wc -l)"
 	t_grep "pcapng: per-packet comment with cpu, pid and comm" \
 		'cpu [0-9]+ pid [0-9]+ tid [0-9]+ comm python3' fields.txt
+	# tshark as the decoding oracle: header fields of every packet equal report's JSON
+	tshark -r lo.pcapng -T fields -E separator=';' -e frame.len -e ip.id -e ip.ttl \
+		-e tcp.seq_raw -e tcp.ack_raw -e tcp.window_size_value -e tcp.flags \
+		-e udp.srcport -e udp.dstport -e udp.length -e icmp.type -e icmp.seq \
+		2>/dev/null >ts.txt
+	"$RAWFRAG" report -i lo.data --format json 2>/dev/null >pj.json
+	if python3 - ts.txt pj.json >ts.chk <<'PY'
+import json, sys
+ts = [l.rstrip("\n").split(";") for l in open(sys.argv[1])]
+js = [json.loads(l)["fields"] for l in open(sys.argv[2]) if '"bpf_skb"' in l]
+bad = 0
+def num(v):
+    return int(v, 0) if v else None
+for i, (t, j) in enumerate(zip(ts, js)):
+    p = j["packet"]
+    mine = [j["meta"]["orig_len"], p["ipv4"]["id"], p["ipv4"]["ttl"]]
+    theirs = [num(t[0]), num(t[1]), num(t[2])]
+    if "tcp" in p:
+        mine += [p["tcp"]["seq"], p["tcp"]["ack"] if p["tcp"]["flags"] != "0x2" else None,
+                 p["tcp"]["win"], int(p["tcp"]["flags"], 16)]
+        theirs += [num(t[3]), num(t[4]) if p["tcp"]["flags"] != "0x2" else None, num(t[5]), num(t[6])]
+    if "udp" in p:
+        mine += [p["udp"]["sport"], p["udp"]["dport"], p["udp"]["len"]]
+        theirs += [num(t[7]), num(t[8]), num(t[9])]
+    if "icmp" in p:
+        mine += [p["icmp"]["type"], p["icmp"].get("seq")]
+        theirs += [num(t[10].split(",")[0]), num(t[11].split(",")[0]) if t[11] else None]
+    if mine != theirs:
+        bad += 1
+        if bad < 5:
+            print("packet", i, "rawfrag", mine, "tshark", theirs)
+print(len(ts), len(js), bad)
+sys.exit(0 if bad == 0 and len(ts) == len(js) and ts else 1)
+PY
+	then t_ok "tshark decodes the same header fields as report --format json"
+	else t_fail "tshark decodes the same header fields as report --format json" "$(cat ts.chk)"; fi
 	now=$(date +%s)
 	t_eq "pcapng: wall-clock timestamps within the last 10 minutes" yes \
 		"$(awk -F'\t' -v now="$now" '{ if ($3 < now - 600 || $3 > now + 5) bad = 1 }
