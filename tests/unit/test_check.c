@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include <rawfrag/sample.h>
+#include <rawfrag/check.h>
 #include <rawfrag/writer.h>
 #include "internal/check_sink.h"
 
@@ -258,6 +260,156 @@ static void test_parsed(void **state)
 	free(f);
 }
 
+/* ---- the checker over a whole file written with the library's writer ---- */
+
+static const struct perf_event_attr file_attr = {
+	.type = 0x7ff0, /* a PMU no decoder claims: the hexdump fallback */
+	.size = sizeof(struct perf_event_attr),
+	.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
+};
+
+static void write_raw_sample(struct rawfrag_writer *w, const void *raw, uint32_t size)
+{
+	struct rawfrag_sample s = { .pid = 7, .tid = 7, .time = 1000, .cpu = 1 };
+
+	s.raw_size = size;
+	s.raw_data = raw;
+	assert_int_equal(rawfrag_writer__write_sample(w, 0, &s, 0), 0);
+}
+
+/* A record whose raw_size claims more than header.size holds. */
+static void write_bad_raw(struct rawfrag_writer *w, uint32_t raw_size)
+{
+	uint8_t rec[40] = { 0 };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(rec) };
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + 32, &raw_size, 4);
+	assert_int_equal(rawfrag_writer__write_record(w, rec, sizeof(rec)), 0);
+}
+
+static char *write_file(void)
+{
+	static const uint8_t clean[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	static const uint8_t zero[4], junk[4] = { 1, 0, 0, 0 };
+	char *path = strdup("/tmp/rawfrag-test-check.XXXXXX");
+	struct rawfrag_err err = { 0 };
+	struct rawfrag_writer *w;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	w = rawfrag_writer__new(path, NULL, &err);
+	assert_non_null(w);
+	assert_int_equal(rawfrag_writer__add_evsel(w, &file_attr, "test:raw", NULL, 0), 0);
+	assert_int_equal(rawfrag_writer__start(w), 0);
+	write_raw_sample(w, clean, sizeof(clean));
+	write_raw_sample(w, zero, 4);
+	write_raw_sample(w, junk, 4);
+	write_bad_raw(w, 70000); /* more than a u16 size can hold: wrapped */
+	write_bad_raw(w, 100); /* fits a u16, not this record: outside */
+	write_raw_sample(w, clean, sizeof(clean));
+	assert_int_equal(rawfrag_writer__finish(w), 0);
+	rawfrag_writer__delete(w);
+	return path;
+}
+
+static struct rawfrag_checker *check_file(const char *path, int max_examples,
+					  struct rawfrag_file **fp, struct rawfrag_session **sp)
+{
+	RAWFRAG_OPTS(rawfrag_check_opts, copts, .max_examples = max_examples);
+	struct rawfrag_err err = { 0 };
+	struct rawfrag_record rec;
+	struct rawfrag_checker *c;
+	int ret;
+
+	*fp = rawfrag_file__open(path, NULL, &err);
+	assert_non_null(*fp);
+	*sp = rawfrag_session__new(*fp, NULL, &err);
+	assert_non_null(*sp);
+	c = rawfrag_checker__new(*sp, &copts);
+	assert_non_null(c);
+	while ((ret = rawfrag_file__next(*fp, &rec)) > 0)
+		assert_true(rawfrag_checker__record(c, &rec, NULL) >= 0);
+	assert_int_equal(ret, 0);
+	return c;
+}
+
+static bool has_kind(const struct rawfrag_check_evstats *st, const char *kind,
+		     enum rawfrag_severity sev, uint64_t count)
+{
+	for (int i = 0; i < st->nr_kinds; i++)
+		if (!strcmp(st->kinds[i].kind, kind) && st->kinds[i].sev == sev)
+			return st->kinds[i].count == count;
+	return false;
+}
+
+static void test_checker_file(void **state)
+{
+	char *path = write_file();
+	if (getenv("KEEP_FILE"))
+		fprintf(stderr, "# %s\n", path);
+	struct rawfrag_session *s;
+	struct rawfrag_file *f;
+	struct rawfrag_checker *c = check_file(path, 0, &f, &s);
+	const struct rawfrag_check_evstats *st = rawfrag_checker__evstats(c, 0);
+	const struct rawfrag_decoder *d = rawfrag_session__decoder(s, rawfrag_file__evsel(f, 0));
+
+	assert_non_null(d);
+	assert_string_equal(d->name, "hexdump");
+	assert_int_equal(rawfrag_checker__nr_errors(c), 2);
+	assert_int_equal(rawfrag_checker__nr_warnings(c), 1);
+	assert_non_null(st);
+	assert_int_equal(st->samples, 6);
+	assert_int_equal(st->raw_samples, 6);
+	assert_int_equal(st->empty, 1);
+	assert_int_equal(st->pad_unknown, 3); /* hexdump knows no length but the empty form's */
+	assert_int_equal(st->pad_hist[4], 1); /* the zero no-data form: length 0 */
+	assert_true(has_kind(st, "size_wrapped", RAWFRAG_SEV_ERROR, 1));
+	assert_true(has_kind(st, "raw_outside", RAWFRAG_SEV_ERROR, 1));
+	assert_true(has_kind(st, "raw_empty_nonzero", RAWFRAG_SEV_WARN, 1));
+	assert_int_equal(rawfrag_checker__nr_violations(c), 3);
+	/* examples in file order, with the record offsets */
+	const struct rawfrag_violation *v0 = rawfrag_checker__violation(c, 0);
+	const struct rawfrag_violation *v1 = rawfrag_checker__violation(c, 1);
+	const struct rawfrag_violation *v2 = rawfrag_checker__violation(c, 2);
+	assert_string_equal(v0->kind, "raw_empty_nonzero");
+	assert_string_equal(v1->kind, "size_wrapped");
+	assert_string_equal(v2->kind, "raw_outside");
+	assert_true(v0->rec_offset < v1->rec_offset && v1->rec_offset + 40 == v2->rec_offset);
+	assert_non_null(strstr(v1->message, "raw_size 70000"));
+	assert_int_equal(v1->evsel_idx, 0);
+	assert_null(rawfrag_checker__violation(c, 3));
+	assert_null(rawfrag_checker__evstats(c, 5));
+	rawfrag_checker__delete(c);
+	rawfrag_session__delete(s);
+	rawfrag_file__close(f);
+
+	/* max_examples 1: counts the same, one example kept */
+	c = check_file(path, 1, &f, &s);
+	assert_int_equal(rawfrag_checker__nr_errors(c), 2);
+	assert_int_equal(rawfrag_checker__nr_violations(c), 1);
+	rawfrag_checker__delete(c);
+	rawfrag_session__delete(s);
+	rawfrag_file__close(f);
+	unlink(path);
+	free(path);
+}
+
+static void test_decoder_opts(void **state)
+{
+	static const char *const dopts[] = { "meta=auto", "hex=1", "metax=no", "hex=0", NULL };
+	struct rawfrag_decoder_ctx ctx = { .dopts = dopts };
+
+	assert_string_equal(rawfrag_decoder_ctx__opt(&ctx, "meta"), "auto");
+	assert_string_equal(rawfrag_decoder_ctx__opt(&ctx, "hex"), "0"); /* last wins */
+	assert_null(rawfrag_decoder_ctx__opt(&ctx, "met"));
+	assert_null(rawfrag_decoder_ctx__opt(NULL, "meta"));
+	ctx.dopts = NULL;
+	assert_null(rawfrag_decoder_ctx__opt(&ctx, "meta"));
+	rawfrag_decoder_ctx__log(&ctx, RAWFRAG_WARN, "no print callback: %d", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_align),	       cmocka_unit_test(test_outside_and_trailing),
 		cmocka_unit_test(test_empty),	       cmocka_unit_test(test_pad_range),
 		cmocka_unit_test(test_null_sink),      cmocka_unit_test(test_parsed),
+		cmocka_unit_test(test_checker_file),   cmocka_unit_test(test_decoder_opts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
