@@ -20,6 +20,7 @@
 #include <rawfrag/rawfrag.h>
 #include <rawfrag/skbdump.h>
 #include "internal/check_sink.h"
+#include "internal/pkt.h"
 
 #define SNAP 256
 
@@ -552,6 +553,48 @@ static void test_meta_btf(void **state)
 	free(r);
 }
 
+/* every truncation of every protocol, and random bytes, in exactly sized buffers */
+static void test_pkt_robust(void **state)
+{
+	static const uint16_t types[] = { 0x0800, 0x86dd, 0x0806, 0x8100, 0x88a8, 0x1234 };
+	static const uint8_t protos[] = { 6, 17, 1, 58, 0, 43, 44, 60, 51, 132 };
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	struct rawfrag_emit *em = rawfrag_emit__new(o, RAWFRAG_EMIT_JSON);
+	unsigned int seed = 12345;
+
+	assert_non_null(em);
+	for (int it = 0; it < 20000; it++) {
+		uint32_t len = rand_r(&seed) % 160, flen;
+		uint8_t *b = malloc(len ? len : 1);
+		struct pkt k;
+
+		assert_non_null(b);
+		for (uint32_t i = 0; i < len; i++)
+			b[i] = rand_r(&seed);
+		/* plausible headers so that the deeper parsers run too */
+		if (len >= 14)
+			put16(b + 12, types[rand_r(&seed) % 6]);
+		if (len >= 18 && (b[12] == 0x81 || b[12] == 0x88))
+			put16(b + 16, types[rand_r(&seed) % 3]);
+		for (uint32_t o4 = 14; o4 <= 18 && o4 + 10 < len; o4 += 4) {
+			b[o4] = (rand_r(&seed) & 1 ? 0x45 : 0x60) + (rand_r(&seed) % 3);
+			b[o4 + 6] = b[o4 + 9] = protos[rand_r(&seed) % 10];
+		}
+		pkt_parse(&k, b, len, rand_r(&seed) % 70000);
+		rawfrag_out__reset(o);
+		pkt_text(&k, o);
+		pkt_hex(&k, o);
+		rawfrag_emit__reset(em);
+		rawfrag_emit__begin_object(em, NULL);
+		pkt_fields(&k, em);
+		rawfrag_emit__end_object(em);
+		(void)pkt_looks_like_frame(b, len, &flen);
+		free(b);
+	}
+	rawfrag_emit__delete(em);
+	rawfrag_out__delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_meta_btf),
+		cmocka_unit_test(test_pkt_robust),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
