@@ -46,6 +46,7 @@ struct tp_field {
 struct tp_file {
 	struct rawfrag_tp_data td;
 	struct trace_seq seq;
+	struct rawfrag_out *scratch; /* fast-path text while it is being checked */
 	char *kallsyms; /* where to resolve %ps from, NULL: nowhere */
 	bool kallsyms_done;
 };
@@ -62,7 +63,15 @@ struct tp_event {
 	int nr_dyn;
 	struct tp_field *f;
 	uint16_t *dyn; /* indexes of dynamic fields in f[] */
+	/* compiled print fmt (NULL: libtraceevent prints), checked on some samples */
+	struct rawfrag_tp_prog *prog;
+	uint64_t nr_text;
+	uint64_t nr_prog_mismatch;
 };
+
+/* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
+#define TP_VERIFY_FIRST 32
+#define TP_VERIFY_EVERY 4096
 
 /* ---- field table ---- */
 
@@ -136,6 +145,7 @@ static void tp_event_free(struct tp_event *te)
 {
 	if (!te)
 		return;
+	rawfrag_tp_prog__free(te->prog);
 	free(te->f);
 	free(te->dyn);
 	free(te);
@@ -379,21 +389,13 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 
 /* ---- text ---- */
 
-static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
-		   struct rawfrag_out *out, bool verbose)
+/* what perf's event_format__fprintf() hands to libtraceevent; text in tf->seq */
+static int tep_text(struct tp_event *te, const struct rawfrag_raw *raw,
+		    const struct rawfrag_sample *s)
 {
-	const struct tp_event *te = priv;
 	struct tp_file *tf = te->tf;
 	struct tep_record rec;
-	char why[128];
-	uint32_t end;
 
-	if (tp_check(te, raw, &end, NULL, why, sizeof(why))) {
-		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
-				    why);
-		return -EINVAL;
-	}
-	/* what perf's event_format__fprintf() hands to libtraceevent */
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = s ? (int)s->cpu : 0;
 	rec.ts = s ? s->time : 0;
@@ -401,9 +403,64 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 	rec.data = (void *)raw->data;
 	trace_seq_reset(&tf->seq);
 	tep_print_event(tf->td.tep, &tf->seq, &rec, "%s", TEP_PRINT_INFO);
-	if (tf->seq.state != TRACE_SEQ__GOOD)
-		return -ENOMEM;
+	return tf->seq.state == TRACE_SEQ__GOOD ? 0 : -ENOMEM;
+}
+
+/*
+ * The compiled print fmt, checked against libtraceevent on some samples: on a
+ * difference the program is dropped and libtraceevent prints from then on.
+ */
+static int fast_text(struct tp_event *te, const struct rawfrag_raw *raw,
+		     const struct rawfrag_sample *s, struct rawfrag_out *out)
+{
+	struct tp_file *tf = te->tf;
+	uint64_t n = te->nr_text++;
+	const char *mine;
+	size_t len;
+	int ret;
+
+	if (n >= TP_VERIFY_FIRST && n % TP_VERIFY_EVERY) {
+		rawfrag_tp_prog__print(te->prog, raw->data, raw->size, out);
+		return 0;
+	}
+	rawfrag_out__reset(tf->scratch);
+	rawfrag_tp_prog__print(te->prog, raw->data, raw->size, tf->scratch);
+	mine = rawfrag_out__mem(tf->scratch, &len);
+	ret = tep_text(te, raw, s);
+	if (ret)
+		return ret;
+	if (len != tf->seq.len || memcmp(mine, tf->seq.buffer, len)) {
+		te->nr_prog_mismatch++;
+		rawfrag_tp_prog__free(te->prog);
+		te->prog = NULL;
+	}
 	rawfrag_out__write(out, tf->seq.buffer, tf->seq.len);
+	return 0;
+}
+
+static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
+		   struct rawfrag_out *out, bool verbose)
+{
+	struct tp_event *te = priv;
+	struct tp_file *tf = te->tf;
+	char why[128];
+	uint32_t end;
+	int ret;
+
+	if (tp_check(te, raw, &end, NULL, why, sizeof(why))) {
+		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
+				    why);
+		return -EINVAL;
+	}
+	if (te->prog) {
+		ret = fast_text(te, raw, s, out);
+	} else {
+		ret = tep_text(te, raw, s);
+		if (!ret)
+			rawfrag_out__write(out, tf->seq.buffer, tf->seq.len);
+	}
+	if (ret)
+		return ret;
 	if (verbose) {
 		struct rawfrag_emit *em = rawfrag_emit__new(out, RAWFRAG_EMIT_TEXT);
 
@@ -476,6 +533,7 @@ static void tp_file_fini(void *file_priv)
 		return;
 	rawfrag_tp_data__fini(&tf->td);
 	trace_seq_destroy(&tf->seq);
+	rawfrag_out__delete(tf->scratch);
 	free(tf->kallsyms);
 	free(tf);
 }
@@ -495,6 +553,11 @@ static int tp_file_init(struct rawfrag_decoder_ctx *ctx, void **file_priv)
 	if (!tf)
 		return -ENOMEM;
 	trace_seq_init(&tf->seq);
+	tf->scratch = rawfrag_out__new(-1);
+	if (!tf->scratch) {
+		ret = -ENOMEM;
+		goto err;
+	}
 	ret = rawfrag_tp_data__parse(&tf->td, env->tracing_data, env->tracing_data_size, ctx,
 				     &err);
 	if (ret == -ENOMEM)
@@ -510,6 +573,11 @@ static int tp_file_init(struct rawfrag_decoder_ctx *ctx, void **file_priv)
 err:
 	tp_file_fini(tf);
 	return ret;
+}
+
+static bool opt_is_false(const char *v)
+{
+	return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
 }
 
 /* Name the evsel "sys:name" as perf does when the file gave no name. */
@@ -551,6 +619,9 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 					 ev->system, ev->name);
 		return 0;
 	}
+	/* "fastprint=0": libtraceevent prints every sample */
+	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastprint")))
+		te->prog = rawfrag_tp_prog__compile(ev, tf->td.swap, tf->td.long_size);
 	if (tf->kallsyms && !tf->kallsyms_done && needs_symbols(ev)) {
 		int ret = rawfrag_tp_data__load_kallsyms(&tf->td, tf->kallsyms);
 

@@ -53,6 +53,20 @@ int rawfrag_tp_data__load_kallsyms(struct rawfrag_tp_data *td, const char *path)
 const char *rawfrag_tp_data__comm(const struct rawfrag_tp_data *td, uint32_t pid);
 
 /*
+ * A print fmt compiled for the fast text path (tracepoint_print.c). compile()
+ * returns NULL when the format uses something only libtraceevent can print;
+ * print() renders one payload whose fixed part and dynamic locators have been
+ * checked to lie inside size bytes.
+ */
+struct tep_event;
+struct rawfrag_tp_prog;
+struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, bool swap,
+						 int long_size);
+void rawfrag_tp_prog__free(struct rawfrag_tp_prog *p);
+void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
+			    struct rawfrag_out *o);
+
+/*
  * The tracepoint decoder's probe without an evsel: bind event id config using the
  * file state in ctx->file_priv (from the decoder's file_init). Returns 100 and the
  * per-event state in *priv (free with the decoder's release), 0 if the tracing

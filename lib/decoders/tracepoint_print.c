@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A compiled print fmt: the fast path of the tracepoint decoder's text().
+ *
+ * libtraceevent re-walks the print arguments and goes through vsnprintf for every
+ * piece of every sample; that is most of the cost of decoding a tracepoint file.
+ * Here the format string and argument tree of one event are turned once into a
+ * list of pieces (literal text, number, string, pointer) over a small expression
+ * tree whose field reads are precomputed offsets. The semantics are
+ * libtraceevent's (event-parse.c pretty_print/print_arg_number/print_str_arg/
+ * eval_num_arg), the reference perf 6.1 prints with:
+ *   - field values are read unsigned, never sign-extended, then cast by the
+ *     conversion's length modifier (so %d of an s8 -1 prints 255, %ld of an
+ *     int -1 prints 4294967295, as perf does);
+ *   - arithmetic is on unsigned 64-bit values;
+ *   - __print_flags/__print_symbolic, ?:, REC->a[N], __get_str/__get_rel_str.
+ * Anything else (%ps and other pointer extensions, casts, functions, bprint,
+ * '*' widths, / and %) is not compiled: the event keeps libtraceevent's path.
+ * The caller also checks the result against libtraceevent on a sample of
+ * records and drops the program on any difference.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal/tracepoint.h"
+
+#define MAX_NODES 256
+#define MAX_PIECES 64
+#define MAX_SYMS 64
+
+enum node_type { N_CONST, N_FIELD, N_OP, N_COND, N_DYNSTR, N_CHARS, N_LIT };
+enum piece_type { P_LIT, P_NUM, P_STR, P_PTR, P_FLAGS, P_SYMBOL };
+
+struct sym {
+	int64_t val;
+	const char *str;
+};
+
+struct node {
+	uint8_t type;
+	char op[3];
+	uint64_t val; /* N_CONST */
+	const char *lit; /* N_LIT: a string atom */
+	uint32_t off, size; /* N_FIELD, N_CHARS, N_DYNSTR (the locator) */
+	bool rel; /* N_DYNSTR: __rel_loc */
+	struct node *l, *r, *r2;
+};
+
+struct piece {
+	uint8_t type;
+	char conv; /* d i u x X o */
+	int8_t ls; /* length modifier: -2 hh .. 2 ll */
+	bool plain; /* the format is just "%<conv>" with ls: no flags or width */
+	char fmt[32]; /* the conversion as written, for snprintf */
+	const char *lit; /* P_LIT, P_FLAGS delimiter */
+	size_t litlen;
+	struct node *arg;
+	int nr_syms;
+	struct sym *syms;
+};
+
+struct rawfrag_tp_prog {
+	const struct tep_event *ev;
+	bool swap;
+	int nr_pieces, nr_nodes;
+	struct piece pieces[MAX_PIECES];
+	struct node nodes[MAX_NODES];
+	char *strings; /* owned copies of literal text */
+	size_t strings_len, strings_cap;
+	struct sym *symtab; /* all pieces' symbols */
+	int nr_symtab;
+};
+
+/* ---- compiling ---- */
+
+static struct node *new_node(struct rawfrag_tp_prog *p, int type)
+{
+	struct node *n;
+
+	if (p->nr_nodes >= MAX_NODES)
+		return NULL;
+	n = &p->nodes[p->nr_nodes++];
+	memset(n, 0, sizeof(*n));
+	n->type = type;
+	return n;
+}
+
+static bool read_size_ok(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+static const struct tep_format_field *find_field(const struct tep_event *ev, const char *name)
+{
+	return name ? tep_find_any_field((struct tep_event *)ev, name) : NULL;
+}
+
+static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg *a);
+
+static bool is_number(const char *s)
+{
+	return s && isdigit((unsigned char)s[0]);
+}
+
+static struct node *compile_op(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
+{
+	const char *op = a->op.op;
+	struct node *n;
+
+	if (!strcmp(op, "[")) {
+		const struct tep_format_field *f;
+		struct tep_print_arg *l = a->op.left, *r = a->op.right;
+		unsigned long long idx;
+
+		/* REC->array[constant] only */
+		if (l->type != TEP_PRINT_FIELD || r->type != TEP_PRINT_ATOM || !is_number(r->atom.atom))
+			return NULL;
+		f = find_field(p->ev, l->field.name);
+		idx = strtoull(r->atom.atom, NULL, 0);
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    !read_size_ok((int)f->elementsize) || idx >= f->arraylen)
+			return NULL;
+		n = new_node(p, N_FIELD);
+		if (!n)
+			return NULL;
+		n->off = (uint32_t)(f->offset + idx * f->elementsize);
+		n->size = f->elementsize;
+		return n;
+	}
+	if (!strcmp(op, "?")) {
+		struct tep_print_arg *r = a->op.right;
+
+		if (!r || r->type != TEP_PRINT_OP || strcmp(r->op.op, ":"))
+			return NULL;
+		n = new_node(p, N_COND);
+		if (!n)
+			return NULL;
+		n->l = compile_num(p, a->op.left);
+		n->r = compile_num(p, r->op.left);
+		n->r2 = compile_num(p, r->op.right);
+		return n->l && n->r && n->r2 ? n : NULL;
+	}
+	/* the binary and unary operators of eval_num_arg, without / and % (div by 0) */
+	if (strlen(op) > 2 || !strchr("!~|&<>=-+*", op[0]))
+		return NULL;
+	if (op[1] && !strchr("=|&<>", op[1]))
+		return NULL;
+	n = new_node(p, N_OP);
+	if (!n)
+		return NULL;
+	memcpy(n->op, op, strlen(op) + 1);
+	/* unary ! and ~ have no left operand */
+	n->l = a->op.left ? compile_num(p, a->op.left) : NULL;
+	n->r = compile_num(p, a->op.right);
+	if (!n->r || (!n->l && strcmp(op, "!") && strcmp(op, "~")))
+		return NULL;
+	return n;
+}
+
+static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
+{
+	const struct tep_format_field *f;
+	struct node *n;
+
+	if (!a)
+		return NULL;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		if (!is_number(a->atom.atom))
+			return NULL;
+		n = new_node(p, N_CONST);
+		if (n)
+			n->val = strtoull(a->atom.atom, NULL, 0);
+		return n;
+	case TEP_PRINT_FIELD:
+		f = find_field(p->ev, a->field.name);
+		if (!f || !read_size_ok(f->size) || (f->flags & TEP_FIELD_IS_ARRAY))
+			return NULL;
+		n = new_node(p, N_FIELD);
+		if (n) {
+			n->off = f->offset;
+			n->size = f->size;
+		}
+		return n;
+	case TEP_PRINT_OP:
+		return compile_op(p, a);
+	default:
+		return NULL;
+	}
+}
+
+/* A string argument: char[] field, __get_str(), string atom, or ?: of those. */
+static struct node *compile_str(struct rawfrag_tp_prog *p, struct tep_print_arg *a, int long_size)
+{
+	const struct tep_format_field *f;
+	struct node *n;
+
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		n = new_node(p, N_LIT);
+		if (n)
+			n->lit = a->atom.atom;
+		return n;
+	case TEP_PRINT_FIELD:
+		f = find_field(p->ev, a->field.name);
+		/* char[] only: tep prints a long-sized scalar as a printk string */
+		if (!f || f->size <= 0 || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+		    (f->flags & TEP_FIELD_IS_DYNAMIC))
+			return NULL;
+		n = new_node(p, N_CHARS);
+		if (n) {
+			n->off = f->offset;
+			n->size = f->size;
+		}
+		return n;
+	case TEP_PRINT_STRING:
+		f = find_field(p->ev, a->string.string);
+		if (!f || f->size != 4)
+			return NULL;
+		n = new_node(p, N_DYNSTR);
+		if (n) {
+			n->off = f->offset;
+			n->size = f->size;
+			n->rel = f->flags & TEP_FIELD_IS_RELATIVE;
+		}
+		return n;
+	case TEP_PRINT_OP:
+		if (strcmp(a->op.op, "?") || !a->op.right || a->op.right->type != TEP_PRINT_OP)
+			return NULL;
+		n = new_node(p, N_COND);
+		if (!n)
+			return NULL;
+		n->l = compile_num(p, a->op.left);
+		n->r = compile_str(p, a->op.right->op.left, long_size);
+		n->r2 = compile_str(p, a->op.right->op.right, long_size);
+		return n->l && n->r && n->r2 ? n : NULL;
+	default:
+		return NULL;
+	}
+}
+
+static const char *add_text(struct rawfrag_tp_prog *p, const char *s, size_t n, size_t *off)
+{
+	if (p->strings_len + n + 1 > p->strings_cap)
+		return NULL;
+	memcpy(p->strings + p->strings_len, s, n);
+	p->strings[p->strings_len + n] = '\0';
+	*off = p->strings_len;
+	p->strings_len += n + 1;
+	return p->strings;
+}
+
+static int compile_syms(struct rawfrag_tp_prog *p, struct piece *pc,
+			struct tep_print_flag_sym *fs)
+{
+	pc->syms = p->symtab + p->nr_symtab;
+	for (; fs; fs = fs->next) {
+		/* named flag values need libtraceevent's table */
+		if (!is_number(fs->value) || p->nr_symtab >= MAX_SYMS)
+			return -1;
+		p->symtab[p->nr_symtab].val = (int64_t)strtoull(fs->value, NULL, 0);
+		p->symtab[p->nr_symtab].str = fs->str;
+		p->nr_symtab++;
+		pc->nr_syms++;
+	}
+	return 0;
+}
+
+/* One % conversion at *fmt with its argument; returns chars consumed or -1. */
+static int compile_conv(struct rawfrag_tp_prog *p, const char *fmt, struct tep_print_arg **argp,
+			int long_size)
+{
+	struct tep_print_arg *a = *argp;
+	struct piece *pc;
+	const char *s = fmt + 1;
+	int ls = 0, len;
+	bool flags = false;
+
+	if (p->nr_pieces >= MAX_PIECES || !a)
+		return -1;
+	pc = &p->pieces[p->nr_pieces];
+	memset(pc, 0, sizeof(*pc));
+	for (;; s++) {
+		if (*s == 'h')
+			ls--;
+		else if (*s == 'l')
+			ls++;
+		else if (*s == 'L')
+			ls = 2;
+		else if (*s == '#' || *s == '.' || *s == 'z' || *s == 'Z' || *s == '-' ||
+			 (*s >= '0' && *s <= '9'))
+			flags = true;
+		else
+			break;
+	}
+	/* '*' widths and unknown conversions: leave to libtraceevent */
+	if (!*s || !strchr("duixXops", *s) || ls < -2 || ls > 2)
+		return -1;
+	len = (int)(s - fmt) + 1;
+	if (len >= (int)sizeof(pc->fmt))
+		return -1;
+	memcpy(pc->fmt, fmt, len);
+	pc->fmt[len] = '\0';
+	pc->conv = *s;
+	pc->ls = (int8_t)ls;
+	pc->plain = !flags;
+	if (*s == 'p') {
+		/* %pS, %pM, ... are extensions; plain %p is printf's */
+		if (s[1] && strchr("FfSsMmIiUh", s[1]))
+			return -1;
+		pc->type = P_PTR;
+		pc->arg = compile_num(p, a);
+	} else if (*s == 's') {
+		if (a->type == TEP_PRINT_FLAGS || a->type == TEP_PRINT_SYMBOL) {
+			bool fl = a->type == TEP_PRINT_FLAGS;
+
+			pc->type = fl ? P_FLAGS : P_SYMBOL;
+			pc->arg = compile_num(p, fl ? a->flags.field : a->symbol.field);
+			pc->lit = fl ? a->flags.delim : NULL;
+			if (compile_syms(p, pc, fl ? a->flags.flags : a->symbol.symbols))
+				return -1;
+		} else {
+			pc->type = P_STR;
+			pc->arg = compile_str(p, a, long_size);
+		}
+	} else {
+		pc->type = P_NUM;
+		pc->arg = compile_num(p, a);
+	}
+	if (!pc->arg)
+		return -1;
+	p->nr_pieces++;
+	*argp = a->next;
+	return len;
+}
+
+/* Literal text up to the next conversion, unescaped as parse_arg_string() does. */
+static int compile_lit(struct rawfrag_tp_prog *p, const char *fmt)
+{
+	char buf[512];
+	size_t n = 0, off;
+	const char *s = fmt;
+	struct piece *pc;
+
+	while (*s && n < sizeof(buf) - 1) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			buf[n++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s == 'r' ? '\r' : *s;
+		} else if (*s == '%') {
+			if (s[1] != '%')
+				break;
+			buf[n++] = '%';
+			s++;
+		} else {
+			buf[n++] = *s;
+		}
+		s++;
+	}
+	if (p->nr_pieces >= MAX_PIECES || !add_text(p, buf, n, &off))
+		return -1;
+	pc = &p->pieces[p->nr_pieces++];
+	memset(pc, 0, sizeof(*pc));
+	pc->type = P_LIT;
+	pc->lit = (const char *)(uintptr_t)off; /* made a pointer once strings is final */
+	pc->litlen = n;
+	return (int)(s - fmt);
+}
+
+void rawfrag_tp_prog__free(struct rawfrag_tp_prog *p)
+{
+	if (!p)
+		return;
+	free(p->strings);
+	free(p->symtab);
+	free(p);
+}
+
+struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, bool swap,
+						 int long_size)
+{
+	struct rawfrag_tp_prog *p;
+	struct tep_print_arg *arg;
+	const char *fmt = ev->print_fmt.format;
+
+	if (!fmt || ev->handler ||
+	    (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->ev = ev;
+	p->swap = swap;
+	p->strings_cap = strlen(fmt) + 1 + MAX_PIECES;
+	p->strings = malloc(p->strings_cap);
+	p->symtab = calloc(MAX_SYMS, sizeof(*p->symtab));
+	if (!p->strings || !p->symtab)
+		goto fail;
+	arg = ev->print_fmt.args;
+	while (*fmt) {
+		int n = (*fmt == '%' && fmt[1] != '%') ? compile_conv(p, fmt, &arg, long_size) :
+							  compile_lit(p, fmt);
+
+		if (n <= 0)
+			goto fail;
+		fmt += n;
+	}
+	for (int i = 0; i < p->nr_pieces; i++)
+		if (p->pieces[i].type == P_LIT)
+			p->pieces[i].lit = p->strings + (uintptr_t)p->pieces[i].lit;
+	return p;
+fail:
+	rawfrag_tp_prog__free(p);
+	return NULL;
+}
+
+/* ---- running ---- */
+
+/*
+ * The line is built in a stack buffer and handed to the out in one write: one
+ * rawfrag_out call per piece was a third of the fast path.
+ */
+struct sbuf {
+	struct rawfrag_out *o;
+	size_t len;
+	char b[1024];
+};
+
+static void sb_flush(struct sbuf *sb)
+{
+	rawfrag_out__write(sb->o, sb->b, sb->len);
+	sb->len = 0;
+}
+
+static void sb_write(struct sbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n > sizeof(sb->b)) {
+		sb_flush(sb);
+		if (n > sizeof(sb->b)) {
+			rawfrag_out__write(sb->o, s, n);
+			return;
+		}
+	}
+	memcpy(sb->b + sb->len, s, n);
+	sb->len += n;
+}
+
+static void sb_puts(struct sbuf *sb, const char *s)
+{
+	sb_write(sb, s, strlen(s));
+}
+
+static void sb_u64(struct sbuf *sb, uint64_t v)
+{
+	char buf[24];
+	int i = 24;
+
+	do {
+		buf[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sb_write(sb, buf + i, 24 - i);
+}
+
+static void sb_s64(struct sbuf *sb, int64_t v)
+{
+	if (v < 0) {
+		sb_write(sb, "-", 1);
+		sb_u64(sb, 0 - (uint64_t)v);
+	} else {
+		sb_u64(sb, (uint64_t)v);
+	}
+}
+
+static uint64_t rd(const uint8_t *d, uint32_t size, bool swap)
+{
+	switch (size) {
+	case 1:
+		return d[0];
+	case 2:
+		return rawfrag__get16(d, swap);
+	case 4:
+		return rawfrag__get32(d, swap);
+	default:
+		return rawfrag__get64(d, swap);
+	}
+}
+
+static uint64_t eval(const struct rawfrag_tp_prog *p, const struct node *n, const uint8_t *d)
+{
+	uint64_t l, r;
+
+	switch (n->type) {
+	case N_CONST:
+		return n->val;
+	case N_FIELD:
+		return rd(d + n->off, n->size, p->swap);
+	case N_COND:
+		return eval(p, n->l, d) ? eval(p, n->r, d) : eval(p, n->r2, d);
+	default:
+		break;
+	}
+	l = n->l ? eval(p, n->l, d) : 0;
+	r = eval(p, n->r, d);
+	switch (n->op[0]) {
+	case '!':
+		return n->op[1] ? l != r : !r;
+	case '~':
+		return ~r;
+	case '|':
+		return n->op[1] ? l || r : l | r;
+	case '&':
+		return n->op[1] ? l && r : l & r;
+	case '<':
+		return n->op[1] == '<' ? (r < 64 ? l << r : 0) : n->op[1] ? l <= r : l < r;
+	case '>':
+		return n->op[1] == '>' ? (r < 64 ? l >> r : 0) : n->op[1] ? l >= r : l > r;
+	case '=':
+		return l == r;
+	case '-':
+		return l - r;
+	case '+':
+		return l + r;
+	default:
+		return l * r;
+	}
+}
+
+/* The string a string node stands for, bounded by the raw area. */
+static const char *str_of(const struct rawfrag_tp_prog *p, const struct node *n,
+			  const uint8_t *d, uint32_t size, size_t *len)
+{
+	uint32_t off;
+
+	switch (n->type) {
+	case N_LIT:
+		*len = strlen(n->lit);
+		return n->lit;
+	case N_CHARS:
+		*len = strnlen((const char *)d + n->off, n->size);
+		return (const char *)d + n->off;
+	case N_DYNSTR:
+		/* the locator was checked to lie inside the raw area */
+		off = rawfrag__get32(d + n->off, p->swap) & 0xffff;
+		if (n->rel)
+			off += n->off + n->size;
+		if (off >= size) {
+			*len = 0;
+			return "";
+		}
+		*len = strnlen((const char *)d + off, size - off);
+		return (const char *)d + off;
+	default: /* N_COND */
+		return eval(p, n->l, d) ? str_of(p, n->r, d, size, len) :
+					  str_of(p, n->r2, d, size, len);
+	}
+}
+
+/*
+ * The conversions with flags or a width are rendered by printf from the format
+ * as the event wrote it, as libtraceevent does: the format is data here, checked
+ * at compile time to be one conversion of the kind the argument matches.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+static void put_str(struct sbuf *o, const struct piece *pc, const char *s, size_t len)
+{
+	char buf[512], tmp[256];
+
+	if (pc->plain) {
+		sb_write(o, s, len);
+		return;
+	}
+	/* width/flags: printf's own rendering, on a NUL-terminated copy */
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	snprintf(buf, sizeof(buf), pc->fmt, tmp);
+	sb_puts(o, buf);
+}
+
+static void put_hex(struct sbuf *o, uint64_t v, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char buf[16];
+	int i = 16;
+
+	do {
+		buf[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	sb_write(o, buf + i, 16 - i);
+}
+
+/* print_arg_number(): the value cast as the length modifier says, then printf'd */
+static void put_num(struct sbuf *o, const struct piece *pc, uint64_t val)
+{
+	bool sign = pc->conv == 'd' || pc->conv == 'i';
+	char buf[64];
+	int64_t sv;
+	uint64_t uv;
+
+	switch (pc->ls) {
+	case -2:
+		sv = (signed char)val;
+		uv = (unsigned char)val;
+		break;
+	case -1:
+		sv = (short)val;
+		uv = (unsigned short)val;
+		break;
+	case 0:
+		sv = (int)val;
+		uv = (unsigned int)val;
+		break;
+	default:
+		sv = (int64_t)val;
+		uv = val;
+		break;
+	}
+	if (pc->plain && pc->conv != 'o') {
+		if (sign)
+			sb_s64(o, sv);
+		else if (pc->conv == 'u')
+			sb_u64(o, uv);
+		else
+			put_hex(o, uv, pc->conv == 'X');
+		return;
+	}
+	switch (pc->ls) {
+	case -2:
+		snprintf(buf, sizeof(buf), pc->fmt, (char)val);
+		break;
+	case -1:
+		snprintf(buf, sizeof(buf), pc->fmt, (short)val);
+		break;
+	case 0:
+		snprintf(buf, sizeof(buf), pc->fmt, (int)val);
+		break;
+	case 1:
+		snprintf(buf, sizeof(buf), pc->fmt, (long)val);
+		break;
+	default:
+		snprintf(buf, sizeof(buf), pc->fmt, (long long)val);
+		break;
+	}
+	sb_puts(o, buf);
+}
+
+#pragma GCC diagnostic pop
+
+/* print_str_arg() for __print_flags / __print_symbolic (values are long long) */
+static void put_flags(struct sbuf *o, const struct piece *pc, int64_t val)
+{
+	bool printed = false;
+
+	for (int i = 0; i < pc->nr_syms; i++) {
+		int64_t fval = pc->syms[i].val;
+		const char *s = pc->syms[i].str;
+
+		if (pc->type == P_SYMBOL) {
+			if (val == fval) {
+				put_str(o, pc, s, strlen(s));
+				return;
+			}
+			continue;
+		}
+		if (!val && fval < 0) {
+			put_str(o, pc, s, strlen(s));
+			break;
+		}
+		if (fval > 0 && (val & fval) == fval) {
+			if (printed && pc->lit)
+				sb_puts(o, pc->lit);
+			put_str(o, pc, s, strlen(s));
+			printed = true;
+			val &= ~fval;
+		}
+	}
+	if (pc->type == P_FLAGS && !val)
+		return;
+	if (pc->type == P_FLAGS && printed && pc->lit)
+		sb_puts(o, pc->lit);
+	sb_write(o, "0x", 2);
+	put_hex(o, (uint64_t)val, false);
+}
+
+void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
+			    struct rawfrag_out *out)
+{
+	struct sbuf sb, *o = &sb;
+
+	sb.o = out;
+	sb.len = 0;
+	for (int i = 0; i < p->nr_pieces; i++) {
+		const struct piece *pc = &p->pieces[i];
+		const char *s;
+		size_t len;
+		uint64_t v;
+
+		switch (pc->type) {
+		case P_LIT:
+			sb_write(o, pc->lit, pc->litlen);
+			break;
+		case P_NUM:
+			put_num(o, pc, eval(p, pc->arg, data));
+			break;
+		case P_PTR:
+			/* printf's %p */
+			v = eval(p, pc->arg, data);
+			if (v) {
+				sb_write(o, "0x", 2);
+				put_hex(o, v, false);
+			} else {
+				sb_write(o, "(nil)", 5);
+			}
+			break;
+		case P_STR:
+			s = str_of(p, pc->arg, data, size, &len);
+			put_str(o, pc, s, len);
+			break;
+		default:
+			put_flags(o, pc, (int64_t)eval(p, pc->arg, data));
+			break;
+		}
+	}
+	sb_flush(o);
+}
