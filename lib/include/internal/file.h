@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Internals of the perf.data reader, shared by lib/file.c, header.c, attr.c,
- * pipe.c and compress.c (and the in-tree tests).
+ * Internals of the perf.data reader, shared by lib/file.c, file_evsel.c,
+ * header.c, header_features.c, attr.c, pipe.c and compress.c.
  *
  * Ownership: a rawfrag_file owns everything hanging off it: the current mmap
  * window of the data section, the feature payload buffers (read with pread, they
@@ -118,22 +118,22 @@ __attribute__((format(printf, 3, 4))) void rf_print(const struct rawfrag_file *f
 						    const char *fmt, ...);
 void *rf_keep(struct rawfrag_file *f, void *p);
 char *rf_strndup(struct rawfrag_file *f, const char *s, size_t max);
+/* framing checks and stats for one record; 0 ok, -EINVAL error, 1 skip (force) */
+int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec);
+
+/* file_evsel.c */
 struct rawfrag_evsel *rf_evsel__new(struct rawfrag_file *f, const struct perf_event_attr *attr,
 				    uint32_t file_attr_size);
 int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, bool swap);
-void rf_evsel__name_default(struct rawfrag_evsel *e);
 struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id);
 int rf_build_id_hash(struct rawfrag_file *f);
-/* framing checks and stats for one record; 0 ok, -EINVAL error, 1 skip (force) */
-int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec);
-int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec);
 
 /* attr.c: attr bytes (file order, len bytes available) to a host-order attr */
 int rf_attr__read(struct perf_event_attr *attr, uint32_t *file_size, const void *buf,
 		  uint64_t len, bool swap, const char **why);
 void rf_attr__swap(struct perf_event_attr *attr);
 
-/* header.c */
+/* header.c, header_features.c */
 int rf_header__read(struct rawfrag_file *f);
 int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_t size,
 		      int64_t offset);
@@ -142,6 +142,8 @@ int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_
 int rf_pipe__open(struct rawfrag_file *f);
 int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec);
 void rf_pipe__free(struct rawfrag_file *f);
+/* apply records that describe the file (HEADER_ATTR, FEATURE, EVENT_UPDATE...) */
+int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec);
 
 /* compress.c */
 int rf_zstd__feed(struct rawfrag_file *f, const struct rawfrag_record *rec);
