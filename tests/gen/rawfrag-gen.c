@@ -20,6 +20,7 @@
  *                            perf-ecosystem.md §1.12, in PERF_SKIP)
  *   tp-{le,be}-z.data        file mode, zstd PERF_RECORD_COMPRESSED
  *   tp-le-pipe-z.data        pipe mode, compressed
+ *   tp-le-attr{64..120}.data, tp-be-attr64.data: every attr size perf can write
  *   types-{le,be}.data       every sample_type bit: one cpu-clock evsel per
  *                            PERF_SAMPLE_* bit on top of IDENTIFIER|IP|TID|TIME|
  *                            CPU|PERIOD, plus one evsel with every bit (all
@@ -155,6 +156,7 @@ static struct rawfrag_sample sid(uint64_t identifier, uint64_t time, uint32_t cp
 
 struct tp_opts {
 	bool be, pipe, z;
+	uint32_t attr_size; /* 0: sizeof(struct perf_event_attr) */
 	/* corruption hooks: which sample to spoil and how */
 	int bad_sample;
 	void (*spoil)(uint8_t *rec, int len, bool be);
@@ -180,7 +182,7 @@ static struct rawfrag_writer *tp_writer(const char *file, const struct tp_opts *
 	for (int i = 0; i < 2; i++) {
 		memset(&a, 0, sizeof(a));
 		a.type = PERF_TYPE_TRACEPOINT;
-		a.size = sizeof(a);
+		a.size = o->attr_size ? o->attr_size : sizeof(a);
 		a.config = tps[i].id;
 		a.sample_period = 1;
 		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
@@ -254,6 +256,46 @@ static void write_tp(const char *file, const struct tp_opts *o)
 	if (rawfrag_writer__finish(w))
 		wdie(w, file);
 	rawfrag_writer__delete(w);
+}
+
+/*
+ * A sample whose true size passed 64 KiB, so its u16 header.size wrapped (as
+ * the kernel writes it, raw-layouts.md §1.3): raw_size 65540, 65600 bytes
+ * written, header.size 64. Returns the file offset of that record.
+ */
+static uint64_t write_wrapped(const char *file, bool be)
+{
+	struct tp_opts o = { .be = be, .bad_sample = -1 };
+	struct rawfrag_writer *w = tp_writer(file, &o);
+	struct perf_event_attr a = { .sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+						    PERF_SAMPLE_RAW };
+	struct rawfrag_sample s = { .identifier = 101, .pid = GEN_PID, .tid = GEN_TID,
+				    .time = 1000000000ULL, .period = 1 };
+	bool swap = be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	static uint8_t big[65600];
+	uint8_t rec[64];
+	uint64_t off;
+	int len;
+
+	/* the head of the record: fields up to raw_size */
+	s.raw_size = 4;
+	len = rawfrag_sample__synthesize(&a, &s, PERF_RECORD_MISC_KERNEL, swap, rec, sizeof(rec));
+	if (len != 64)
+		die(file, "unexpected sample size");
+	memcpy(big, rec, 56);
+	put_num(big + 6, 65600 & 0xffff, 2, be);
+	put_num(big + 56, 65540, 4, be);
+	tp_payload(&tps[0], big + 60, 0, be);
+	off = rawfrag_writer__bytes(w);
+	/* write_record copies bytes as given; two calls keep each under 64 KiB */
+	if (rawfrag_writer__write_record(w, big, 32800) ||
+	    rawfrag_writer__write_record(w, big + 32800, 65600 - 32800) ||
+	    rawfrag_writer__finish(w))
+		wdie(w, file);
+	rawfrag_writer__delete(w);
+	return off;
 }
 
 /* ---- every sample_type bit ---- */
@@ -539,6 +581,21 @@ int main(int argc, char **argv)
 							   "HEADER_ATTR (cross-endian pipe)\n",
 						name);
 			}
+	/* every attr size from VER0 to VER6 (VER7 = 128 is the default above) */
+	for (uint32_t sz = 64; sz <= 120; sz += 8) {
+		char name[64];
+
+		if (sz == 88)
+			continue; /* no VER: 96 added 16 bytes at once */
+		snprintf(name, sizeof(name), "tp-le-attr%u.data", sz);
+		o = (struct tp_opts){ .bad_sample = -1, .attr_size = sz };
+		write_tp(name, &o);
+		entry(name, 0, NULL);
+	}
+	o = (struct tp_opts){ .bad_sample = -1, .attr_size = 64, .be = true };
+	write_tp("tp-be-attr64.data", &o);
+	entry("tp-be-attr64.data", 0, NULL);
+
 	write_types("types-le.data", false, NULL);
 	entry("types-le.data", 0, NULL);
 	write_types("types-be.data", true, NULL);
@@ -581,6 +638,15 @@ int main(int argc, char **argv)
 	      "SAMPLE: BRANCH_STACK: nr 1048576 exceeds record (size 456, at offset 176)");
 	write_types("bad-aux-size.data", false, spoil_aux_size);
 	entry("bad-aux-size.data", 2, "SAMPLE: AUX: size 4096 exceeds record (size 456, at offset 440)");
+
+	v = write_wrapped("bad-wrapped.data", false);
+	snprintf(msg, sizeof(msg),
+		 "offset 0x%llx: SAMPLE: RAW: raw_size 65540 exceeds record (size 64, at offset 60)",
+		 (unsigned long long)v);
+	entry("bad-wrapped.data", 2, msg);
+	/* the checker goes on after the RAW violation: the next "record" is payload */
+	fprintf(check, "bad-wrapped.data 2 offset 0x%llx: UNKNOWN(%d)\n",
+		(unsigned long long)v + 64, GEN_TID);
 
 	/* corrupt: framing (the reader's messages) */
 	o = (struct tp_opts){ .bad_sample = 9, .spoil = spoil_header_size };
