@@ -73,7 +73,7 @@ static bool branch_hw_idx(const struct perf_event_attr *attr, const struct rawfr
 	return s->branch_nr || s->branch_has_hw_idx;
 }
 
-/* Size of the record, or UINT64_MAX-ish huge values when the inputs are absurd. */
+/* Size of the record; absurd array counts are capped so that the sum cannot wrap. */
 static uint64_t sample_size(const struct perf_event_attr *attr, const struct rawfrag_sample *s)
 {
 	uint64_t t = attr->sample_type;
@@ -120,13 +120,13 @@ static void put_read(struct out *o, const struct perf_event_attr *attr,
 		     const struct rawfrag_sample *s, uint64_t len)
 {
 	uint64_t rf = attr->read_format;
+	uint8_t *start = o->p;
 
 	if (s->read.data) {
 		put_bytes(o, s->read.data, len);
 		return;
 	}
 	/* no block given: the scalars we have, zero values */
-	uint8_t *start = o->p;
 
 	if (rf & PERF_FORMAT_GROUP)
 		put64(o, s->read.nr);

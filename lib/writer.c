@@ -211,8 +211,13 @@ struct rawfrag_writer *rawfrag_writer__new(const char *path,
 	int e;
 
 	if (!w) {
-		e = -ENOMEM;
-		goto fail_nomem;
+		/* nothing to clean up yet */
+		if (err) {
+			*err = (struct rawfrag_err){ .err = -ENOMEM, .offset = -1 };
+			snprintf(err->reason, sizeof(err->reason), "out of memory");
+		}
+		errno = ENOMEM;
+		return NULL;
 	}
 	w->fd = -1;
 	w->pipe = RAWFRAG_OPTS_GET(opts, pipe, false);
@@ -259,15 +264,6 @@ fail:
 	if (err)
 		*err = w->err;
 	rawfrag_writer__delete(w);
-	errno = -e;
-	return NULL;
-fail_nomem:
-	if (err) {
-		memset(err, 0, sizeof(*err));
-		err->err = e;
-		err->offset = -1;
-		snprintf(err->reason, sizeof(err->reason), "out of memory");
-	}
 	errno = -e;
 	return NULL;
 }
@@ -559,8 +555,11 @@ static int kernel_record(struct rawfrag_writer *w, struct rw_buf *b, uint32_t ty
 	put_trailer(w, b, id);
 	if (b->oom || b->len > 0xffff) {
 		free(b->p);
-		return rw_usage(w, b->oom ? -ENOMEM : -E2BIG, "%s: cannot build record",
-			       rawfrag_record_type__name(type));
+		if (b->oom)
+			return rw_fail(w, -ENOMEM, "%s: out of memory",
+				       rawfrag_record_type__name(type));
+		return rw_usage(w, -E2BIG, "%s: record exceeds 65535 bytes",
+				rawfrag_record_type__name(type));
 	}
 	size = t16(w, (uint16_t)b->len);
 	memcpy(b->p, &t32v, 4);
