@@ -479,6 +479,37 @@ static void test_synth_limits(void **state)
 	assert_int_equal(rawfrag__get32(buf + 12, false), 0);
 }
 
+/* hostile bytes: any sample_type over random records is an error or a reading inside */
+static void test_random_bytes(void **state)
+{
+	struct perf_event_attr a;
+	struct rawfrag_record rec = { .type = PERF_RECORD_SAMPLE };
+	struct rawfrag_sample p;
+	struct rawfrag_err err;
+	unsigned int seed = 7;
+
+	for (int i = 0; i < 20000; i++) {
+		int len = 8 + 8 * (rand_r(&seed) % 40);
+		uint8_t *buf = malloc(len);
+		int ret;
+
+		assert_non_null(buf);
+		for (int k = 0; k < len; k++)
+			/* small numbers are likelier to look like valid counts */
+			buf[k] = (uint8_t)(rand_r(&seed) % 4 ? rand_r(&seed) % 3 : rand_r(&seed));
+		init_attr(&a, ((uint64_t)rand_r(&seed) << 16 ^ rand_r(&seed)) & ALL_BITS,
+			  rand_r(&seed) & 0x1f, rand_r(&seed) & 1);
+		rec.data = buf;
+		rec.size = (uint16_t)len;
+		ret = rawfrag_sample__parse(&p, &a, &rec, i & 1, &err);
+		if (ret)
+			assert_int_equal(ret, -EINVAL);
+		else
+			assert_true(p.end_offset <= (uint32_t)len);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_branch_nr0_without_hw_idx),
 		cmocka_unit_test(test_id_trailer),
 		cmocka_unit_test(test_synth_limits),
+		cmocka_unit_test(test_random_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
