@@ -14,6 +14,7 @@
  * (fixed part present, common_type right, dynamic fields inside the raw area):
  * libtraceevent trusts the record, this file does not.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ enum tpf_kind {
 
 struct tp_field {
 	const char *name; /* owned by the tep_event */
+	char *jkey; /* "name": for the JSON fast path, NULL if the name needs escaping */
+	uint32_t jkey_len;
 	uint32_t offset, size; /* of the field itself (for dynamic ones: the locator) */
 	uint32_t elem; /* element size of arrays */
 	uint8_t kind;
@@ -67,6 +70,7 @@ struct tp_event {
 	struct rawfrag_tp_prog *prog;
 	uint64_t nr_text;
 	uint64_t nr_prog_mismatch;
+	bool json_fast; /* every field name is plain: JSON written directly */
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -141,11 +145,28 @@ static uint32_t field_align(const struct tp_field *f, int long_size)
 	return a;
 }
 
+/* Precompute "name": when the name is plain (it always is for kernel formats). */
+static int json_key(struct tp_field *f)
+{
+	size_t n = strlen(f->name);
+
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)f->name[i]) && f->name[i] != '_')
+			return 0;
+	f->jkey = malloc(n + 4);
+	if (!f->jkey)
+		return -ENOMEM;
+	f->jkey_len = (uint32_t)snprintf(f->jkey, n + 4, "\"%s\":", f->name);
+	return 0;
+}
+
 static void tp_event_free(struct tp_event *te)
 {
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
+	for (int i = 0; te->f && i < te->nr_common + te->nr_fields; i++)
+		free(te->f[i].jkey);
 	free(te->f);
 	free(te->dyn);
 	free(te);
@@ -181,6 +202,8 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 			if (f->offset < 0 || f->size < 0 || f->offset > 0xffff || f->size > 0xffff)
 				goto err;
 			classify(tpf, f);
+			if (json_key(tpf))
+				goto err;
 			if (tpf->offset + tpf->size > te->fixed)
 				te->fixed = tpf->offset + tpf->size;
 			if (field_align(tpf, tf->td.long_size) > align)
@@ -196,6 +219,10 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 		}
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
+	te->json_fast = true;
+	for (int i = 0; i < n; i++)
+		if (!te->f[i].jkey)
+			te->json_fast = false;
 	return te;
 err:
 	tp_event_free(te);
@@ -371,12 +398,133 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	}
 }
 
+/* ---- JSON fast path: the same output as the emitter calls above ---- */
+
+static void sb_hex(struct rawfrag_tp_sb *sb, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	char buf[16];
+	int i = 16;
+
+	do {
+		buf[--i] = hx[v & 15];
+		v >>= 4;
+	} while (v);
+	rawfrag_tp_sb__write(sb, buf + i, 16 - i);
+}
+
+static void json_elem(struct rawfrag_tp_sb *sb, const struct tp_field *f, const uint8_t *p,
+		      uint32_t n, bool swap)
+{
+	uint64_t v = rd_num(p, n, swap, f->is_signed);
+
+	if (f->elem_ptr) {
+		rawfrag_tp_sb__write(sb, "\"0x", 3);
+		sb_hex(sb, v);
+		rawfrag_tp_sb__write(sb, "\"", 1);
+	} else if (f->is_signed) {
+		rawfrag_tp_sb__s64(sb, (int64_t)v);
+	} else {
+		rawfrag_tp_sb__u64(sb, v);
+	}
+}
+
+static void json_str(struct rawfrag_tp_sb *sb, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		/* anything that needs escaping: the out's own escaper */
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+			rawfrag_tp_sb__flush(sb);
+			rawfrag_out__json_str(sb->o, s, len);
+			return;
+		}
+	}
+	rawfrag_tp_sb__write(sb, "\"", 1);
+	rawfrag_tp_sb__write(sb, s, len);
+	rawfrag_tp_sb__write(sb, "\"", 1);
+}
+
+static void json_field(struct rawfrag_tp_sb *sb, const struct tp_field *f,
+		       const struct rawfrag_raw *raw, bool swap)
+{
+	static const char hx[] = "0123456789abcdef";
+	const uint8_t *p;
+	uint32_t off, len;
+
+	rawfrag_tp_sb__write(sb, f->jkey, f->jkey_len);
+	if (!field_span(f, raw, swap, &off, &len)) {
+		rawfrag_tp_sb__write(sb, "null", 4);
+		return;
+	}
+	p = raw->data + off;
+	switch (f->kind) {
+	case TPF_INT:
+	case TPF_PTR:
+		json_elem(sb, f, p, f->size, swap);
+		break;
+	case TPF_STR:
+		json_str(sb, (const char *)p, strnlen((const char *)p, len));
+		break;
+	case TPF_ARRAY:
+		rawfrag_tp_sb__write(sb, "[", 1);
+		for (uint32_t i = 0; i + f->elem <= len; i += f->elem) {
+			if (i)
+				rawfrag_tp_sb__write(sb, ",", 1);
+			json_elem(sb, f, p + i, f->elem, swap);
+		}
+		rawfrag_tp_sb__write(sb, "]", 1);
+		break;
+	default:
+		rawfrag_tp_sb__write(sb, "\"", 1);
+		for (uint32_t i = 0; i < len; i++) {
+			char b[2] = { hx[p[i] >> 4], hx[p[i] & 15] };
+
+			rawfrag_tp_sb__write(sb, b, 2);
+		}
+		rawfrag_tp_sb__write(sb, "\"", 1);
+		break;
+	}
+}
+
+/*
+ * The emitter places "common" (and so the separators around it); the members
+ * inside and after it are written straight into the emitter's out.
+ */
+static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw,
+			struct rawfrag_emit *em)
+{
+	struct rawfrag_tp_sb sb = { .o = rawfrag_emit__out(em) };
+	bool swap = te->tf->td.swap;
+	int i;
+
+	rawfrag_emit__begin_object(em, "common");
+	for (i = 0; i < te->nr_common; i++) {
+		if (i)
+			rawfrag_tp_sb__write(&sb, ",", 1);
+		json_field(&sb, &te->f[i], raw, swap);
+	}
+	rawfrag_tp_sb__flush(&sb);
+	rawfrag_emit__end_object(em);
+	for (; i < te->nr_common + te->nr_fields; i++) {
+		rawfrag_tp_sb__write(&sb, ",", 1);
+		json_field(&sb, &te->f[i], raw, swap);
+	}
+	rawfrag_tp_sb__flush(&sb);
+}
+
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		     struct rawfrag_emit *em)
 {
 	const struct tp_event *te = priv;
 	bool swap = te->tf->td.swap;
 	int i;
+
+	if (te->json_fast && rawfrag_emit__format(em) == RAWFRAG_EMIT_JSON) {
+		fields_json(te, raw, em);
+		return 0;
+	}
 
 	rawfrag_emit__begin_object(em, "common");
 	for (i = 0; i < te->nr_common; i++)

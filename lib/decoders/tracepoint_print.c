@@ -420,62 +420,6 @@ fail:
 
 /* ---- running ---- */
 
-/*
- * The line is built in a stack buffer and handed to the out in one write: one
- * rawfrag_out call per piece was a third of the fast path.
- */
-struct sbuf {
-	struct rawfrag_out *o;
-	size_t len;
-	char b[1024];
-};
-
-static void sb_flush(struct sbuf *sb)
-{
-	rawfrag_out__write(sb->o, sb->b, sb->len);
-	sb->len = 0;
-}
-
-static void sb_write(struct sbuf *sb, const char *s, size_t n)
-{
-	if (sb->len + n > sizeof(sb->b)) {
-		sb_flush(sb);
-		if (n > sizeof(sb->b)) {
-			rawfrag_out__write(sb->o, s, n);
-			return;
-		}
-	}
-	memcpy(sb->b + sb->len, s, n);
-	sb->len += n;
-}
-
-static void sb_puts(struct sbuf *sb, const char *s)
-{
-	sb_write(sb, s, strlen(s));
-}
-
-static void sb_u64(struct sbuf *sb, uint64_t v)
-{
-	char buf[24];
-	int i = 24;
-
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	sb_write(sb, buf + i, 24 - i);
-}
-
-static void sb_s64(struct sbuf *sb, int64_t v)
-{
-	if (v < 0) {
-		sb_write(sb, "-", 1);
-		sb_u64(sb, 0 - (uint64_t)v);
-	} else {
-		sb_u64(sb, (uint64_t)v);
-	}
-}
-
 static uint64_t rd(const uint8_t *d, uint32_t size, bool swap)
 {
 	switch (size) {
@@ -568,12 +512,12 @@ static const char *str_of(const struct rawfrag_tp_prog *p, const struct node *n,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
-static void put_str(struct sbuf *o, const struct piece *pc, const char *s, size_t len)
+static void put_str(struct rawfrag_tp_sb *o, const struct piece *pc, const char *s, size_t len)
 {
 	char buf[512], tmp[256];
 
 	if (pc->plain) {
-		sb_write(o, s, len);
+		rawfrag_tp_sb__write(o, s, len);
 		return;
 	}
 	/* width/flags: printf's own rendering, on a NUL-terminated copy */
@@ -582,10 +526,10 @@ static void put_str(struct sbuf *o, const struct piece *pc, const char *s, size_
 	memcpy(tmp, s, len);
 	tmp[len] = '\0';
 	snprintf(buf, sizeof(buf), pc->fmt, tmp);
-	sb_puts(o, buf);
+	rawfrag_tp_sb__puts(o, buf);
 }
 
-static void put_hex(struct sbuf *o, uint64_t v, bool upper)
+static void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
 	char buf[16];
@@ -595,11 +539,11 @@ static void put_hex(struct sbuf *o, uint64_t v, bool upper)
 		buf[--i] = digits[v & 15];
 		v >>= 4;
 	} while (v);
-	sb_write(o, buf + i, 16 - i);
+	rawfrag_tp_sb__write(o, buf + i, 16 - i);
 }
 
 /* print_arg_number(): the value cast as the length modifier says, then printf'd */
-static void put_num(struct sbuf *o, const struct piece *pc, uint64_t val)
+static void put_num(struct rawfrag_tp_sb *o, const struct piece *pc, uint64_t val)
 {
 	bool sign = pc->conv == 'd' || pc->conv == 'i';
 	char buf[64];
@@ -626,9 +570,9 @@ static void put_num(struct sbuf *o, const struct piece *pc, uint64_t val)
 	}
 	if (pc->plain && pc->conv != 'o') {
 		if (sign)
-			sb_s64(o, sv);
+			rawfrag_tp_sb__s64(o, sv);
 		else if (pc->conv == 'u')
-			sb_u64(o, uv);
+			rawfrag_tp_sb__u64(o, uv);
 		else
 			put_hex(o, uv, pc->conv == 'X');
 		return;
@@ -650,13 +594,13 @@ static void put_num(struct sbuf *o, const struct piece *pc, uint64_t val)
 		snprintf(buf, sizeof(buf), pc->fmt, (long long)val);
 		break;
 	}
-	sb_puts(o, buf);
+	rawfrag_tp_sb__puts(o, buf);
 }
 
 #pragma GCC diagnostic pop
 
 /* print_str_arg() for __print_flags / __print_symbolic (values are long long) */
-static void put_flags(struct sbuf *o, const struct piece *pc, int64_t val)
+static void put_flags(struct rawfrag_tp_sb *o, const struct piece *pc, int64_t val)
 {
 	bool printed = false;
 
@@ -677,7 +621,7 @@ static void put_flags(struct sbuf *o, const struct piece *pc, int64_t val)
 		}
 		if (fval > 0 && (val & fval) == fval) {
 			if (printed && pc->lit)
-				sb_puts(o, pc->lit);
+				rawfrag_tp_sb__puts(o, pc->lit);
 			put_str(o, pc, s, strlen(s));
 			printed = true;
 			val &= ~fval;
@@ -686,15 +630,15 @@ static void put_flags(struct sbuf *o, const struct piece *pc, int64_t val)
 	if (pc->type == P_FLAGS && !val)
 		return;
 	if (pc->type == P_FLAGS && printed && pc->lit)
-		sb_puts(o, pc->lit);
-	sb_write(o, "0x", 2);
+		rawfrag_tp_sb__puts(o, pc->lit);
+	rawfrag_tp_sb__write(o, "0x", 2);
 	put_hex(o, (uint64_t)val, false);
 }
 
 void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
 			    struct rawfrag_out *out)
 {
-	struct sbuf sb, *o = &sb;
+	struct rawfrag_tp_sb sb, *o = &sb;
 
 	sb.o = out;
 	sb.len = 0;
@@ -706,7 +650,7 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 
 		switch (pc->type) {
 		case P_LIT:
-			sb_write(o, pc->lit, pc->litlen);
+			rawfrag_tp_sb__write(o, pc->lit, pc->litlen);
 			break;
 		case P_NUM:
 			put_num(o, pc, eval(p, pc->arg, data));
@@ -715,10 +659,10 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			/* printf's %p */
 			v = eval(p, pc->arg, data);
 			if (v) {
-				sb_write(o, "0x", 2);
+				rawfrag_tp_sb__write(o, "0x", 2);
 				put_hex(o, v, false);
 			} else {
-				sb_write(o, "(nil)", 5);
+				rawfrag_tp_sb__write(o, "(nil)", 5);
 			}
 			break;
 		case P_STR:
@@ -730,5 +674,5 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			break;
 		}
 	}
-	sb_flush(o);
+	rawfrag_tp_sb__flush(o);
 }
