@@ -454,6 +454,25 @@ static int set_compressed_feature(struct rawfrag_writer *w)
 	return rw_set_feat(w, RAWFRAG_FEAT_COMPRESSED, &b);
 }
 
+/*
+ * Where TIME sits in a raw sample record, when every evsel puts it at the same
+ * place (same IDENTIFIER/IP/TID bits before it); 0 when it cannot be known
+ * without telling the evsels apart.
+ */
+static uint32_t sample_time_offset(const struct rawfrag_writer *w)
+{
+	const uint64_t before = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	uint64_t t0 = w->evsels[0].attr.sample_type;
+
+	for (int i = 0; i < w->nr_evsels; i++) {
+		uint64_t t = w->evsels[i].attr.sample_type;
+
+		if (!(t & PERF_SAMPLE_TIME) || (t & before) != (t0 & before))
+			return 0;
+	}
+	return 8 + 8 * __builtin_popcountll(t0 & before);
+}
+
 int rawfrag_writer__start(struct rawfrag_writer *w)
 {
 	int ret;
@@ -470,6 +489,7 @@ int rawfrag_writer__start(struct rawfrag_writer *w)
 	if (ret)
 		return ret;
 	w->started = true;
+	w->time_off = sample_time_offset(w);
 	return w->pipe ? start_pipe(w) : start_file(w);
 }
 
@@ -485,6 +505,15 @@ static int check_started(struct rawfrag_writer *w)
 	return 0;
 }
 
+static void note_time(struct rawfrag_writer *w, uint64_t t)
+{
+	if (!w->have_time || t < w->first_time)
+		w->first_time = t;
+	if (!w->have_time || t > w->last_time)
+		w->last_time = t;
+	w->have_time = true;
+}
+
 int rawfrag_writer__write_record(struct rawfrag_writer *w, const void *rec, size_t len)
 {
 	int ret = check_started(w);
@@ -493,6 +522,9 @@ int rawfrag_writer__write_record(struct rawfrag_writer *w, const void *rec, size
 		return ret;
 	if (len < 8 || len > 0xffff)
 		return rw_usage(w, -EINVAL, "write_record: bad record length %zu", len);
+	if (w->time_off && len >= w->time_off + 8 &&
+	    rawfrag__get32(rec, w->swap) == PERF_RECORD_SAMPLE)
+		note_time(w, rawfrag__get64((const uint8_t *)rec + w->time_off, w->swap));
 	return data_out(w, rec, len);
 }
 
@@ -511,6 +543,8 @@ int rawfrag_writer__write_sample(struct rawfrag_writer *w, int idx,
 	if (ret < 0)
 		return rw_usage(w, ret, "write_sample: %s",
 			       ret == -E2BIG ? "sample exceeds 65535 bytes" : strerror(-ret));
+	if (w->evsels[idx].attr.sample_type & PERF_SAMPLE_TIME)
+		note_time(w, s->time);
 	return data_out(w, rec, (size_t)ret);
 }
 
@@ -694,6 +728,13 @@ static int finish_file(struct rawfrag_writer *w)
 		if (!ret)
 			ret = compress_flush(w);
 		data_size = w->off - w->data_offset;
+	}
+	if (!ret && w->have_time && !w->feat[RAWFRAG_FEAT_SAMPLE_TIME].data) {
+		struct rw_buf b = { .swap = w->swap };
+
+		rw_buf__put64(&b, w->first_time);
+		rw_buf__put64(&b, w->last_time);
+		ret = rw_set_feat(w, RAWFRAG_FEAT_SAMPLE_TIME, &b);
 	}
 	for (int f = 1; f < RAWFRAG_FEAT_LAST; f++)
 		if (w->feat[f].data) {

@@ -221,6 +221,11 @@ static void check_file(const char *path, bool be, bool pipe, bool z)
 	assert_true(env->has_clock_data);
 	assert_int_equal(env->clock_tod_ns, 1700000000000000000ULL);
 	assert_int_equal(env->clock_clockid_ns, 12345);
+	if (!pipe) {
+		/* SAMPLE_TIME from the samples written (file mode only) */
+		assert_int_equal(env->first_sample_time, 1000000);
+		assert_int_equal(env->last_sample_time, 1000000 + 10ULL * (NR_SAMPLES - 1));
+	}
 	assert_int_equal(env->has_compressed, z);
 	if (z)
 		assert_int_equal(env->comp_type, 1);

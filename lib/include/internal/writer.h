@@ -83,6 +83,11 @@ struct rawfrag_writer {
 	uint8_t *zin;
 	size_t zin_len;
 	uint8_t *zout;
+
+	/* HEADER_SAMPLE_TIME: TIME's offset in every sample (0: not known) */
+	uint32_t time_off;
+	uint64_t first_time, last_time;
+	bool have_time;
 };
 
 /* rw_buf: a growing byte buffer in target order */
