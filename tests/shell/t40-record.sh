@@ -89,6 +89,22 @@ for f in '# os release' '# nrcpus' '# cmdline : .*record' '# pmu mappings' '# ar
 	t_grep "header has '$f'" "$f" hdr.txt
 done
 
+# --- existing tasks: -t (that thread only) and -p (the process and its children)
+sh -c 'while :; do sleep 0.02; done' &
+bg=$!
+sleep 0.1
+t_run "record -t" 0 "$RAWFRAG" record -t $bg -e sched:sched_switch --duration 0.5 -q -o tid.data
+$PERF script -i tid.data -F comm,tid 2>/dev/null | sort | uniq -c >tid.txt
+t_eq "-t: every sample is the thread, named by the synthesized COMM" "sh $bg" \
+	"$(awk '{ print $2, $3 }' tid.txt | sort -u | tr '\n' ' ' | sed 's/ $//')"
+t_run "record -p" 0 "$RAWFRAG" record -p $bg -e sched:sched_switch,sched:sched_process_exec \
+	--duration 0.5 -q -o pid.data
+$PERF script -i pid.data -F comm,pid,event 2>/dev/null >pid.txt
+t_grep "-p: the process is recorded" "^ *sh +$bg +sched:sched_switch" pid.txt
+t_grep "-p: its children are recorded (inherit)" '^ *sleep +[0-9]+ +sched:sched_process_exec' pid.txt
+kill $bg; wait $bg 2>/dev/null
+compare "-p" pid.data
+
 # --- event parsing: perf record is the oracle for the attr of the same -e strings
 evs=(-e 'software/config=3/' -e 'cs:u' -e 'page-faults:k')
 "$RAWFRAG" record -a "${evs[@]}" --duration 0.2 -q -o pmu.data >/dev/null 2>&1
