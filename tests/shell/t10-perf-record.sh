@@ -15,6 +15,8 @@ fi
 [ -x "$DUMP" ] || { t_skip "perf record" "rawfrag-dump not built"; exit 0; }
 command -v "$PERF" >/dev/null || { t_skip "perf record" "no perf binary"; exit 0; }
 is_root || { t_skip "perf record" "needs root for -a and raw tracepoint samples"; exit 0; }
+"$PERF" version --build-options 2>/dev/null | grep -qE 'libpython: \[ on' ||
+	{ t_skip "perf record" "perf built without libpython (perf script -s is the oracle)"; exit 0; }
 ensure_tracefs || { t_skip "perf record" "no tracefs"; exit 0; }
 
 cat >"$T/samples.py" <<'EOF'

@@ -39,6 +39,10 @@ EOF
 # ours: event pid tid cpu time raw_size period ip (a missing RAW counts as 0)
 ours() { "$DUMP" "$1" | awk '{ r = $6 == "-" ? 0 : $6; print $1, $2, $3, $4, $5, r, $7, $8 }' | sort; }
 
+perf_py=0
+command -v "$PERF" >/dev/null &&
+	"$PERF" version --build-options 2>/dev/null | grep -qE 'libpython: \[ on' && perf_py=1
+
 have_check=0
 "$RAWFRAG" check --help >/dev/null 2>&1 && have_check=1
 
@@ -54,8 +58,8 @@ while read -r file want msg; do
 		skip=$(awk -v f="$file" '$1 == f { $1 = ""; print }' "$T/fx/PERF_SKIP")
 		if [ -n "$skip" ]; then
 			t_skip "$file: same samples as perf script" "$skip"
-		elif ! command -v "$PERF" >/dev/null; then
-			t_skip "$file: same samples as perf script" "no perf"
+		elif [ $perf_py = 0 ]; then
+			t_skip "$file: same samples as perf script" "no perf with libpython"
 		else
 			"$PERF" script -i "$f" -s "$T/samples.py" 2>"$T/perf.err" | sort >"$T/perf.out"
 			ours "$f" >"$T/ours.out"
