@@ -432,6 +432,10 @@ void rawfrag_sample__branch(const struct rawfrag_sample *s, uint64_t i,
 {
 	const uint8_t *p = (const uint8_t *)s->branch_entries + 24 * i;
 
+	if (i >= s->branch_nr) {
+		*be = (struct rawfrag_branch_entry){ 0 };
+		return;
+	}
 	be->from = rawfrag__get64(p, s->swap);
 	be->to = rawfrag__get64(p + 8, s->swap);
 	be->flags = rawfrag__get64(p + 16, s->swap);
