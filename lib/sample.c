@@ -430,12 +430,13 @@ int rawfrag_sample__read_value(const struct rawfrag_sample *s,
 void rawfrag_sample__branch(const struct rawfrag_sample *s, uint64_t i,
 			    struct rawfrag_branch_entry *be)
 {
-	const uint8_t *p = (const uint8_t *)s->branch_entries + 24 * i;
+	const uint8_t *p;
 
 	if (i >= s->branch_nr) {
 		*be = (struct rawfrag_branch_entry){ 0 };
 		return;
 	}
+	p = (const uint8_t *)s->branch_entries + 24 * i;
 	be->from = rawfrag__get64(p, s->swap);
 	be->to = rawfrag__get64(p + 8, s->swap);
 	be->flags = rawfrag__get64(p + 16, s->swap);
