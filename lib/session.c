@@ -6,8 +6,10 @@
  * Binding happens once per evsel; the result sits in arrays indexed by the evsel
  * index so the per-sample path is two loads, no lookup. In pipe mode evsels and
  * the tracing data arrive as records: rawfrag_session__refresh() binds new
- * evsels and, when the tracing data appeared or changed, restarts every decoder
- * (file_fini + file_init) and binds all evsels again.
+ * evsels; when the tracing data appeared or changed it restarts every decoder
+ * (file_fini + file_init) and binds all evsels again; when what probes look at
+ * changed (CPUID, PMU mappings/caps, ARCH, OSRELEASE, evsel names, which come as
+ * HEADER_FEATURE/EVENT_UPDATE records after the attrs) it probes all again.
  *
  * Ownership: the session owns the decoders' per-file and per-evsel state and a
  * copy of the decoder options; it does not own the file.
@@ -39,7 +41,52 @@ struct rawfrag_session {
 	/* the tracing data the decoders were initialised with */
 	const void *tracing_data;
 	uint64_t tracing_data_size;
+	/* what probes may look at, as of the last binding */
+	struct env_snap {
+		const void *p[6];
+		int n[3];
+		uint64_t names; /* evsel names (EVENT_UPDATE renames) */
+	} snap;
 };
+
+static void env_take(struct env_snap *e, const struct rawfrag_file *f,
+		     const struct rawfrag_env *env)
+{
+	int n = rawfrag_file__nr_evsels(f);
+
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < n; i++) {
+		const char *name = rawfrag_evsel__name(rawfrag_file__evsel(f, i));
+
+		e->names = e->names * 31 + 1;
+		for (; name && *name; name++)
+			e->names = e->names * 131 + (unsigned char)*name;
+	}
+	if (!env)
+		return;
+	e->p[0] = env->cpuid;
+	e->p[1] = env->pmu_mappings;
+	e->p[2] = env->pmu_caps;
+	e->p[3] = env->arch;
+	e->p[4] = env->osrelease;
+	e->p[5] = env->cpudesc;
+	e->n[0] = env->nr_pmu_mappings;
+	e->n[1] = env->nr_pmu_caps;
+	e->n[2] = (int)env->nr_cpus_avail;
+}
+
+static bool env_changed(const struct rawfrag_session *s, const struct rawfrag_env *env)
+{
+	struct env_snap now;
+
+	env_take(&now, s->file, env);
+	return memcmp(&now, &s->snap, sizeof(now)) != 0;
+}
+
+static void env_snapshot(struct rawfrag_session *s, const struct rawfrag_env *env)
+{
+	env_take(&s->snap, s->file, env);
+}
 
 static void call_print(rawfrag_print_fn_t fn, enum rawfrag_print_level lvl, void *ctx,
 		       const char *fmt, ...)
@@ -308,6 +355,7 @@ struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 	ret = bind_new(s, err);
 	if (ret)
 		goto err_out;
+	env_snapshot(s, rawfrag_file__env(f));
 	return s;
 
 err_out:
@@ -367,6 +415,7 @@ int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
 	const struct rawfrag_env *env = rawfrag_file__env(s->file);
 	const void *td = env ? env->tracing_data : NULL;
 	uint64_t tds = env ? env->tracing_data_size : 0;
+	int ret;
 
 	if (td != s->tracing_data || tds != s->tracing_data_size) {
 		/* the formats decoders compiled their evsel state from changed */
@@ -377,8 +426,18 @@ int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
 		/* env may have been reallocated by a HEADER_FEATURE record */
 		for (int i = 0; i < s->nr_dec; i++)
 			s->ctx[i].env = env;
+		/*
+		 * Pipe mode: CPUID, PMU_MAPPINGS, OSRELEASE ... arrive after the
+		 * attrs, and probes depend on them (IBS by PMU type): probe again,
+		 * but only when what probes look at changed.
+		 */
+		if (env_changed(s, env))
+			unbind_all(s);
 	}
-	return bind_new(s, err);
+	ret = bind_new(s, err);
+	/* after binding: probes may rename evsels (tracepoint "sys:name") */
+	env_snapshot(s, env);
+	return ret;
 }
 
 const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_t pid)

@@ -58,6 +58,13 @@ if [ -x "$GEN" ] && "$GEN" fx >/dev/null 2>&1; then
 			t_run "fixture $f: raw_outside violation, exit 1" 1 "$RAWFRAG" check "fx/$f"
 			t_grep "fixture $f: raw_outside named" "raw_outside \(error\)" "$T/out"
 			continue ;;
+		bad-wrapped*)
+			# the violation is reported, then the reader loses the framing
+			t_run "fixture $f: exit 2" 2 "$RAWFRAG" check "fx/$f"
+			t_grep "fixture $f: size_wrapped reported before the framing error" \
+				"^fx/$f: ${msg%%:*}: SAMPLE: .*size_wrapped \(error\): raw_size 65540" "$T/out"
+			t_grep "fixture $f: then the reader's error" "^perf rawfrag check: fx/$f: offset 0x" "$T/err"
+			continue ;;
 		esac
 		t_run "fixture $f: exit $want" "$want" "$RAWFRAG" check "fx/$f"
 		if [ "$msg" != - ]; then

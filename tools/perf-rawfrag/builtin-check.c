@@ -221,13 +221,14 @@ static int check_file(const char *path, const struct check_args *a)
 			goto fail;
 		}
 	}
-	if (ret < 0) {
-		err = *rawfrag_file__error(f);
-		goto fail;
-	}
 	rc = rawfrag_checker__nr_errors(c) ? RF_EXIT_VIOLATIONS : RF_EXIT_OK;
-	if (!a->force && unparsable(path, s, c))
+	if (ret < 0) {
+		/* what was found up to the bad record still helps (e.g. size_wrapped) */
+		err = *rawfrag_file__error(f);
 		rc = RF_EXIT_USAGE;
+	} else if (!a->force && unparsable(path, s, c)) {
+		rc = RF_EXIT_USAGE;
+	}
 	if (!a->quiet) {
 		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 
@@ -240,6 +241,8 @@ static int check_file(const char *path, const struct check_args *a)
 		print_table(s, c);
 		print_violations(path, s, c);
 	}
+	if (ret < 0)
+		goto fail;
 	goto out;
 fail:
 	if (!a->quiet)
