@@ -96,6 +96,24 @@ static uint32_t min_size(uint32_t type)
 }
 
 /*
+ * The error in f->err is about rec, whose framing is intact: with opts.force,
+ * count it, tell the print callback and go on (1); else fail (-EINVAL).
+ */
+static int skip_bad(struct rawfrag_file *f, const struct rawfrag_record *rec)
+{
+	char buf[512];
+
+	if (!f->force || f->err.err != -EINVAL)
+		return f->err.err ? f->err.err : -EINVAL;
+	f->stats.nr_skipped++;
+	f->stats.bytes_skipped += rec->size + rec->trailer_size;
+	rf_print(f, RAWFRAG_WARN, "rawfrag: %s (skipped)\n",
+		 rawfrag_err__format(&f->err, f->path, buf, sizeof(buf)));
+	memset(&f->err, 0, sizeof(f->err));
+	return 1;
+}
+
+/*
  * Type/size checks and stats of a framed record. Returns 0, 1 when the record
  * is skipped (opts.force) or -EINVAL with the error set.
  */
@@ -104,7 +122,6 @@ int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
 	struct rawfrag_file_stats *st = &f->stats;
 	const uint8_t *d = rec->data;
 	uint32_t min = min_size(rec->type);
-	char buf[512];
 
 	if (rec->type >= RAWFRAG_RECORD_USER_MAX) {
 		rf_error(f, (int64_t)rec->offset, rec->type, "unknown record type %u (size %u)",
@@ -127,14 +144,7 @@ int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
 	}
 	return 0;
 bad:
-	if (!f->force)
-		return -EINVAL;
-	st->nr_skipped++;
-	st->bytes_skipped += rec->size + rec->trailer_size;
-	rf_print(f, RAWFRAG_WARN, "rawfrag: %s (skipped)\n",
-		 rawfrag_err__format(&f->err, f->path, buf, sizeof(buf)));
-	memset(&f->err, 0, sizeof(f->err));
-	return 1;
+	return skip_bad(f, rec);
 }
 
 /* make [off, off + len) of the data section addressable */
@@ -273,6 +283,8 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 				if (r == 1)
 					continue;
 				r = rf_record__apply(f, rec);
+				if (r < 0 && skip_bad(f, rec) == 1)
+					continue;
 				return r < 0 ? r : 1;
 			}
 		}
@@ -297,6 +309,8 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 			continue;
 		}
 		r = rf_record__apply(f, rec);
+		if (r < 0 && skip_bad(f, rec) == 1)
+			continue;
 		return r < 0 ? r : 1;
 	}
 }

@@ -246,6 +246,9 @@ static int apply_event_update(struct rawfrag_file *f, const struct rawfrag_recor
 
 	if (type != EVENT_UPDATE_NAME)
 		return 0;
+	len = strnlen((const char *)d + 24, rec->size - 24u);
+	if (len == rec->size - 24u)
+		return rf_error(f, (int64_t)rec->offset, rec->type, "name not NUL-terminated");
 	if (f->id_hash_dirty && rf_build_id_hash(f))
 		return rf_error(f, -1, rec->type, "out of memory");
 	e = rf_find_id(f, id);
@@ -255,9 +258,6 @@ static int apply_event_update(struct rawfrag_file *f, const struct rawfrag_recor
 			 f->path, rec->offset, id);
 		return 0;
 	}
-	len = strnlen((const char *)d + 24, rec->size - 24u);
-	if (len == rec->size - 24u)
-		return rf_error(f, (int64_t)rec->offset, rec->type, "name not NUL-terminated");
 	return rawfrag_evsel__set_name(e, (const char *)d + 24) ?
 		       rf_error(f, -1, rec->type, "out of memory") :
 		       0;

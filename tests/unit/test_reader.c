@@ -922,6 +922,27 @@ static void test_pipe_errors(void **state)
 	set32(&c, 16 + 8 + 4, 128);
 	expect_walk_err(&c, 16, RAWFRAG_RECORD_HEADER_ATTR, "attr size beyond its section");
 	img_free(&c);
+	/* EVENT_UPDATE(NAME) without its NUL: an error, or skipped with force */
+	p64(&c, MAGIC);
+	p64(&c, 16);
+	put_hdr(&c, RAWFRAG_RECORD_EVENT_UPDATE, 0, 24 + 8);
+	p64(&c, 2);
+	p64(&c, 0);
+	put(&c, "abcdefgh", 8);
+	put_hdr(&c, RAWFRAG_RECORD_FINISHED_ROUND, 0, 8);
+	expect_walk_err(&c, 16, RAWFRAG_RECORD_EVENT_UPDATE, "name not NUL-terminated");
+	{
+		struct rawfrag_file *f = open_img(&c, true, NULL, NULL);
+		int nr;
+
+		assert_non_null(f);
+		assert_int_equal(walk(f, &nr), 0);
+		assert_int_equal(nr, 1);
+		assert_int_equal(rawfrag_file__stats(f)->nr_skipped, 1);
+		assert_int_equal(rawfrag_file__stats(f)->bytes_skipped, 32);
+		rawfrag_file__close(f);
+	}
+	img_free(&c);
 	img_free(&b);
 }
 
