@@ -33,8 +33,8 @@
 #define MAX_PIECES 64
 #define MAX_SYMS 64
 
-enum node_type { N_CONST, N_FIELD, N_OP, N_COND, N_DYNSTR, N_CHARS, N_LIT };
-enum piece_type { P_LIT, P_NUM, P_STR, P_PTR, P_FLAGS, P_SYMBOL };
+enum node_type { N_CONST, N_FIELD, N_OP, N_COND, N_DYNSTR, N_CHARS, N_LIT, N_CAST };
+enum piece_type { P_LIT, P_NUM, P_STR, P_PTR, P_FLAGS, P_SYMBOL, P_FUNC };
 
 struct sym {
 	int64_t val;
@@ -44,7 +44,7 @@ struct sym {
 struct node {
 	uint8_t type;
 	char op[3];
-	uint64_t val; /* N_CONST */
+	uint64_t val; /* N_CONST; N_CAST: the mask (0: none) */
 	const char *lit; /* N_LIT: a string atom */
 	uint32_t off, size; /* N_FIELD, N_CHARS, N_DYNSTR (the locator) */
 	bool rel; /* N_DYNSTR: __rel_loc */
@@ -53,7 +53,7 @@ struct node {
 
 struct piece {
 	uint8_t type;
-	char conv; /* d i u x X o */
+	char conv; /* d i u x X o; P_FUNC: the %p extension (s S f F) */
 	int8_t ls; /* length modifier: -2 hh .. 2 ll */
 	bool plain; /* the format is just "%<conv>" with ls: no flags or width */
 	char fmt[32]; /* the conversion as written, for snprintf */
@@ -162,6 +162,30 @@ static struct node *compile_op(struct rawfrag_tp_prog *p, struct tep_print_arg *
 	return n;
 }
 
+/* eval_type_str(): what a cast keeps of the value */
+static uint64_t cast_mask(const char *type)
+{
+	size_t len = strlen(type);
+
+	if (!len || type[len - 1] == '*' || !strncmp(type, "struct", 6))
+		return 0;
+	if (!strcmp(type, "u8") || !strcmp(type, "s8"))
+		return 0xff;
+	if (!strcmp(type, "u16") || !strcmp(type, "s16"))
+		return 0xffff;
+	if (!strcmp(type, "u32") || !strcmp(type, "s32"))
+		return 0xffffffff;
+	if (!strncmp(type, "unsigned ", 9))
+		type += 9;
+	if (!strcmp(type, "char"))
+		return 0xff;
+	if (!strcmp(type, "short"))
+		return 0xffff;
+	if (!strcmp(type, "int"))
+		return 0xffffffff;
+	return 0;
+}
+
 static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
 {
 	const struct tep_format_field *f;
@@ -170,6 +194,15 @@ static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg 
 	if (!a)
 		return NULL;
 	switch (a->type) {
+	case TEP_PRINT_TYPE:
+		if (!a->typecast.type)
+			return NULL;
+		n = new_node(p, N_CAST);
+		if (!n)
+			return NULL;
+		n->val = cast_mask(a->typecast.type);
+		n->l = compile_num(p, a->typecast.item);
+		return n->l ? n : NULL;
 	case TEP_PRINT_ATOM:
 		if (!is_number(a->atom.atom))
 			return NULL;
@@ -279,7 +312,7 @@ static int compile_conv(struct rawfrag_tp_prog *p, const char *fmt, struct tep_p
 	struct piece *pc;
 	const char *s = fmt + 1;
 	int ls = 0, len;
-	bool flags = false;
+	bool flags = false, size_t_len = false;
 
 	if (p->nr_pieces >= MAX_PIECES || !a)
 		return -1;
@@ -292,8 +325,9 @@ static int compile_conv(struct rawfrag_tp_prog *p, const char *fmt, struct tep_p
 			ls++;
 		else if (*s == 'L')
 			ls = 2;
-		else if (*s == '#' || *s == '.' || *s == 'z' || *s == 'Z' || *s == '-' ||
-			 (*s >= '0' && *s <= '9'))
+		else if (*s == 'z' || *s == 'Z')
+			size_t_len = true;
+		else if (*s == '#' || *s == '.' || *s == '-' || (*s >= '0' && *s <= '9'))
 			flags = true;
 		else
 			break;
@@ -307,11 +341,21 @@ static int compile_conv(struct rawfrag_tp_prog *p, const char *fmt, struct tep_p
 	memcpy(pc->fmt, fmt, len);
 	pc->fmt[len] = '\0';
 	pc->conv = *s;
-	pc->ls = (int8_t)ls;
+	/*
+	 * libtraceevent takes z for a flag and passes an int cast, but printf then
+	 * reads a whole size_t: the full 64-bit value is what comes out (x86-64)
+	 */
+	pc->ls = (int8_t)(size_t_len ? 2 : ls);
 	pc->plain = !flags;
-	if (*s == 'p') {
-		/* %pS, %pM, ... are extensions; plain %p is printf's */
-		if (s[1] && strchr("FfSsMmIiUh", s[1]))
+	if (*s == 'p' && s[1] && strchr("FfSs", s[1])) {
+		/* kernel function: name (+offset for S and F) from tep's function map */
+		pc->type = P_FUNC;
+		pc->conv = s[1];
+		pc->arg = compile_num(p, a);
+		len++;
+	} else if (*s == 'p') {
+		/* %pM, %pI4, ... are other extensions; plain %p is printf's */
+		if (s[1] && strchr("MmIiUh", s[1]))
 			return -1;
 		pc->type = P_PTR;
 		pc->arg = compile_num(p, a);
@@ -445,6 +489,9 @@ static uint64_t eval(const struct rawfrag_tp_prog *p, const struct node *n, cons
 		return rd(d + n->off, n->size, p->swap);
 	case N_COND:
 		return eval(p, n->l, d) ? eval(p, n->r, d) : eval(p, n->r2, d);
+	case N_CAST:
+		l = eval(p, n->l, d);
+		return n->val ? l & n->val : l;
 	default:
 		break;
 	}
@@ -459,10 +506,11 @@ static uint64_t eval(const struct rawfrag_tp_prog *p, const struct node *n, cons
 		return n->op[1] ? l || r : l | r;
 	case '&':
 		return n->op[1] ? l && r : l & r;
+	/* libtraceevent shifts by r as the CPU does: x86 takes r mod 64 */
 	case '<':
-		return n->op[1] == '<' ? (r < 64 ? l << r : 0) : n->op[1] ? l <= r : l < r;
+		return n->op[1] == '<' ? l << (r & 63) : n->op[1] ? l <= r : l < r;
 	case '>':
-		return n->op[1] == '>' ? (r < 64 ? l >> r : 0) : n->op[1] ? l >= r : l > r;
+		return n->op[1] == '>' ? l >> (r & 63) : n->op[1] ? l >= r : l > r;
 	case '=':
 		return l == r;
 	case '-':
@@ -635,6 +683,25 @@ static void put_flags(struct rawfrag_tp_sb *o, const struct piece *pc, int64_t v
 	put_hex(o, (uint64_t)val, false);
 }
 
+/* print_function(): symbol[+0xoff], or the address */
+static void put_func(const struct rawfrag_tp_prog *p, struct rawfrag_tp_sb *o,
+		     const struct piece *pc, uint64_t val)
+{
+	struct tep_handle *tep = p->ev->tep;
+	const char *name = tep_find_function(tep, val);
+
+	if (name) {
+		rawfrag_tp_sb__puts(o, name);
+		if (pc->conv == 'F' || pc->conv == 'S') {
+			rawfrag_tp_sb__write(o, "+0x", 3);
+			put_hex(o, val - tep_find_function_address(tep, val), false);
+		}
+		return;
+	}
+	rawfrag_tp_sb__write(o, "0x", 2);
+	put_hex(o, tep_get_long_size(tep) == 4 ? (uint64_t)(uint32_t)val : val, false);
+}
+
 void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
 			    struct rawfrag_out *out)
 {
@@ -664,6 +731,9 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			} else {
 				rawfrag_tp_sb__write(o, "(nil)", 5);
 			}
+			break;
+		case P_FUNC:
+			put_func(p, o, pc, eval(p, pc->arg, data));
 			break;
 		case P_STR:
 			s = str_of(p, pc->arg, data, size, &len);

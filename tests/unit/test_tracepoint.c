@@ -16,6 +16,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 #include <rawfrag/decoder.h>
 #include "internal/check_sink.h"
@@ -477,6 +482,151 @@ static void test_corrupt_payloads(void **state)
 	fx_fini(&f);
 }
 
+/* ---- the compiled print fmt against libtraceevent, on this kernel's formats ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *buf = malloc(65536);
+	ssize_t n = 0, r;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || !buf) {
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return NULL;
+	}
+	while ((r = read(fd, buf + n, 65535 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* a payload of ev with random fixed fields and valid dynamic ones */
+static uint32_t random_payload(struct tep_event *ev, uint8_t *raw, size_t cap, unsigned int *seed)
+{
+	struct tep_format_field *f;
+	uint32_t end = 0;
+
+	for (f = ev->format.common_fields; f; f = f->next)
+		if ((uint32_t)(f->offset + f->size) > end)
+			end = f->offset + f->size;
+	for (f = ev->format.fields; f; f = f->next)
+		if ((uint32_t)(f->offset + f->size) > end)
+			end = f->offset + f->size;
+	assert_true(end < cap / 2);
+	for (uint32_t i = 0; i < end; i++)
+		raw[i] = (uint8_t)rand_r(seed);
+	/* small values too, so that symbolic and flag tables match sometimes */
+	if (rand_r(seed) % 2)
+		for (f = ev->format.fields; f; f = f->next)
+			if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+				memset(raw + f->offset + 1, 0, f->size - 1);
+	raw[0] = (uint8_t)ev->id;
+	raw[1] = (uint8_t)(ev->id >> 8);
+	for (f = ev->format.fields; f; f = f->next) {
+		uint32_t len = 1 + rand_r(seed) % 24, off = end;
+
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+			continue;
+		for (uint32_t i = 0; i < len; i++)
+			raw[end + i] = (f->flags & TEP_FIELD_IS_STRING) ? 'a' + rand_r(seed) % 26 :
+									(uint8_t)rand_r(seed);
+		raw[end + len - 1] = '\0';
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off -= f->offset + f->size;
+		memcpy(raw + f->offset, &(uint32_t){ (len << 16) | off }, 4);
+		end += len;
+	}
+	return end;
+}
+
+static void test_compiled_print_matches_tep(void **state)
+{
+	const char *root = "/sys/kernel/tracing/events";
+	struct tep_handle *tep = tep_alloc();
+	int nr_events = 0, nr_compiled = 0;
+	unsigned int seed = 7;
+	struct trace_seq seq;
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	DIR *sd = opendir(root);
+	struct dirent *se;
+
+	if (!sd) {
+		tep_free(tep);
+		rawfrag_out__delete(o);
+		skip();
+	}
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	trace_seq_init(&seq);
+	while ((se = readdir(sd))) {
+		char path[1024];
+		DIR *ed;
+		struct dirent *ee;
+
+		if (se->d_name[0] == '.' || !strcmp(se->d_name, "ftrace"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", root, se->d_name);
+		ed = opendir(path);
+		if (!ed)
+			continue;
+		while ((ee = readdir(ed))) {
+			struct rawfrag_tp_prog *prog;
+			struct tep_event *ev = NULL;
+			size_t len;
+			char *fmt;
+
+			if (ee->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s/format", root, se->d_name, ee->d_name);
+			fmt = slurp(path, &len);
+			if (!fmt)
+				continue;
+			if (tep_parse_format(tep, &ev, fmt, len, se->d_name) || !ev) {
+				free(fmt);
+				continue;
+			}
+			free(fmt);
+			nr_events++;
+			prog = rawfrag_tp_prog__compile(ev, false, 8);
+			if (!prog)
+				continue;
+			nr_compiled++;
+			for (int i = 0; i < 40; i++) {
+				uint8_t raw[8192] = { 0 };
+				uint32_t size = random_payload(ev, raw, sizeof(raw), &seed);
+				struct tep_record rec = { .size = (int)size, .data = raw };
+				const char *mine;
+				size_t mlen;
+
+				size = ((size + 4 + 7) & ~7u) - 4;
+				rec.size = (int)size;
+				trace_seq_reset(&seq);
+				tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+				rawfrag_out__reset(o);
+				rawfrag_tp_prog__print(prog, raw, size, o);
+				mine = rawfrag_out__mem(o, &mlen);
+				if (mlen != seq.len || memcmp(mine, seq.buffer, mlen))
+					fail_msg("%s:%s\n  tep:  %.*s\n  ours: %.*s", ev->system, ev->name,
+						 (int)seq.len, seq.buffer, (int)mlen, mine);
+			}
+			rawfrag_tp_prog__free(prog);
+		}
+		closedir(ed);
+	}
+	closedir(sd);
+	trace_seq_destroy(&seq);
+	rawfrag_out__delete(o);
+	tep_free(tep);
+	print_message("# compiled %d of %d print formats of this kernel, 40 payloads each\n",
+		      nr_compiled, nr_events);
+	assert_true(nr_events == 0 || nr_compiled > nr_events / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +641,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_blob),
 		cmocka_unit_test(test_no_tracing_data),
 		cmocka_unit_test(test_corrupt_payloads),
+		cmocka_unit_test(test_compiled_print_matches_tep),
 	};
 
 	return cmocka_run_group_tests_name("tracepoint", tests, NULL, NULL);
