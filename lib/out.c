@@ -111,6 +111,12 @@ static bool out_room(struct rawfrag_out *o, size_t n)
 
 void rawfrag_out__write(struct rawfrag_out *o, const void *p, size_t len)
 {
+	/* the common case: room in the buffer */
+	if (__builtin_expect(o->cap - o->len >= len && !o->err, 1)) {
+		memcpy(o->buf + o->len, p, len);
+		o->len += len;
+		return;
+	}
 	if (o->err)
 		return;
 	if (o->fd >= 0 && len >= o->cap) {
