@@ -2,8 +2,10 @@
 /*
  * HEADER_TRACING_DATA blob, version 0.6, as perf's tracing_data_get() lays it
  * out (raw-layouts.md §4.2, perf-ecosystem.md §1.6), from tracefs. Numbers are
- * in the requested byte order, which the blob itself declares.
+ * in the requested byte order, which the blob itself declares. Systems and
+ * events come in tracefs directory order, as perf writes them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -96,71 +98,89 @@ static int split_events(const char *const *events, int nr, struct td_event *ev,
 	return 0;
 }
 
-/* count + formats of the events of system sys (each event once) */
+static bool wanted(const struct td_event *ev, int nr, const char *sys, const char *name)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(ev[i].sys, sys) && (!name || !strcmp(ev[i].name, name)))
+			return true;
+	return false;
+}
+
+/*
+ * count + formats of the wanted events of system sys, in the directory's order
+ * as perf writes them (so our blob and perf's compare byte for byte).
+ */
 static int put_system(struct rw_buf *b, const char *tracefs, const struct td_event *ev,
 		      int nr, const char *sys, struct rawfrag_err *err)
 {
 	char path[512];
+	struct dirent *d;
 	uint32_t count = 0;
-	int ret;
+	DIR *dir;
+	int ret = 0;
 
-	for (int i = 0; i < nr; i++) {
-		bool dup = false;
-
-		for (int j = 0; j < i; j++)
-			dup |= !strcmp(ev[j].sys, ev[i].sys) && !strcmp(ev[j].name, ev[i].name);
-		if (!strcmp(ev[i].sys, sys) && !dup)
-			count++;
+	if (!wanted(ev, nr, sys, NULL)) {
+		rw_buf__put32(b, 0);
+		return 0;
 	}
+	snprintf(path, sizeof(path), "%s/events/%s", tracefs, sys);
+	dir = opendir(path);
+	if (!dir)
+		return td_fail(err, -errno, "%s: cannot open %s: %s", sys, path, strerror(errno));
+	while ((d = readdir(dir)))
+		count += wanted(ev, nr, sys, d->d_name);
 	rw_buf__put32(b, count);
-	for (int i = 0; i < nr; i++) {
-		bool dup = false;
-
-		for (int j = 0; j < i; j++)
-			dup |= !strcmp(ev[j].sys, ev[i].sys) && !strcmp(ev[j].name, ev[i].name);
-		if (strcmp(ev[i].sys, sys) || dup)
+	rewinddir(dir);
+	while (!ret && (d = readdir(dir))) {
+		if (!wanted(ev, nr, sys, d->d_name))
 			continue;
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, ev[i].sys,
-			 ev[i].name);
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys, d->d_name);
 		ret = put_file(b, path, false);
 		if (ret)
-			return td_fail(err, ret, "%s:%s: cannot read %s: %s", ev[i].sys,
-				       ev[i].name, path, strerror(-ret));
+			td_fail(err, ret, "%s:%s: cannot read %s: %s", sys, d->d_name, path,
+				strerror(-ret));
 	}
-	return 0;
+	closedir(dir);
+	return ret;
 }
 
 static int put_events(struct rw_buf *b, const char *tracefs, const struct td_event *ev,
 		      int nr, struct rawfrag_err *err)
 {
+	char path[512];
+	struct dirent *d;
 	uint32_t nr_sys = 0;
+	DIR *dir;
 	int ret;
 
+	/* every event must exist: a missing one is an error, not a silent omission */
+	for (int i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, ev[i].sys,
+			 ev[i].name);
+		if (access(path, R_OK))
+			return td_fail(err, -errno, "%s:%s: no such tracepoint (%s: %s)",
+				       ev[i].sys, ev[i].name, path, strerror(errno));
+	}
 	/* perf keeps ftrace's own events in a section of their own */
 	ret = put_system(b, tracefs, ev, nr, "ftrace", err);
 	if (ret)
 		return ret;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass)
-			rw_buf__put32(b, nr_sys);
-		for (int i = 0; i < nr; i++) {
-			bool seen = !strcmp(ev[i].sys, "ftrace");
-
-			for (int j = 0; j < i && !seen; j++)
-				seen = !strcmp(ev[j].sys, ev[i].sys);
-			if (seen)
-				continue;
-			if (!pass) {
-				nr_sys++;
-				continue;
-			}
-			rw_buf__put(b, ev[i].sys, strlen(ev[i].sys) + 1);
-			ret = put_system(b, tracefs, ev, nr, ev[i].sys, err);
-			if (ret)
-				return ret;
-		}
+	snprintf(path, sizeof(path), "%s/events", tracefs);
+	dir = opendir(path);
+	if (!dir)
+		return td_fail(err, -errno, "cannot open %s: %s", path, strerror(errno));
+	while ((d = readdir(dir)))
+		nr_sys += strcmp(d->d_name, "ftrace") && wanted(ev, nr, d->d_name, NULL);
+	rw_buf__put32(b, nr_sys);
+	rewinddir(dir);
+	while (!ret && (d = readdir(dir))) {
+		if (!strcmp(d->d_name, "ftrace") || !wanted(ev, nr, d->d_name, NULL))
+			continue;
+		rw_buf__put(b, d->d_name, strlen(d->d_name) + 1);
+		ret = put_system(b, tracefs, ev, nr, d->d_name, err);
 	}
-	return 0;
+	closedir(dir);
+	return ret;
 }
 
 int rawfrag_tracing_data__build(const char *tracefs, const char *const *events,

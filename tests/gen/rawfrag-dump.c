@@ -9,6 +9,7 @@
  * the attr's sample_period as perf reports it). Bad input: the library's
  * error as "path: offset 0x..: TYPE: reason" on stderr and exit 2.
  * -c: only print "samples N" at the end.
+ * -T: write the file's HEADER_TRACING_DATA blob to stdout instead.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,20 +66,21 @@ int main(int argc, char **argv)
 	struct rawfrag_evsel *ev;
 	struct rawfrag_sample s;
 	struct rawfrag_err err = { 0 };
-	bool count_only = false;
+	bool count_only = false, tracing = false;
 	uint64_t n = 0;
 	const char *path;
 	int ret, c;
 
-	while ((c = getopt(argc, argv, "c")) != -1) {
-		if (c != 'c') {
-			fprintf(stderr, "usage: rawfrag-dump [-c] FILE\n");
+	while ((c = getopt(argc, argv, "cT")) != -1) {
+		if (c != 'c' && c != 'T') {
+			fprintf(stderr, "usage: rawfrag-dump [-c|-T] FILE\n");
 			return 2;
 		}
-		count_only = true;
+		count_only |= c == 'c';
+		tracing |= c == 'T';
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rawfrag-dump [-c] FILE\n");
+		fprintf(stderr, "usage: rawfrag-dump [-c|-T] FILE\n");
 		return 2;
 	}
 	path = argv[optind];
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
 	if (!f)
 		return bad(path, &err);
 	while ((ret = rawfrag_file__next(f, &rec)) == 1) {
+		if (tracing)
+			continue; /* pipe mode: the blob arrives as a record */
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
 		ev = rawfrag_file__evsel_of(f, &rec);
@@ -111,6 +115,16 @@ int main(int argc, char **argv)
 	}
 	if (count_only)
 		printf("samples %" PRIu64 "\n", n);
+	if (tracing) {
+		const struct rawfrag_env *env = rawfrag_file__env(f);
+
+		if (!env->tracing_data) {
+			fprintf(stderr, "%s: no tracing data\n", path);
+			ret = 2;
+			goto out;
+		}
+		fwrite(env->tracing_data, 1, env->tracing_data_size, stdout);
+	}
 	ret = 0;
 out:
 	fflush(stdout);

@@ -2,6 +2,8 @@
 /*
  * rawfrag-gen DIR [TRACEFS]: write the core's perf.data fixtures into DIR with
  * the library's writer, plus DIR/MANIFEST and DIR/PERF_SKIP.
+ * rawfrag-gen -t OUT SYS:NAME...: write rawfrag_tracing_data__build()'s blob
+ * for those events (host order) to OUT, for comparison with perf's.
  *
  * MANIFEST has one line per fixture: "file expected-exit expected-error" where
  * expected-error is a substring of the error rawfrag-dump (and perf rawfrag
@@ -538,12 +540,31 @@ static void entry(const char *file, int exit_code, const char *error)
 	fprintf(manifest, "%s %d %s\n", file, exit_code, error ? error : "-");
 }
 
+static int tracing_blob(const char *out, const char *const *events, int nr)
+{
+	struct rawfrag_err err;
+	void *blob;
+	size_t len;
+	FILE *f;
+
+	if (rawfrag_tracing_data__build(NULL, events, nr,
+					__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, &blob, &len, &err))
+		die("tracing data", err.reason);
+	f = fopen(out, "w");
+	if (!f || fwrite(blob, 1, len, f) != len || fclose(f))
+		die(out, strerror(errno));
+	free(blob);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tp_opts o = { .bad_sample = -1 };
 	char msg[256];
 	uint64_t v;
 
+	if (argc >= 3 && !strcmp(argv[1], "-t"))
+		return tracing_blob(argv[2], (const char *const *)argv + 3, argc - 3);
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: rawfrag-gen DIR [TRACEFS]\n");
 		return 2;

@@ -85,6 +85,68 @@ record "several events" "$T/m.data" $TP -e sched:sched_process_exec \
 	-e sched:sched_process_fork -e cpu-clock -a &&
 	compare "several events (tracepoints + cpu-clock)" "$T/m.data"
 
+# HEADER_TRACING_DATA: ours (rawfrag_tracing_data__build) against the blob perf
+# just wrote for the same events, section by section (saved_cmdlines aside:
+# it changes from one moment to the next)
+GEN=${DUMP%/rawfrag-dump}/rawfrag-gen
+cat >"$T/tdwalk.py" <<'EOF'
+import struct, sys
+def sections(path):
+    b = open(path, "rb").read()
+    out = []
+    assert b[:10] == b"\x17\x08\x44tracing", "magic"
+    p = b.index(b"\0", 10) + 1
+    be = b[p] == 1
+    e = ">" if be else "<"
+    out.append(("head", b[:p + 6]))
+    p += 6
+    def u32():
+        nonlocal p
+        v = struct.unpack_from(e + "I", b, p)[0]; p += 4; return v
+    def u64():
+        nonlocal p
+        v = struct.unpack_from(e + "Q", b, p)[0]; p += 8; return v
+    def cstr():
+        nonlocal p
+        q = b.index(b"\0", p); s = b[p:q]; p = q + 1; return s
+    for name in (b"header_page", b"header_event"):
+        assert cstr() == name
+        n = u64(); out.append((name.decode(), b[p:p + n])); p += n
+    def formats(tag):
+        nonlocal p
+        for _ in range(u32()):
+            n = u64(); out.append((tag, b[p:p + n])); p += n
+    formats("ftrace")
+    for _ in range(u32()):
+        formats(cstr().decode())
+    n = u32(); out.append(("kallsyms", b[p:p + n])); p += n
+    n = u32(); out.append(("printk", b[p:p + n])); p += n
+    n = u64(); p += n  # saved_cmdlines: changes from one moment to the next
+    assert p == len(b), "trailing bytes"
+    return out
+a, b = sections(sys.argv[1]), sections(sys.argv[2])
+if a != b:
+    for x, y in zip(a, b):
+        if x != y:
+            print("differs in", x[0], y[0]); break
+    else:
+        print("section counts", len(a), len(b))
+    sys.exit(1)
+print("identical %d sections" % len(a))
+EOF
+if [ -s "$T/m.data" ] && [ -x "$GEN" ]; then
+	"$DUMP" -T "$T/m.data" >"$T/perf.blob" 2>"$T/td.err"
+	"$GEN" -t "$T/our.blob" sched:sched_switch sched:sched_wakeup sched:sched_process_exec \
+		sched:sched_process_fork 2>>"$T/td.err"
+	if python3 "$T/tdwalk.py" "$T/perf.blob" "$T/our.blob" >"$T/td.out" 2>>"$T/td.err"; then
+		t_ok "tracing data blob identical to perf's ($(cat "$T/td.out"))"
+	else
+		t_fail "tracing data blob identical to perf's" "$(cat "$T/td.out" "$T/td.err" | head -5)"
+	fi
+else
+	t_skip "tracing data blob identical to perf's" "no recording or rawfrag-gen"
+fi
+
 # pipe mode: perf writes to stdout; read the stream from a file and from stdin
 if "$PERF" record -q -o - $TP -a -- bash "$T/work.sh" >"$T/p.data" 2>"$T/rec.err" &&
    [ -s "$T/p.data" ]; then
