@@ -64,6 +64,9 @@ struct record {
 	bool prepared;
 };
 
+void record__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* record-target.c: cpu/thread maps, -p/-t parsing, the forked workload */
+int record__setup_targets(struct record *rec);
 int record__setup_features(struct record *rec, struct rawfrag_err *rerr);
 int record__synth_task(struct record *rec, int pid);
 int record__synth_all(struct record *rec);

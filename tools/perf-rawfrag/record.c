@@ -57,8 +57,7 @@ static void rec_sigchld(int sig)
 	/* only interrupts poll(); waitpid() in the loop decides */
 }
 
-static void rec_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void rec_err(const char *fmt, ...)
+void record__err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -184,7 +183,7 @@ int record__add_events(struct record *rec, const char *spec)
 
 	err = events__parse(spec, &evs, &nr, msg, sizeof(msg));
 	if (err) {
-		rec_err("%s", msg[0] ? msg : strerror(-err));
+		record__err("%s", msg[0] ? msg : strerror(-err));
 		events__free(evs, nr);
 		return err;
 	}
@@ -217,7 +216,7 @@ int record__set_filter(struct record *rec, const char *filter)
 		n++;
 	}
 	if (!n) {
-		rec_err("--filter '%s': the preceding -e has no tracepoint", filter);
+		record__err("--filter '%s': the preceding -e has no tracepoint", filter);
 		return -EINVAL;
 	}
 	return 0;
@@ -288,143 +287,6 @@ static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
 	}
 }
 
-static int push_int(int **arr, int *nr, int v)
-{
-	int *n = realloc(*arr, (*nr + 1) * sizeof(int));
-
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	n[(*nr)++] = v;
-	return 0;
-}
-
-static int parse_pids(const char *list, bool threads_of, int **out, int *nr, int **procs,
-		      int *nr_procs)
-{
-	char *s = strdup(list), *save = NULL, *t;
-	int err = 0;
-
-	if (!s)
-		return -ENOMEM;
-	for (t = strtok_r(s, ",", &save); t && !err; t = strtok_r(NULL, ",", &save)) {
-		char *end, p[64];
-		long pid = strtol(t, &end, 10);
-		DIR *d;
-		struct dirent *de;
-
-		if (end == t || *end || pid <= 0) {
-			rec_err("bad pid/tid '%s'", t);
-			err = -EINVAL;
-			break;
-		}
-		snprintf(p, sizeof(p), "/proc/%ld/task", pid);
-		if (access(p, F_OK)) {
-			rec_err("no such process/thread %ld", pid);
-			err = -ESRCH;
-			break;
-		}
-		err = push_int(procs, nr_procs, pid);
-		d = threads_of ? opendir(p) : NULL;
-		/* -p: every thread of the process; -t: just that thread */
-		while (!err && (d ? (de = readdir(d)) != NULL : pid > 0)) {
-			int tid = d ? atoi(de->d_name) : pid;
-
-			if (!d)
-				pid = 0;
-			if (tid <= 0)
-				continue;
-			err = push_int(out, nr, tid);
-		}
-		if (d)
-			closedir(d);
-	}
-	free(s);
-	return err;
-}
-
-/* fork the workload, stopped until go_fd is closed (after the events are set up) */
-static int start_workload(struct record *rec)
-{
-	int go[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(go[0]);
-		close(go[1]);
-		return err;
-	}
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		signal(SIGTERM, SIG_DFL);
-		/* pipe mode: stdout carries perf.data, the workload talks on stderr */
-		if (rec->opts.output && !strcmp(rec->opts.output, "-"))
-			dup2(2, 1);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127); /* record gave up before starting us */
-		execvp(rec->opts.argv[0], rec->opts.argv);
-		fprintf(stderr, "perf rawfrag record: cannot run '%s': %s\n", rec->opts.argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-	rec->go_fd = go[1];
-	rec->child = pid;
-	return 0;
-}
-
-static int setup_targets(struct record *rec)
-{
-	const struct record_opts *o = &rec->opts;
-	int *tids = NULL, nr = 0, err = 0;
-
-	/* as perf: -a/-C with a command record the cpus until the command exits */
-	rec->system_wide = o->system_wide || (!o->pid && !o->tid && (o->cpu_list || !o->argv));
-	if (!o->system_wide && !o->cpu_list && !o->pid && !o->tid && !o->argv) {
-		rec_err("no target: give -a, -C CPUS, -p PID, -t TID or -- COMMAND");
-		return -EINVAL;
-	}
-	rec->cpus = perf_cpu_map__new(o->cpu_list);
-	if (!rec->cpus || perf_cpu_map__nr(rec->cpus) == 0 ||
-	    perf_cpu_map__cpu(rec->cpus, 0).cpu < 0) {
-		rec_err("bad cpu list '%s'", o->cpu_list ? o->cpu_list : "(online)");
-		return -EINVAL;
-	}
-	if (o->pid)
-		err = parse_pids(o->pid, true, &tids, &nr, &rec->target_pids, &rec->nr_target_pids);
-	if (!err && o->tid)
-		err = parse_pids(o->tid, false, &tids, &nr, &rec->target_pids,
-				 &rec->nr_target_pids);
-	if (!err && o->argv) {
-		err = start_workload(rec);
-		if (err)
-			rec_err("cannot start '%s': %s", o->argv[0], strerror(-err));
-		if (!err && !rec->system_wide)
-			err = push_int(&tids, &nr, rec->child);
-		if (!err && !rec->system_wide)
-			err = push_int(&rec->target_pids, &rec->nr_target_pids, rec->child);
-	}
-	if (!err && rec->system_wide && nr) {
-		rec_err("-a and -p/-t exclude each other");
-		err = -EINVAL;
-	}
-	if (!err)
-		rec->threads = nr ? perf_thread_map__new_array(nr, tids) :
-				    perf_thread_map__new_dummy();
-	if (!err && !rec->threads)
-		err = -ENOMEM;
-	rec->nr_threads = rec->threads ? perf_thread_map__nr(rec->threads) : 0;
-	free(tids);
-	return err;
-}
-
 static void open_error(struct record *rec, struct rec_sel *s, int err)
 {
 	int paranoid = -9;
@@ -438,21 +300,21 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		rec_err("no permission to open %s (perf_event_paranoid=%d): run as root, grant CAP_PERFMON (and CAP_BPF for --skb), or lower /proc/sys/kernel/perf_event_paranoid",
+		record__err("no permission to open %s (perf_event_paranoid=%d): run as root, grant CAP_PERFMON (and CAP_BPF for --skb), or lower /proc/sys/kernel/perf_event_paranoid",
 			s->ev.name, paranoid);
 		break;
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		rec_err("event %s is not supported on this machine (%s)", s->ev.name,
+		record__err("event %s is not supported on this machine (%s)", s->ev.name,
 			strerror(-err));
 		break;
 	case EINVAL:
-		rec_err("cannot open %s: %s (does the PMU support sampling and these terms?)",
+		record__err("cannot open %s: %s (does the PMU support sampling and these terms?)",
 			s->ev.name, strerror(-err));
 		break;
 	default:
-		rec_err("cannot open %s: %s", s->ev.name, strerror(-err));
+		record__err("cannot open %s: %s", s->ev.name, strerror(-err));
 	}
 }
 
@@ -521,7 +383,7 @@ static int open_sel(struct record *rec, struct rec_sel *s)
 			s->fds[k] = -1;
 			err = perf_evsel__read(s->evsel, c, t, &cv);
 			if (err) {
-				rec_err("cannot read the id of %s: %s", s->ev.name, strerror(-err));
+				record__err("cannot read the id of %s: %s", s->ev.name, strerror(-err));
 				return err;
 			}
 			s->ids[k] = cv.id;
@@ -539,7 +401,7 @@ static int apply_filters(struct record *rec)
 			if (ioctl(s->fds[j], PERF_EVENT_IOC_SET_FILTER, s->ev.filter)) {
 				int err = -errno;
 
-				rec_err("bad filter '%s' for %s: %s", s->ev.filter, s->ev.name,
+				record__err("bad filter '%s' for %s: %s", s->ev.filter, s->ev.name,
 					strerror(errno));
 				return err;
 			}
@@ -557,7 +419,7 @@ int record__prepare(struct record *rec)
 		if (err)
 			return err;
 	}
-	err = setup_targets(rec);
+	err = record__setup_targets(rec);
 	if (err)
 		return err;
 	nr_ours = rec->nr_sel;
@@ -569,7 +431,7 @@ int record__prepare(struct record *rec)
 	}
 	err = find_fds(rec);
 	if (err) {
-		rec_err("cannot find the fds of the opened events");
+		record__err("cannot find the fds of the opened events");
 		return err;
 	}
 	for (int i = 0; i < rec->nr_sel; i++)
@@ -597,7 +459,7 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 		return -EINVAL;
 	/* perf maps records to evsels by IDENTIFIER; all attrs must agree (§1.8) */
 	if (!attr->sample_id_all || !(attr->sample_type & PERF_SAMPLE_IDENTIFIER)) {
-		rec_err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
+		record__err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
 		return -EINVAL;
 	}
 	/* all or nothing: the caller keeps its fds when this fails */
@@ -674,13 +536,13 @@ static int setup_rings(struct record *rec)
 					continue;
 				if (out >= 0 && s->evsel) {
 					err = -errno;
-					rec_err("cannot redirect %s into the cpu %d ring: %s",
+					record__err("cannot redirect %s into the cpu %d ring: %s",
 						s->ev.name, cpu, strerror(errno));
 					return err;
 				}
 				err = add_ring(rec, fd, cpu);
 				if (err) {
-					rec_err("cannot mmap %u pages for cpu %d: %s%s", rec->pages,
+					record__err("cannot mmap %u pages for cpu %d: %s%s", rec->pages,
 						cpu, strerror(-err),
 						err == -EPERM ? " (raise perf_event_mlock_kb or use -m)" : "");
 					return err;
@@ -782,7 +644,7 @@ static int drain(struct record *rec)
 		int n = ring__read(&rec->rings[i], on_record, rec);
 
 		if (n == -EBADMSG) {
-			rec_err("corrupt record in the cpu %d ring; skipped the rest of it",
+			record__err("corrupt record in the cpu %d ring; skipped the rest of it",
 				rec->rings[i].cpu);
 			continue;
 		}
@@ -807,7 +669,7 @@ static int open_writer(struct record *rec)
 
 	rec->w = rawfrag_writer__new(path, &wo, &rerr);
 	if (!rec->w) {
-		rec_err("cannot write %s: %s", path, rerr.reason[0] ? rerr.reason : strerror(errno));
+		record__err("cannot write %s: %s", path, rerr.reason[0] ? rerr.reason : strerror(errno));
 		return rerr.err ? rerr.err : -errno;
 	}
 	for (int i = 0; i < rec->nr_sel; i++) {
@@ -823,7 +685,7 @@ static int open_writer(struct record *rec)
 	if (!err)
 		return 0;
 fail:
-	rec_err("%s: %s", path, rerr.reason[0] ? rerr.reason :
+	record__err("%s: %s", path, rerr.reason[0] ? rerr.reason :
 		rawfrag_writer__error(rec->w) && rawfrag_writer__error(rec->w)->reason[0] ?
 		rawfrag_writer__error(rec->w)->reason : strerror(-err));
 	return err;
@@ -885,7 +747,8 @@ static void fmt_size(char *buf, size_t len, uint64_t bytes)
 static void summary(struct record *rec)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
-	uint64_t samples = 0, size = rawfrag_writer__bytes(rec->w);
+	uint64_t samples = 0, wrapped = 0, size = rawfrag_writer__bytes(rec->w);
+	uint32_t wmax = 0;
 	char sz[32];
 	struct stat st;
 
@@ -893,8 +756,14 @@ static void summary(struct record *rec)
 		size = st.st_size;
 	for (int i = 0; i < rec->nr_sel; i++)
 		samples += rec->sel[i].samples;
-	fprintf(stderr, "[ perf rawfrag record: Woken up %" PRIu64 " times to write data ]\n",
-		rec->wakeups);
+	for (int i = 0; i < rec->nr_rings; i++) {
+		wrapped += rec->rings[i].wrapped;
+		if (rec->rings[i].wrapped_max > wmax)
+			wmax = rec->rings[i].wrapped_max;
+	}
+	fprintf(stderr, "[ perf rawfrag record: Woken up %" PRIu64 " times to write data, %" PRIu64
+		" records (up to %u bytes) copied across the ring end ]\n", rec->wakeups, wrapped,
+		wmax);
 	for (int i = 0; i < rec->nr_sel; i++)
 		fprintf(stderr, "[ perf rawfrag record: %s: %" PRIu64 " samples, %" PRIu64 " bytes ]\n",
 			rec->sel[i].ev.name, rec->sel[i].samples, rec->sel[i].bytes);
@@ -975,7 +844,7 @@ int record__run(struct record *rec)
 	if (err) {
 		const struct rawfrag_err *we = rawfrag_writer__error(rec->w);
 
-		rec_err("writing %s: %s", rec->opts.output ? rec->opts.output : "perf.data",
+		record__err("writing %s: %s", rec->opts.output ? rec->opts.output : "perf.data",
 			we && we->reason[0] ? we->reason : strerror(-err));
 	}
 	if (rec->child > 0 && !rec->child_exited) {

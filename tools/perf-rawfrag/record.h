@@ -114,6 +114,8 @@ struct rf_ring {
 	uint64_t mask; /* data size - 1 */
 	unsigned char *copy; /* 64 KiB for records that wrap, owned */
 	uint64_t bytes; /* bytes read so far */
+	uint64_t wrapped; /* records copied whole across the ring end */
+	uint32_t wrapped_max; /* the largest of them */
 };
 
 typedef int (*rf_ring_fn)(void *ctx, struct rf_ring *ring, const void *rec, size_t len);

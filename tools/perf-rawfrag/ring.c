@@ -102,6 +102,9 @@ int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx)
 			memcpy(r->copy, data + off, first);
 			memcpy(r->copy + first, data, hdr.size - first);
 			rec = r->copy;
+			r->wrapped++;
+			if (hdr.size > r->wrapped_max)
+				r->wrapped_max = hdr.size;
 		}
 		err = fn(ctx, r, rec, hdr.size);
 		tail += hdr.size;
