@@ -123,8 +123,6 @@ typedef int (*rf_ring_fn)(void *ctx, struct rf_ring *ring, const void *rec, size
 /* mmap pages data pages (power of two) of fd. */
 int ring__mmap(struct rf_ring *r, int fd, int cpu, unsigned int pages);
 void ring__munmap(struct rf_ring *r);
-/* Data bytes waiting in the ring. */
-uint64_t ring__pending(struct rf_ring *r);
 /*
  * Hand every complete record in the ring to fn (contiguous: a wrapped record is
  * copied whole, up to 64 KiB) and release the space. Returns the number of

@@ -57,15 +57,6 @@ static unsigned char *ring_data(struct rf_ring *r)
 	return (unsigned char *)r->base + (r->len - (r->mask + 1));
 }
 
-uint64_t ring__pending(struct rf_ring *r)
-{
-	struct perf_event_mmap_page *pc = r->base;
-
-	if (!pc)
-		return 0;
-	return __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE) - pc->data_tail;
-}
-
 int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx)
 {
 	struct perf_event_mmap_page *pc = r->base;
