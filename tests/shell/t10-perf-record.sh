@@ -147,6 +147,21 @@ else
 	t_skip "tracing data blob identical to perf's" "no recording or rawfrag-gen"
 fi
 
+# host features (rawfrag_writer__set_host_features) as perf record writes them
+if [ -s "$T/m.data" ] && [ -x "$GEN" ] && "$GEN" "$T/fx" >/dev/null 2>&1; then
+	hdr() { "$PERF" report -i "$1" --header-only 2>/dev/null |
+		grep -E '^# (hostname|os release|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory) :'; }
+	hdr "$T/m.data" >"$T/hdr.perf"
+	hdr "$T/fx/tp-le.data" >"$T/hdr.ours"
+	if [ -s "$T/hdr.perf" ] && cmp -s "$T/hdr.perf" "$T/hdr.ours"; then
+		t_ok "host features as perf writes them ($(wc -l <"$T/hdr.perf") lines)"
+	else
+		t_fail "host features as perf writes them" "$(diff "$T/hdr.perf" "$T/hdr.ours" | head -6)"
+	fi
+else
+	t_skip "host features as perf writes them" "no recording or fixtures"
+fi
+
 # pipe mode: perf writes to stdout; read the stream from a file and from stdin
 if "$PERF" record -q -o - $TP -a -- bash "$T/work.sh" >"$T/p.data" 2>"$T/rec.err" &&
    [ -s "$T/p.data" ]; then
