@@ -99,6 +99,8 @@ t_grep "bound to the tracepoint decoder" "sched:sched_switch +tracepoint +$nperf
 t_run "recorded, 3 events, zstd: clean" 0 "$RAWFRAG" check multi.data
 n=$("$PERF" script -i multi.data 2>/dev/null | wc -l)
 t_grep "zstd file: sample count equals perf script's ($n)" "^multi.data: $n samples, 0 errors" "$T/out"
+t_run "through perf's dispatch (perf rawfrag check)" 0 env PATH="$(dirname "$RAWFRAG"):$PATH" "$PERF" rawfrag check tp.data
+t_grep "perf rawfrag check: same count" "^tp.data: $nperf samples, 0 errors" "$T/out"
 t_run "-q: nothing printed" 0 "$RAWFRAG" check -q tp.data
 t_eq "-q: stdout empty" "" "$(cat "$T/out")"
 "$PERF" record -q -e sched:sched_switch -a -o - -- sleep 0.2 2>/dev/null >pipe.data
