@@ -2,7 +2,8 @@
 /*
  * AMD IBS fixture generator and dumper for tests/shell/t60-ibs.sh.
  *
- *   ibs-gen write DIR    write DIR/ibs-<scenario>.data, one perf.data per scenario
+ *   ibs-gen write DIR    write DIR/ibs-<scenario>.data, one perf.data per scenario,
+ *                        and DIR/ibs-zen3.pipe.data, zen3 in pipe mode
  *   ibs-gen dump FILE    one JSON line per IBS sample: record offset/size, raw
  *                        offset/size, decoder, text (-v form) and fields, through
  *                        the library (session + decoder), as the report tool would
@@ -380,8 +381,9 @@ static void (*const scenarios[])(struct scenario *) = {
 };
 #define NR_SCENARIOS (int)(sizeof(scenarios) / sizeof(scenarios[0]))
 
-static int write_one(const char *dir, const struct scenario *sc)
+static int write_one(const char *dir, const struct scenario *sc, bool pipe)
 {
+	struct rawfrag_writer_opts wo = { .sz = sizeof(wo), .pipe = pipe };
 	const uint64_t ids[2] = { 1000, 2000 };
 	struct perf_event_attr attr;
 	struct rawfrag_err err = { 0 };
@@ -389,8 +391,8 @@ static int write_one(const char *dir, const struct scenario *sc)
 	char path[4096];
 	int ret = 0;
 
-	snprintf(path, sizeof(path), "%s/ibs-%s.data", dir, sc->name);
-	w = rawfrag_writer__new(path, NULL, &err);
+	snprintf(path, sizeof(path), "%s/ibs-%s%s.data", dir, sc->name, pipe ? ".pipe" : "");
+	w = rawfrag_writer__new(path, &wo, &err);
 	if (!w) {
 		fprintf(stderr, "ibs-gen: %s: %s\n", path, err.reason);
 		return 1;
@@ -464,7 +466,10 @@ static int cmd_write(const char *dir)
 	for (int i = 0; i < NR_SCENARIOS; i++) {
 		memset(sc, 0, sizeof(*sc));
 		scenarios[i](sc);
-		ret |= write_one(dir, sc);
+		ret |= write_one(dir, sc, false);
+		/* pipe mode: CPUID, PMU_MAPPINGS etc. arrive after the attrs */
+		if (!strcmp(sc->name, "zen3"))
+			ret |= write_one(dir, sc, true);
 	}
 	free(sc);
 	return ret;

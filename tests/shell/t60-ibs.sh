@@ -73,6 +73,17 @@ else
 	t_grep "zen4: samples without En/Val skipped by perf, flagged by us" 'skipped=[1-9]' "$T/zen4.cmp"
 fi
 
+# --- pipe mode: the features arrive after the attrs; same decoding as file mode ---
+"$RAWFRAG" report --format json -i "$T/fx/ibs-zen3.data" >"$T/zen3.file.json" 2>&1
+"$RAWFRAG" report --format json -i - <"$T/fx/ibs-zen3.pipe.data" >"$T/zen3.pipe.json" 2>&1
+python3 - "$T/zen3.file.json" "$T/zen3.pipe.json" >"$T/same" 2>&1 <<-'EOF'
+	import json, sys
+	a = [json.loads(l)["fields"] for l in open(sys.argv[1])]
+	b = [json.loads(l)["fields"] for l in open(sys.argv[2])]
+	print("same" if a == b and a and a[0].get("family") == 25 else "differ: %r" % (b[:1],))
+EOF
+t_eq "pipe mode (stdin): IBS fields equal file mode's (family, errata)" same "$(head -c 300 "$T/same")"
+
 # --- text output: summary line, -v every register, layout named ---
 t_run "report text ibs-oldlayout" 0 "$RAWFRAG" report -v -i "$T/fx/ibs-oldlayout.data"
 t_grep "pre-2020 fetch layout named" 'ibs_fetch caps=0x1ff layout=fetch-pre2020 regs=4' "$T/out"
