@@ -31,10 +31,13 @@
 
 #define MAX_NODES 256
 #define MAX_PIECES 64
-#define MAX_SYMS 64
+#define MAX_SYMS 2048
 
-enum node_type { N_CONST, N_FIELD, N_OP, N_COND, N_DYNSTR, N_CHARS, N_LIT, N_CAST };
-enum piece_type { P_LIT, P_NUM, P_STR, P_PTR, P_FLAGS, P_SYMBOL, P_FUNC };
+enum node_type {
+	N_CONST, N_FIELD, N_OP, N_COND, N_CAST, /* numbers */
+	N_DYNSTR, N_CHARS, N_LIT, N_FLAGS, N_SYMBOL, /* strings */
+};
+enum piece_type { P_LIT, P_NUM, P_STR, P_PTR, P_FUNC };
 
 struct sym {
 	int64_t val;
@@ -48,7 +51,10 @@ struct node {
 	const char *lit; /* N_LIT: a string atom */
 	uint32_t off, size; /* N_FIELD, N_CHARS, N_DYNSTR (the locator) */
 	bool rel; /* N_DYNSTR: __rel_loc */
-	struct node *l, *r, *r2;
+	struct node *l, *r, *r2; /* N_FLAGS, N_SYMBOL: l is the value */
+	const char *delim; /* N_FLAGS */
+	int nr_syms;
+	struct sym *syms;
 };
 
 struct piece {
@@ -57,11 +63,9 @@ struct piece {
 	int8_t ls; /* length modifier: -2 hh .. 2 ll */
 	bool plain; /* the format is just "%<conv>" with ls: no flags or width */
 	char fmt[32]; /* the conversion as written, for snprintf */
-	const char *lit; /* P_LIT, P_FLAGS delimiter */
+	const char *lit; /* P_LIT */
 	size_t litlen;
 	struct node *arg;
-	int nr_syms;
-	struct sym *syms;
 };
 
 struct rawfrag_tp_prog {
@@ -227,6 +231,8 @@ static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg 
 	}
 }
 
+static int compile_syms(struct rawfrag_tp_prog *p, struct node *n, struct tep_print_flag_sym *fs);
+
 /* A string argument: char[] field, __get_str(), string atom, or ?: of those. */
 static struct node *compile_str(struct rawfrag_tp_prog *p, struct tep_print_arg *a, int long_size)
 {
@@ -262,6 +268,19 @@ static struct node *compile_str(struct rawfrag_tp_prog *p, struct tep_print_arg 
 			n->rel = f->flags & TEP_FIELD_IS_RELATIVE;
 		}
 		return n;
+	case TEP_PRINT_FLAGS:
+	case TEP_PRINT_SYMBOL: {
+		bool fl = a->type == TEP_PRINT_FLAGS;
+
+		n = new_node(p, fl ? N_FLAGS : N_SYMBOL);
+		if (!n)
+			return NULL;
+		n->l = compile_num(p, fl ? a->flags.field : a->symbol.field);
+		n->delim = fl ? a->flags.delim : NULL;
+		if (!n->l || compile_syms(p, n, fl ? a->flags.flags : a->symbol.symbols))
+			return NULL;
+		return n;
+	}
 	case TEP_PRINT_OP:
 		if (strcmp(a->op.op, "?") || !a->op.right || a->op.right->type != TEP_PRINT_OP)
 			return NULL;
@@ -288,10 +307,9 @@ static const char *add_text(struct rawfrag_tp_prog *p, const char *s, size_t n, 
 	return p->strings;
 }
 
-static int compile_syms(struct rawfrag_tp_prog *p, struct piece *pc,
-			struct tep_print_flag_sym *fs)
+static int compile_syms(struct rawfrag_tp_prog *p, struct node *n, struct tep_print_flag_sym *fs)
 {
-	pc->syms = p->symtab + p->nr_symtab;
+	n->syms = p->symtab + p->nr_symtab;
 	for (; fs; fs = fs->next) {
 		/* named flag values need libtraceevent's table */
 		if (!is_number(fs->value) || p->nr_symtab >= MAX_SYMS)
@@ -299,7 +317,7 @@ static int compile_syms(struct rawfrag_tp_prog *p, struct piece *pc,
 		p->symtab[p->nr_symtab].val = (int64_t)strtoull(fs->value, NULL, 0);
 		p->symtab[p->nr_symtab].str = fs->str;
 		p->nr_symtab++;
-		pc->nr_syms++;
+		n->nr_syms++;
 	}
 	return 0;
 }
@@ -360,18 +378,8 @@ static int compile_conv(struct rawfrag_tp_prog *p, const char *fmt, struct tep_p
 		pc->type = P_PTR;
 		pc->arg = compile_num(p, a);
 	} else if (*s == 's') {
-		if (a->type == TEP_PRINT_FLAGS || a->type == TEP_PRINT_SYMBOL) {
-			bool fl = a->type == TEP_PRINT_FLAGS;
-
-			pc->type = fl ? P_FLAGS : P_SYMBOL;
-			pc->arg = compile_num(p, fl ? a->flags.field : a->symbol.field);
-			pc->lit = fl ? a->flags.delim : NULL;
-			if (compile_syms(p, pc, fl ? a->flags.flags : a->symbol.symbols))
-				return -1;
-		} else {
-			pc->type = P_STR;
-			pc->arg = compile_str(p, a, long_size);
-		}
+		pc->type = P_STR;
+		pc->arg = compile_str(p, a, long_size);
 	} else {
 		pc->type = P_NUM;
 		pc->arg = compile_num(p, a);
@@ -522,36 +530,6 @@ static uint64_t eval(const struct rawfrag_tp_prog *p, const struct node *n, cons
 	}
 }
 
-/* The string a string node stands for, bounded by the raw area. */
-static const char *str_of(const struct rawfrag_tp_prog *p, const struct node *n,
-			  const uint8_t *d, uint32_t size, size_t *len)
-{
-	uint32_t off;
-
-	switch (n->type) {
-	case N_LIT:
-		*len = strlen(n->lit);
-		return n->lit;
-	case N_CHARS:
-		*len = strnlen((const char *)d + n->off, n->size);
-		return (const char *)d + n->off;
-	case N_DYNSTR:
-		/* the locator was checked to lie inside the raw area */
-		off = rawfrag__get32(d + n->off, p->swap) & 0xffff;
-		if (n->rel)
-			off += n->off + n->size;
-		if (off >= size) {
-			*len = 0;
-			return "";
-		}
-		*len = strnlen((const char *)d + off, size - off);
-		return (const char *)d + off;
-	default: /* N_COND */
-		return eval(p, n->l, d) ? str_of(p, n->r, d, size, len) :
-					  str_of(p, n->r2, d, size, len);
-	}
-}
-
 /*
  * The conversions with flags or a width are rendered by printf from the format
  * as the event wrote it, as libtraceevent does: the format is data here, checked
@@ -648,15 +626,16 @@ static void put_num(struct rawfrag_tp_sb *o, const struct piece *pc, uint64_t va
 #pragma GCC diagnostic pop
 
 /* print_str_arg() for __print_flags / __print_symbolic (values are long long) */
-static void put_flags(struct rawfrag_tp_sb *o, const struct piece *pc, int64_t val)
+static void put_flags(struct rawfrag_tp_sb *o, const struct piece *pc, const struct node *n,
+		      int64_t val)
 {
 	bool printed = false;
 
-	for (int i = 0; i < pc->nr_syms; i++) {
-		int64_t fval = pc->syms[i].val;
-		const char *s = pc->syms[i].str;
+	for (int i = 0; i < n->nr_syms; i++) {
+		int64_t fval = n->syms[i].val;
+		const char *s = n->syms[i].str;
 
-		if (pc->type == P_SYMBOL) {
+		if (n->type == N_SYMBOL) {
 			if (val == fval) {
 				put_str(o, pc, s, strlen(s));
 				return;
@@ -668,19 +647,55 @@ static void put_flags(struct rawfrag_tp_sb *o, const struct piece *pc, int64_t v
 			break;
 		}
 		if (fval > 0 && (val & fval) == fval) {
-			if (printed && pc->lit)
-				rawfrag_tp_sb__puts(o, pc->lit);
+			if (printed && n->delim)
+				rawfrag_tp_sb__puts(o, n->delim);
 			put_str(o, pc, s, strlen(s));
 			printed = true;
 			val &= ~fval;
 		}
 	}
-	if (pc->type == P_FLAGS && !val)
+	if (n->type == N_FLAGS && !val)
 		return;
-	if (pc->type == P_FLAGS && printed && pc->lit)
-		rawfrag_tp_sb__puts(o, pc->lit);
+	if (n->type == N_FLAGS && printed && n->delim)
+		rawfrag_tp_sb__puts(o, n->delim);
 	rawfrag_tp_sb__write(o, "0x", 2);
 	put_hex(o, (uint64_t)val, false);
+}
+
+/* print_str_arg() for the string nodes, bounded by the raw area */
+static void put_strnode(const struct rawfrag_tp_prog *p, struct rawfrag_tp_sb *o,
+			const struct piece *pc, const struct node *n, const uint8_t *d,
+			uint32_t size)
+{
+	const char *s;
+	uint32_t off;
+
+	switch (n->type) {
+	case N_LIT:
+		put_str(o, pc, n->lit, strlen(n->lit));
+		break;
+	case N_CHARS:
+		s = (const char *)d + n->off;
+		put_str(o, pc, s, strnlen(s, n->size));
+		break;
+	case N_DYNSTR:
+		/* the locator was checked to lie inside the raw area */
+		off = rawfrag__get32(d + n->off, p->swap) & 0xffff;
+		if (n->rel)
+			off += n->off + n->size;
+		if (off < size)
+			put_str(o, pc, (const char *)d + off, strnlen((const char *)d + off, size - off));
+		else
+			put_str(o, pc, "", 0);
+		break;
+	case N_FLAGS:
+	case N_SYMBOL:
+		put_flags(o, pc, n, (int64_t)eval(p, n->l, d));
+		break;
+	default: /* N_COND */
+		put_strnode(p, o, pc, eval(p, n->l, d) ? n->r : n->r2, d, size);
+		break;
+	}
 }
 
 /* print_function(): symbol[+0xoff], or the address */
@@ -711,8 +726,6 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 	sb.len = 0;
 	for (int i = 0; i < p->nr_pieces; i++) {
 		const struct piece *pc = &p->pieces[i];
-		const char *s;
-		size_t len;
 		uint64_t v;
 
 		switch (pc->type) {
@@ -735,12 +748,8 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 		case P_FUNC:
 			put_func(p, o, pc, eval(p, pc->arg, data));
 			break;
-		case P_STR:
-			s = str_of(p, pc->arg, data, size, &len);
-			put_str(o, pc, s, len);
-			break;
 		default:
-			put_flags(o, pc, (int64_t)eval(p, pc->arg, data));
+			put_strnode(p, o, pc, pc->arg, data, size);
 			break;
 		}
 	}
