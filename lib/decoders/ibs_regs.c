@@ -193,8 +193,6 @@ bool ibs_gate_open(enum ibs_gate g, const struct ibs_cpu *cpu, uint32_t caps)
 		return cpu->family && cpu->family < 0x17;
 	case IBS_G_FAM17:
 		return !cpu->family || cpu->family >= 0x17;
-	case IBS_G_FAM19:
-		return !cpu->family || cpu->family >= 0x19;
 	case IBS_G_ZEN4:
 		return cpu->zen4 || (caps & IBS_CAP(ZEN4));
 	case IBS_G_OPCNTEXT:

@@ -77,7 +77,6 @@ enum ibs_gate {
 	IBS_G_ALL,
 	IBS_G_FAM_LEGACY, /* families 10h-16h */
 	IBS_G_FAM17, /* family 17h and later */
-	IBS_G_FAM19, /* family 19h and later */
 	IBS_G_ZEN4, /* zen4_ibs_extensions (caps bit 11 or the PMU_CAPS entry) */
 	IBS_G_OPCNTEXT, /* caps OPCNTEXT */
 	IBS_G_OPCNT, /* caps OPCNT */
