@@ -5,7 +5,8 @@
  * this program chooses, laid out by the running kernel's formats (read from
  * tracefs with libtraceevent, independently of the decoder under test).
  *
- *   tp-be-gen [-l] [-p] [-n NR] OUT.data EXPECT.jsonl
+ *   tp-be-gen [-l] [-p] [-c] [-n NR] OUT.data EXPECT.jsonl
+ *   tp-be-gen DIR      (fuzz seeds: tp-{be,be-pipe,le,be-bad}.data and .jsonl)
  *     -l   little-endian instead (a control)
  *     -p   pipe mode
  *     -n   number of samples (default 200)
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -231,38 +233,25 @@ static int usage(void)
 	return 2;
 }
 
-int main(int argc, char **argv)
+static int generate(const char *out_path, const char *expect_path, bool pipe, bool spoil, int nr)
 {
 	struct tep_event *evs[NR_EVENTS];
 	struct rawfrag_err err = { 0 };
 	struct rawfrag_writer *w = NULL;
 	struct tep_handle *tep = tep_alloc();
-	bool pipe = false, spoil = false;
-	int nr = 200, c, ret = 1;
+	int ret = 1;
 	void *blob = NULL;
 	size_t blob_len, lsize;
 	char *lbuf = NULL;
 	FILE *o = NULL;
 
-	be = true;
-	while ((c = getopt(argc, argv, "lpcn:")) != -1) {
-		if (c == 'l')
-			be = false;
-		else if (c == 'p')
-			pipe = true;
-		else if (c == 'c')
-			spoil = true;
-		else if (c == 'n')
-			nr = atoi(optarg);
-		else
-			return usage();
-	}
-	if (argc - optind != 2 || nr <= 0 || !tep)
-		return usage();
+	if (!tep)
+		return 1;
 	for (int e = 0; e < NR_EVENTS; e++) {
 		evs[e] = load_format(tep, events[e]);
 		if (!evs[e]) {
 			fprintf(stderr, "tp-be-gen: no format for %s\n", events[e]);
+			tep_free(tep);
 			return 77;
 		}
 	}
@@ -271,8 +260,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .big_endian = be, .pipe = pipe);
-	w = rawfrag_writer__new(argv[optind], &wo, &err);
-	o = fopen(argv[optind + 1], "w");
+	w = rawfrag_writer__new(out_path, &wo, &err);
+	o = fopen(expect_path, "w");
 	if (!w || !o) {
 		fprintf(stderr, "tp-be-gen: %s\n", w ? strerror(errno) : err.reason);
 		goto out;
@@ -361,4 +350,57 @@ out:
 	free(blob);
 	tep_free(tep);
 	return ret;
+}
+
+/* tp-be-gen DIR (the fuzz seed script's call): a few small variants */
+static int generate_dir(const char *dir)
+{
+	static const struct {
+		const char *name;
+		bool be, pipe, spoil;
+	} v[] = {
+		{ "be", true, false, false },
+		{ "be-pipe", true, true, false },
+		{ "le", false, false, false },
+		{ "be-bad", true, false, true },
+	};
+	char out[4096], expect[4096];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int ret;
+
+		be = v[i].be;
+		snprintf(out, sizeof(out), "%s/tp-%s.data", dir, v[i].name);
+		snprintf(expect, sizeof(expect), "%s/tp-%s.jsonl", dir, v[i].name);
+		ret = generate(out, expect, v[i].pipe, v[i].spoil, 60);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	bool pipe = false, spoil = false;
+	struct stat st;
+	int nr = 200, c;
+
+	be = true;
+	while ((c = getopt(argc, argv, "lpcn:")) != -1) {
+		if (c == 'l')
+			be = false;
+		else if (c == 'p')
+			pipe = true;
+		else if (c == 'c')
+			spoil = true;
+		else if (c == 'n')
+			nr = atoi(optarg);
+		else
+			return usage();
+	}
+	if (argc - optind == 1 && !stat(argv[optind], &st) && S_ISDIR(st.st_mode))
+		return generate_dir(argv[optind]);
+	if (argc - optind != 2 || nr <= 0)
+		return usage();
+	return generate(argv[optind], argv[optind + 1], pipe, spoil, nr);
 }
