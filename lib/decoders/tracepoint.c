@@ -734,9 +734,12 @@ static void name_evsel(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evs
 {
 	const char *cur = rawfrag_evsel__name(evsel);
 	struct rawfrag_evsel *e;
-	char name[256];
+	char name[256], generated[64];
 
-	if (cur && strchr(cur, ':'))
+	/* the reader's stand-in for a nameless tracepoint is "tracepoint:<id>" */
+	snprintf(generated, sizeof(generated), "tracepoint:%llu",
+		 (unsigned long long)rawfrag_evsel__attr(evsel)->config);
+	if (cur && *cur && strcmp(cur, generated))
 		return;
 	e = ctx->file ? rawfrag_file__evsel(ctx->file, rawfrag_evsel__idx(evsel)) : NULL;
 	if (!e)

@@ -10,6 +10,7 @@
  *     -l   little-endian instead (a control)
  *     -p   pipe mode
  *     -n   number of samples (default 200)
+ *     -N   give the evsels no names (they come from the tracing data)
  *     -c   corrupt some payloads: every 10th from the 4th a wrong common_type,
  *          from the 7th a raw area shorter than the fixed fields, from the 10th a
  *          __data_loc pointing past the raw area; their EXPECT lines are
@@ -43,7 +44,7 @@ static const char *const events[] = {
 };
 #define NR_EVENTS ((int)(sizeof(events) / sizeof(events[0])))
 
-static bool be;
+static bool be, no_names;
 
 static void put_num(uint8_t *p, uint64_t v, int n)
 {
@@ -229,7 +230,7 @@ static uint32_t build(struct tep_event *ev, int i, uint32_t pid, uint8_t *raw, F
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tp-be-gen [-l] [-p] [-c] [-n NR] OUT.data EXPECT.jsonl\n");
+	fprintf(stderr, "usage: tp-be-gen [-l] [-p] [-c] [-N] [-n NR] OUT.data EXPECT.jsonl\n");
 	return 2;
 }
 
@@ -279,7 +280,7 @@ static int generate(const char *out_path, const char *expect_path, bool pipe, bo
 		};
 		uint64_t id = 100 + e;
 
-		if (rawfrag_writer__add_evsel(w, &a, events[e], &id, 1) < 0)
+		if (rawfrag_writer__add_evsel(w, &a, no_names ? NULL : events[e], &id, 1) < 0)
 			goto werr;
 	}
 	if (rawfrag_writer__set_host_features(w) || rawfrag_writer__set_tracing_data(w, blob, blob_len) ||
@@ -386,13 +387,15 @@ int main(int argc, char **argv)
 	int nr = 200, c;
 
 	be = true;
-	while ((c = getopt(argc, argv, "lpcn:")) != -1) {
+	while ((c = getopt(argc, argv, "lpcNn:")) != -1) {
 		if (c == 'l')
 			be = false;
 		else if (c == 'p')
 			pipe = true;
 		else if (c == 'c')
 			spoil = true;
+		else if (c == 'N')
+			no_names = true;
 		else if (c == 'n')
 			nr = atoi(optarg);
 		else

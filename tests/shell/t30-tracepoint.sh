@@ -115,6 +115,16 @@ fi
 # exact order too: the fixture is in time order
 t_eq "big-endian: text in perf script's order" "$(md5sum <"$T/perf.txt")" "$(md5sum <"$T/ours.txt")"
 
+# evsels without names: named "sys:name" from the tracing data, as perf does
+"$GEN" -N -n 40 "$T/nn.data" "$T/nn.jsonl"
+"$PERF" script -i "$T/nn.data" -F comm,tid,cpu,time,event,trace 2>/dev/null >"$T/perf.txt"
+"$RAWFRAG" report -i "$T/nn.data" >"$T/ours.txt" 2>/dev/null
+if [ -s "$T/perf.txt" ] && diff "$T/perf.txt" "$T/ours.txt" >"$T/diff"; then
+	t_ok "nameless evsels: named from the tracing data as perf names them"
+else
+	t_fail "nameless evsels: named from the tracing data as perf names them" "$(head -n 4 "$T/diff")"
+fi
+
 # pipe mode big-endian: perf 6.1 cannot read it (perf-ecosystem.md §1.12), we can
 "$GEN" -p "$T/bep.data" "$T/bep.jsonl"
 "$RAWFRAG" report -i "$T/bep.data" --format json >"$T/ours.jsonl" 2>"$T/ours.err"
