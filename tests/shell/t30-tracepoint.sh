@@ -117,9 +117,9 @@ t_eq "big-endian: text in perf script's order" "$(md5sum <"$T/perf.txt")" "$(md5
 
 # evsels without names: named "sys:name" from the tracing data, as perf does
 "$GEN" -N -n 40 "$T/nn.data" "$T/nn.jsonl"
-"$PERF" script -i "$T/nn.data" -F comm,tid,cpu,time,event,trace 2>/dev/null >"$T/perf.txt"
-"$RAWFRAG" report -i "$T/nn.data" >"$T/ours.txt" 2>/dev/null
-if [ -s "$T/perf.txt" ] && diff "$T/perf.txt" "$T/ours.txt" >"$T/diff"; then
+"$PERF" script -i "$T/nn.data" -F comm,tid,cpu,time,event,trace 2>/dev/null >"$T/perf-nn.txt"
+"$RAWFRAG" report -i "$T/nn.data" >"$T/ours-nn.txt" 2>/dev/null
+if [ -s "$T/perf-nn.txt" ] && diff "$T/perf-nn.txt" "$T/ours-nn.txt" >"$T/diff"; then
 	t_ok "nameless evsels: named from the tracing data as perf names them"
 else
 	t_fail "nameless evsels: named from the tracing data as perf names them" "$(head -n 4 "$T/diff")"
