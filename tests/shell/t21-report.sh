@@ -156,3 +156,5 @@ t_eq "-o: same lines as stdout" "$nperf" "$(wc -l <out.txt)"
 rc=${PIPESTATUS[0]}
 t_eq "| head -1: exit 0" 0 "$rc"
 t_eq "| head -1: nothing on stderr" "" "$(cat err.txt)"
+t_run "write error (-o /dev/full): exit 2" 2 "$RAWFRAG" report -i tp.data -o /dev/full
+t_grep "write error named" "write error: No space left on device" "$T/err"
