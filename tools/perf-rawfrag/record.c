@@ -300,8 +300,10 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		record__err("no permission to open %s (perf_event_paranoid=%d): run as root, grant CAP_PERFMON (and CAP_BPF for --skb), or lower /proc/sys/kernel/perf_event_paranoid",
-			s->ev.name, paranoid);
+		record__err("no permission to open %s (perf_event_paranoid=%d): run as root, grant CAP_PERFMON (and CAP_BPF for --skb), or lower /proc/sys/kernel/perf_event_paranoid%s",
+			s->ev.name, paranoid,
+			paranoid >= 2 && !s->ev.attr.exclude_kernel && !rec->system_wide ?
+			"; or record user space only (:u)" : "");
 		break;
 	case ENOENT:
 	case ENODEV:
