@@ -29,7 +29,7 @@ make_file() { # path size_mb
 	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)"
 	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
 		-e sched:sched_switch -a -- sh -c "
-		while :; do dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null
+		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
 			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
 		>/dev/null 2>&1
 }
@@ -41,27 +41,28 @@ bench_read() {
 	fi
 	local size samples
 	size=$(stat -c %s "$f")
-	samples=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $NF; exit}')
+	samples=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
 	samples=${samples:-0}
 	echo
 	echo "== reading $f: $((size / 1048576)) MB, $samples samples (1 core; page cache warm)"
-	cat "$f" >/dev/null
+	dd if="$f" of=/dev/null bs=1M 2>/dev/null
 	printf '%-52s %8s %10s %9s %10s\n' "command" "seconds" "Msamples/s" "peak MB" "vs perf script"
 	local rows=(
-		"sequential read (cat)|cat $f"
+		"perf script -F comm,tid,cpu,time,event,trace|perf script -F comm,tid,cpu,time,event,trace -i $f"
+		"sequential read (dd bs=1M)|dd if=$f of=/dev/null bs=1M"
+		"bare walk of record headers (rawfrag-walk -q)|$O/tests/rawfrag-walk -q $f"
 		"perf rawfrag check|$tool check -q $f"
 		"perf rawfrag report --stats|$tool report --stats -i $f"
 		"perf report --stats|perf report --stats -i $f"
 		"perf rawfrag report (text)|$tool report -i $f"
 		"perf rawfrag report --format json|$tool report --format json -i $f"
-		"perf script -F comm,tid,cpu,time,event,trace|perf script -F comm,tid,cpu,time,event,trace -i $f"
 	)
-	local base
-	run "perf script" perf script -F comm,tid,cpu,time,event,trace -i "$f"; base=$secs
+	local base=
 	for r in "${rows[@]}"; do
 		local name=${r%%|*} cmd=${r#*|}
 		# shellcheck disable=SC2086
 		run "$name" $cmd
+		[ -n "$base" ] || base=$secs
 		printf '%-52s %8.2f %10s %9d %9sx\n' "$name" "$secs" "$(rate "$samples" "$secs")" \
 			$((rss_kb / 1024)) "$(ratio "$base" "$secs")"
 	done
