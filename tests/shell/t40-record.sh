@@ -178,6 +178,13 @@ if command -v unshare >/dev/null && command -v setpriv >/dev/null; then
 	else
 		t_fail "tracefs not mounted, not root: says how to mount it" "rc=$rc" "$(head -c 300 e.txt)"
 	fi
+	if setpriv --reuid=65534 --regid=65534 --clear-groups test -r /sys/kernel/tracing/events; then
+		t_skip "tracefs not readable" "tracefs is readable by nobody here"
+	else
+		want_err "tracefs mounted but not readable: says so" 'no permission to read tracefs' \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$RAWFRAG" record \
+			-e sched:sched_switch -o /tmp/x.data -- true
+	fi
 	unshare -m sh -c "umount /sys/kernel/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null
 		'$RAWFRAG' record -a -e sched:sched_switch --duration 0.2 -q -o '$T/mnt.data'" \
 		>/dev/null 2>e.txt

@@ -23,9 +23,22 @@ static bool has_events(const char *dir)
 
 const char *tracefs__path(char *msg, size_t msglen)
 {
-	for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++)
+	const char *denied = NULL;
+
+	for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
 		if (has_events(tracefs_dirs[i]))
 			return tracefs_dirs[i];
+		if (errno == EACCES && !denied)
+			denied = tracefs_dirs[i];
+	}
+	if (denied) {
+		/* mounted, but not for us: mounting again would not help */
+		snprintf(msg, msglen,
+			 "no permission to read tracefs at %s: run as root or make it readable (chmod/mount -o mode=)",
+			 denied);
+		errno = EACCES;
+		return NULL;
+	}
 	if (geteuid() == 0 && mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL) == 0 &&
 	    has_events(tracefs_dirs[0]))
 		return tracefs_dirs[0];
