@@ -9,6 +9,7 @@
  * output is plugin-free too), and a format libtraceevent refuses is skipped with a
  * warning instead of dropping the whole tracing data.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -81,6 +82,66 @@ static char *dup_text(const uint8_t *p, uint64_t n)
 	return s;
 }
 
+/* The name declared by one "field:<decl>;" of a format: its last identifier. */
+static bool decl_name(const char *decl, size_t n, const char **name, size_t *len)
+{
+	const char *e = decl + n;
+
+	/* drop an array suffix: "char comm[16]" */
+	for (const char *b = decl; b < e; b++)
+		if (*b == '[') {
+			e = b;
+			break;
+		}
+	while (e > decl && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*name = e;
+	while (*name > decl && (isalnum((unsigned char)(*name)[-1]) || (*name)[-1] == '_'))
+		(*name)--;
+	*len = (size_t)(e - *name);
+	return *len > 0;
+}
+
+static bool has_field(const char *text, size_t n, const char *name, size_t len)
+{
+	const char *p = text, *end = text + n;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), "field:", 6))) {
+		const char *semi = memchr(p, ';', (size_t)(end - p));
+		const char *nm;
+		size_t nl;
+
+		if (!semi)
+			return false;
+		p += 6;
+		if (decl_name(p, (size_t)(semi - p), &nm, &nl) && nl == len && !memcmp(nm, name, len))
+			return true;
+		p = semi;
+	}
+	return false;
+}
+
+/*
+ * libtraceevent 1.7.1 dereferences NULL when a print fmt expression names a
+ * field the format does not declare (fuzz find): refuse such formats up front.
+ * Kernel formats only ever name their own fields.
+ */
+static bool print_fmt_fields_known(const char *text, size_t n)
+{
+	const char *fmt = memmem(text, n, "print fmt:", 10), *end = text + n;
+
+	while (fmt && (fmt = memmem(fmt, (size_t)(end - fmt), "REC->", 5))) {
+		const char *id = fmt + 5, *e = id;
+
+		while (e < end && (isalnum((unsigned char)*e) || *e == '_'))
+			e++;
+		if (e == id || !has_field(text, n, id, (size_t)(e - id)))
+			return false;
+		fmt = e;
+	}
+	return true;
+}
+
 static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const char *sys,
 			 const struct rawfrag_decoder_ctx *ctx)
 {
@@ -105,6 +166,15 @@ static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const cha
 		buf = dup_text(text, size);
 		if (!buf)
 			return -ENOMEM;
+		if (!print_fmt_fields_known(buf, size)) {
+			free(buf);
+			td->nr_bad_formats++;
+			if (ctx)
+				rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+							 "tracing data: a format of system %s at blob offset 0x%llx prints a field it does not declare; its events are not decoded",
+							 sys, (unsigned long long)(text - c->p));
+			continue;
+		}
 		terr = tep_parse_format(td->tep, &ev, buf, size, sys);
 		free(buf);
 		if (terr) {
