@@ -15,11 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
 
 #include "internal/tracepoint.h"
+
+#define MAX_CRASHERS 32
 
 struct cursor {
 	const uint8_t *p;
@@ -27,7 +30,30 @@ struct cursor {
 	uint64_t off;
 	bool swap;
 	const char *what; /* item being read, for the error message */
+	/* libtraceevent calls made so far (header page, formats, printk) */
+	int item;
+	/* probe child: where to say which call comes next; -1 in the real parse */
+	int probe_fd;
+	/* calls that crashed libtraceevent in a probe child: not made again */
+	int nr_skip;
+	int skip[MAX_CRASHERS];
 };
+
+/*
+ * Before each libtraceevent call on text from the file: false if a probe child
+ * crashed on it. In a probe child, announce the call first.
+ */
+static bool tep_call_ok(struct cursor *c)
+{
+	int item = c->item++;
+
+	for (int i = 0; i < c->nr_skip; i++)
+		if (c->skip[i] == item)
+			return false;
+	if (c->probe_fd >= 0 && write(c->probe_fd, &item, sizeof(item)) != sizeof(item))
+		_exit(1);
+	return true;
+}
 
 static bool cur_bytes(struct cursor *c, uint64_t n, const uint8_t **out)
 {
@@ -142,6 +168,11 @@ static bool print_fmt_fields_known(const char *text, size_t n)
 	return true;
 }
 
+static bool opt_is_off(const char *v)
+{
+	return v && (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off"));
+}
+
 static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const char *sys,
 			 const struct rawfrag_decoder_ctx *ctx)
 {
@@ -166,6 +197,15 @@ static int parse_formats(struct rawfrag_tp_data *td, struct cursor *c, const cha
 		buf = dup_text(text, size);
 		if (!buf)
 			return -ENOMEM;
+		if (!tep_call_ok(c)) {
+			free(buf);
+			td->nr_bad_formats++;
+			if (ctx)
+				rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
+							 "tracing data: a format of system %s at blob offset 0x%llx crashes libtraceevent's parser; its events are not decoded",
+							 sys, (unsigned long long)(text - c->p));
+			continue;
+		}
 		if (!print_fmt_fields_known(buf, size)) {
 			free(buf);
 			td->nr_bad_formats++;
@@ -316,7 +356,7 @@ static int parse_header(struct rawfrag_tp_data *td, struct cursor *c)
 	if (!buf)
 		return -ENOMEM;
 	/* the commit field is a kernel long: perf takes the long size from it */
-	if (!tep_parse_header_page(td->tep, buf, size, tep_get_long_size(td->tep))) {
+	if (tep_call_ok(c) && !tep_parse_header_page(td->tep, buf, size, tep_get_long_size(td->tep))) {
 		td->long_size = tep_get_header_page_size(td->tep);
 		tep_set_long_size(td->tep, td->long_size);
 	}
@@ -363,7 +403,7 @@ static int parse_blob(struct rawfrag_tp_data *td, struct cursor *c,
 	c->what = "printk formats";
 	if (!cur_u32(c, &size32) || !cur_bytes(c, size32, &p))
 		return -EINVAL;
-	err = parse_printk(td, p, size32);
+	err = tep_call_ok(c) ? parse_printk(td, p, size32) : 0;
 	if (err)
 		return err;
 	if (atof(td->version) < 0.6)
@@ -374,10 +414,66 @@ static int parse_blob(struct rawfrag_tp_data *td, struct cursor *c,
 	return parse_cmdlines(td, p, size);
 }
 
+/*
+ * libtraceevent's parser trusts format text and crashes on some malformed ones
+ * (NULL dereferences found by fuzzing, more than can be pre-checked). So the
+ * blob is first parsed in a child process that announces each libtraceevent
+ * call on a pipe; a call the child did not survive is skipped in the real parse
+ * (and the probe repeated past it). Returns the number of calls to skip, with
+ * c->skip filled in; 0 when fork is not possible (then nothing is skipped).
+ */
+static int probe_crashers(const void *blob, uint64_t size, struct cursor *c)
+{
+	while (c->nr_skip < MAX_CRASHERS) {
+		int fds[2], item = -1, last = -1, status = 0;
+		bool done = false;
+		pid_t pid;
+
+		if (pipe2(fds, O_CLOEXEC))
+			return 0;
+		pid = fork();
+		if (pid < 0) {
+			close(fds[0]);
+			close(fds[1]);
+			return 0;
+		}
+		if (!pid) {
+			struct rawfrag_tp_data td = { .tep = tep_alloc() };
+			struct cursor cc = { .p = blob, .size = size, .probe_fd = fds[1] };
+			int devnull = open("/dev/null", O_WRONLY);
+
+			/* the sanitizers' and libtraceevent's complaints are not ours */
+			if (devnull >= 0)
+				dup2(devnull, 2);
+			close(fds[0]);
+			cc.nr_skip = c->nr_skip;
+			memcpy(cc.skip, c->skip, sizeof(cc.skip));
+			if (td.tep)
+				parse_blob(&td, &cc, NULL);
+			item = -1;
+			_exit(write(fds[1], &item, sizeof(item)) == sizeof(item) ? 0 : 1);
+		}
+		close(fds[1]);
+		while (read(fds[0], &item, sizeof(item)) == sizeof(item)) {
+			if (item < 0)
+				done = true;
+			else
+				last = item;
+		}
+		close(fds[0]);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (done || last < 0)
+			return c->nr_skip;
+		c->skip[c->nr_skip++] = last;
+	}
+	return c->nr_skip;
+}
+
 int rawfrag_tp_data__parse(struct rawfrag_tp_data *td, const void *blob, uint64_t size,
 			   const struct rawfrag_decoder_ctx *ctx, struct rawfrag_err *err)
 {
-	struct cursor c = { .p = blob, .size = blob ? size : 0, .what = "magic" };
+	struct cursor c = { .p = blob, .size = blob ? size : 0, .what = "magic", .probe_fd = -1 };
 	int ret;
 
 	memset(td, 0, sizeof(*td));
@@ -386,6 +482,8 @@ int rawfrag_tp_data__parse(struct rawfrag_tp_data *td, const void *blob, uint64_
 		ret = -ENOMEM;
 		goto out;
 	}
+	if (c.size && !opt_is_off(rawfrag_decoder_ctx__opt(ctx, "probe_formats")))
+		probe_crashers(blob, c.size, &c);
 	ret = parse_blob(td, &c, ctx);
 out:
 	if (ret && err) {
