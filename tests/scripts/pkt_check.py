@@ -10,6 +10,7 @@ round_up(4 + 40 + caplen, 8) - 4, orig_len == 14 + IP total length. Every dump o
 our traffic: payload bytes == gen(...) up to the snaplen. Expectations:
   --udp 1:to     every sent datagram (size x repeat) seen exactly once on hook 1
                  going to the UDP port (from: coming from it, i.e. echo replies)
+  --udp6 1       every IPv6 datagram seen once on hook 1 (odd ones with a hop-by-hop header)
   --tcp 1        the client's stream bytes seen on hook 1 add up to what was sent
   --icmp 1[:req|:rep]  each echo request and/or reply seen once on hook 1
   --pcap F       F (classic pcap, e.g. tshark -F pcap -w) holds the same packets
@@ -41,6 +42,27 @@ def read_pcap(path):
     return out
 
 
+def check_ip6(pkt, orig, hook, where, sent, errors, udp6):
+    ip = pkt[14:]
+    plen = struct.unpack("!H", ip[4:6])[0]
+    if orig != 14 + 40 + plen:
+        errors.append("%s: orig_len %d != 54 + IPv6 payload length %d" % (where, orig, plen))
+    nh, off, ext = ip[6], 40, 0
+    while nh in (0, 43, 60) and off + 8 <= len(ip):
+        nh, off, ext = ip[off], off + (ip[off + 1] + 1) * 8, ext + 1
+    l4 = ip[off:]
+    if nh != 17 or len(l4) < 8:
+        return
+    sp, dp, ulen = struct.unpack("!HHH", l4[:6])
+    if dp != sent.get("udp6_port"):
+        return
+    n = ulen - 8
+    got = l4[8:8 + min(len(l4) - 8, n)]
+    if got != gen(n + 100000, n)[:len(got)]:
+        errors.append("%s: UDP/IPv6 payload of %d bytes differs from what was sent" % (where, n))
+    udp6[(hook, n, ext)] += 1
+
+
 def main():
     args = sys.argv[1:]
     extract, sent_path, snaplen = args[0], args[1], int(args[2])
@@ -51,13 +73,24 @@ def main():
         i += 2
     sent = json.load(open(sent_path))
     errors = []
+    isn = {}
     udp = collections.Counter()  # (hook, to|from, size)
     tcp_bytes = collections.Counter()
     icmp = collections.Counter()  # (hook, type, seq)
-    isn = {}
+    udp6 = collections.Counter()  # (hook, size, nr of extension headers)
     stream = gen(999, sent.get("tcp_bytes", 0))
     dumps = []
-    for ln, line in enumerate(open(extract), 1):
+    lines = open(extract).read().splitlines()
+    # the file holds each CPU's ring in turn, not in time order: find the SYNs first
+    for line in lines:
+        f = line.split()
+        pkt = bytes.fromhex(f[8]) if len(f) > 8 else b""
+        if len(pkt) >= 54 and pkt[12:14] == b"\x08\x00" and pkt[23] == 6:
+            l4 = pkt[14 + (pkt[14] & 15) * 4:]
+            if len(l4) >= 14 and l4[13] & 0x12 == 0x02 and \
+                    struct.unpack("!H", l4[2:4])[0] == sent.get("tcp_port"):
+                isn[int(f[0])] = struct.unpack("!I", l4[4:8])[0]
+    for ln, line in enumerate(lines, 1):
         f = line.split()
         hook, _, _, orig, cap, raw_size = (int(x) for x in f[:6])
         pkt = bytes.fromhex(f[8]) if len(f) > 8 else b""
@@ -67,6 +100,9 @@ def main():
             errors.append("%s: caplen %d, orig %d, bytes %d, snaplen %d" % (where, cap, orig, len(pkt), snaplen))
         if raw_size != ((4 + 40 + cap + 7) & ~7) - 4:
             errors.append("%s: raw_size %d for caplen %d" % (where, raw_size, cap))
+        if len(pkt) >= 54 and pkt[12:14] == b"\x86\xdd":
+            check_ip6(pkt, orig, hook, where, sent, errors, udp6)
+            continue
         if len(pkt) < 34 or pkt[12:14] != b"\x08\x00":
             continue
         ip = pkt[14:]
@@ -91,7 +127,6 @@ def main():
             if dp != sent.get("tcp_port"):
                 continue
             if flags & 0x02:
-                isn[hook] = seq
                 continue
             if hook not in isn:
                 continue
@@ -119,6 +154,11 @@ def main():
             if udp[(int(h), d, n)] != want:
                 errors.append("udp %s: size %d seen %d times, sent %d" % (spec, n, udp[(int(h), d, n)], want))
         print("ok udp %s: %d datagrams" % (spec, sum(v for k, v in udp.items() if k[:2] == (int(h), d))))
+    for h in exp["udp6"]:
+        for i, n in enumerate(sent.get("udp6_sizes", [])):
+            if udp6[(int(h), n, i % 2)] != 1:
+                errors.append("udp6 hook %s: size %d with %d ext headers seen %d times" % (h, n, i % 2, udp6[(int(h), n, i % 2)]))
+        print("ok udp6 %s: %d datagrams" % (h, sum(v for k, v in udp6.items() if k[0] == int(h))))
     for h in exp["tcp"]:
         if tcp_bytes[int(h)] != sent["tcp_bytes"]:
             errors.append("tcp hook %s: %d stream bytes seen, %d sent" % (h, tcp_bytes[int(h)], sent["tcp_bytes"]))

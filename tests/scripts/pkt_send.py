@@ -6,6 +6,7 @@ Every payload comes from gen(key, n), so pkt_check.py can rebuild it:
   udp   one datagram per size (sizes are distinct: the size identifies it)
   tcp   one stream (send() chunks and a sendfile() part: linear and paged skbs)
   icmp  echo requests with id ICMP_ID (the kernel's replies carry the same data)
+  udp6  IPv6 datagrams to ::1, every other one with a hop-by-hop options header
 
   pkt_send.py --dst 127.0.0.1 --udp-sizes 1,100,9000 --tcp-bytes 200000 --icmp 3
   pkt_send.py --dst 10.77.0.2 --udp-sizes ... --echo    (a UDP echo server is there)
@@ -25,6 +26,8 @@ import time
 ICMP_ID = 0x5246
 UDP_PORT = 7001
 TCP_PORT = 7002
+UDP6_PORT = 7003
+IPV6_HOPOPTS = 54
 
 
 @functools.lru_cache(maxsize=64)
@@ -68,6 +71,20 @@ def send_udp(dst, sizes, echo, pace):
     s.close()
     if rx:
         rx.close()
+
+
+def send_udp6(sizes):
+    """to ::1; every other datagram carries a hop-by-hop options header"""
+    rx = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 24)
+    rx.bind(("::1", UDP6_PORT))
+    plain = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    hbh = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    hbh.setsockopt(socket.IPPROTO_IPV6, IPV6_HOPOPTS, b"\x00\x00\x01\x04\x00\x00\x00\x00")
+    for i, n in enumerate(sizes):
+        (hbh if i % 2 else plain).sendto(gen(n + 100000, n), ("::1", UDP6_PORT))
+    for x in (rx, plain, hbh):
+        x.close()
 
 
 def send_tcp(dst, total):
@@ -136,18 +153,25 @@ def echo_server(bind, port):
 
 
 def main():
+    global UDP_PORT, TCP_PORT, UDP6_PORT, ICMP_ID
     ap = argparse.ArgumentParser()
     ap.add_argument("--dst", default="127.0.0.1")
     ap.add_argument("--udp-sizes", default="")
     ap.add_argument("--udp-repeat", type=int, default=1, help="send the size list N times")
     ap.add_argument("--pace", type=int, default=0, help="sleep 2 ms every N datagrams")
+    ap.add_argument("--udp6-sizes", default="", help="UDP over ::1, half with a hop-by-hop header")
     ap.add_argument("--tcp-bytes", type=int, default=0)
     ap.add_argument("--icmp", type=int, default=0)
     ap.add_argument("--echo", action="store_true")
     ap.add_argument("--echo-server", action="store_true")
     ap.add_argument("--bind", default="0.0.0.0")
-    ap.add_argument("--port", type=int, default=UDP_PORT)
+    ap.add_argument("--port", type=int, default=7001)
+    ap.add_argument("--port-base", type=int, default=7001,
+                    help="UDP port; TCP is +1, UDP/IPv6 +2 (tests running at once differ)")
     a = ap.parse_args()
+    UDP_PORT, TCP_PORT, UDP6_PORT = a.port_base, a.port_base + 1, a.port_base + 2
+    if a.port_base != 7001:
+        ICMP_ID = a.port_base & 0xFFFF
     if a.echo_server:
         echo_server(a.bind, a.port)
         return
@@ -157,6 +181,11 @@ def main():
     t0 = time.monotonic()
     if sizes:
         send_udp(a.dst, sizes * a.udp_repeat, a.echo, a.pace)
+    sizes6 = [int(x) for x in a.udp6_sizes.split(",") if x]
+    if sizes6:
+        out["udp6_port"] = UDP6_PORT
+        out["udp6_sizes"] = sizes6
+        send_udp6(sizes6)
     if a.tcp_bytes:
         out["tcp_bytes"] = a.tcp_bytes
         out["tcp_received"] = send_tcp(a.dst, a.tcp_bytes)

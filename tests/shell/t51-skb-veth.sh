@@ -7,6 +7,8 @@
 source "$(dirname "$0")/lib.sh"
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
+# ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
+BASE=$((20000 + $$ % 10000 * 4))
 
 if ! is_root; then t_skip "skb on veth" "needs root"; exit 0; fi
 if ! command -v ip >/dev/null || ! command -v bpftool >/dev/null; then
@@ -29,7 +31,7 @@ ip -n "$N2" addr add 10.77.0.2/24 dev rfv1
 for n in "$N1" "$N2"; do ip -n "$n" link set lo up; done
 ip -n "$N1" link set rfv0 up
 ip -n "$N2" link set rfv1 up
-ip netns exec "$N2" python3 "$SCRIPTS/pkt_send.py" --echo-server --bind 10.77.0.2 >echo.out &
+ip netns exec "$N2" python3 "$SCRIPTS/pkt_send.py" --echo-server --bind 10.77.0.2 --port $BASE >echo.out &
 EP=$!
 
 wait_progs() {
@@ -47,10 +49,10 @@ RP=$!
 if wait_progs 3; then t_ok "record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp"; else
 	t_fail "record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp" "$(cat v.rec)"; fi
 t_grep "xdp attached while recording" ' xdp' <(ip -n "$N1" link show rfv0)
-ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --dst 10.77.0.2 --echo \
+ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --dst 10.77.0.2 --echo \
 	--udp-sizes 1,2,3,100,211,212,213,1000,1400,1472 --icmp 4 >v.sent
 # traffic on the namespace's lo too (a second interface in the same run)
-ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --udp-sizes 5,6 >lo.sent
+ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 5,6 >lo.sent
 sleep 0.3
 kill -INT $RP
 wait $RP
@@ -82,7 +84,7 @@ RP=$!
 wait_progs 3
 kill -KILL $RP
 wait $RP 2>/dev/null
-for _ in $(seq 50); do
+for _ in $(seq 100); do
 	[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" = 0 ] && break
 	sleep 0.1
 done

@@ -6,11 +6,13 @@
 source "$(dirname "$0")/lib.sh"
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
+# ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
+BASE=$((20000 + $$ % 10000 * 4))
 
 if ! is_root; then t_skip "big skb records" "needs root"; exit 0; fi
 
 # the filter keeps other tests' loopback traffic out of the counts
-"$RAWFRAG" record --skb lo --snaplen 16384 -m 16 --filter "udp and dst port 7001" -a -e dummy \
+"$RAWFRAG" record --skb lo --snaplen 16384 -m 16 --filter "udp and dst port $BASE" -a -e dummy \
 	-o big.data 2>big.rec &
 RP=$!
 for _ in $(seq 100); do
@@ -19,7 +21,7 @@ for _ in $(seq 100); do
 done
 # 6 sizes x 250 = 1500 datagrams, ~16 MB through 64 KiB rings, paced for the
 # (ASan) recorder: 2 datagrams per 2 ms
-python3 "$SCRIPTS/pkt_send.py" --udp-sizes 4130,5000,8999,9000,16000,20000 --udp-repeat 250 \
+python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 4130,5000,8999,9000,16000,20000 --udp-repeat 250 \
 	--pace 2 >big.sent
 sleep 0.3
 kill -INT $RP
