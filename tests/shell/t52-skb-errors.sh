@@ -20,6 +20,10 @@ err "unknown hook" "unknown hook 'bogus'" --skb lo --hook socket,bogus
 err "unsupported filter" "--filter 'tcp or udp': unsupported 'or'" --skb lo --filter "tcp or udp"
 err "filter: bad port" "bad or repeated port '70000'" --skb lo --filter "port 70000"
 err "filter: contradiction" "only one of ip, ip6, arp" --skb lo --filter "ip6 and arp"
+# the second xdp attach on lo fails after the socket and the first xdp are attached:
+# everything attached so far must be undone
+err "hook busy (partial attach undone)" "cannot attach hook xdp to interface lo: .*another program" \
+	--skb lo,lo --hook socket,xdp
 
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	chmod a+rwx "$T"

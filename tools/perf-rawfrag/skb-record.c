@@ -485,6 +485,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 			err = attach_one(st, a, ifn[i]);
 			if (err) {
 				skb_state__detach(st);
+				st->loaded = false; /* no summary for a run that never started */
 				goto out;
 			}
 		}
