@@ -79,7 +79,7 @@ import collections, json, sys
 ext = collections.Counter((int(l.split()[3]), l.split()[8] if len(l.split()) > 8 else "")
                           for l in open(sys.argv[1]))
 js = collections.Counter()
-for line in open(sys.argv[2]):
+for line in open(sys.argv[2], encoding="latin-1"):
     o = json.loads(line)
     if o.get("producer") == "bpf_skb":
         js[(o["fields"]["meta"]["orig_len"], o["fields"]["data"])] += 1
@@ -91,6 +91,36 @@ PY
 	t_run "check: the lo recording is clean" 0 "$RAWFRAG" check lo.data
 else
 	t_skip "report text/json" "report failed: $(head -c 200 rep.err)"
+fi
+
+# perf as the oracle for the raw payloads: perf script's BPF output hex dump holds
+# meta + packet + pad; the packet bytes must be the extractor's, sample for sample
+if command -v "$PERF" >/dev/null &&
+	"$PERF" script -i lo.data -F comm,tid,time,event,ip,bpf-output >ps.txt 2>ps.err; then
+	if python3 - lo.txt ps.txt >ps.chk <<'PY'
+import collections, re, struct, sys
+ext = collections.Counter(l.split()[8] if len(l.split()) > 8 else "" for l in open(sys.argv[1]))
+samples, cur = [], None
+for line in open(sys.argv[2], encoding="latin-1"):
+    m = re.match(r"\s*(BPF output:)?\s*([0-9a-f]{4}):((?: [0-9a-f]{2})+)", line)
+    if not m:
+        continue
+    if m.group(1):
+        cur = bytearray()
+        samples.append(cur)
+    cur += bytes(int(x, 16) for x in m.group(3).split())
+perf = collections.Counter()
+for b in samples:
+    if b[:4] == b"SKFR":
+        ml, cap = struct.unpack("<H", b[6:8])[0], struct.unpack("<I", b[20:24])[0]
+        perf[bytes(b[ml:ml + cap]).hex()] += 1
+print(sum(ext.values()), sum(perf.values()))
+sys.exit(0 if ext == perf and perf else 1)
+PY
+	then t_ok "perf script's BPF output dumps hold the same packets"
+	else t_fail "perf script's BPF output dumps hold the same packets" "$(cat ps.chk)"; fi
+else
+	t_skip "perf script oracle" "perf script failed: $(head -c 200 ps.err 2>/dev/null)"
 fi
 
 # snaplen above the packet sizes: whole packets
