@@ -13,6 +13,14 @@
  * Before handing a payload to libtraceevent it is checked against the table
  * (fixed part present, common_type right, dynamic fields inside the raw area):
  * libtraceevent trusts the record, this file does not.
+ *
+ * Decoder options (session dopts):
+ *   kallsyms=PATH|none  where %ps/%pS symbols come from (default: /proc/kallsyms
+ *                       for a file recorded on the running kernel, file mode only,
+ *                       which is what perf script resolves with)
+ *   fastprint=0         print every sample through libtraceevent
+ *   probe_formats=0     hand formats to libtraceevent without the crash probe
+ *                       (tracepoint_data.c)
  */
 #include <ctype.h>
 #include <errno.h>
