@@ -22,6 +22,7 @@
 #include <rawfrag/emit.h>
 
 #include "builtin.h"
+#include "report-order.h"
 #include "skb.h"
 #include "util.h"
 
@@ -29,18 +30,6 @@ enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F
 #define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
-
-/* Copies of the sample records of one round (pipe records live in a reused buffer). */
-struct round_buf {
-	uint8_t *data;
-	size_t len, cap;
-	struct held {
-		size_t off;
-		uint64_t order, offset;
-		bool in_compressed;
-	} *recs;
-	size_t n, capn;
-};
 
 struct report {
 	const char *input, *output;
@@ -67,10 +56,14 @@ struct report {
 	int name_width;
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
-	uint64_t order; /* records read so far: position for comm lookups */
+	/* perf's order (default): records go through the queue, names from threads */
+	bool no_order;
+	struct ro_queue *oq;
+	struct rf_threads *threads;
+	struct rawfrag_err *err; /* where a delivered sample's error goes */
+	/* --no-order: names by (time, position in file) from a first pass */
+	uint64_t order; /* records read so far */
 	bool comms_ahead; /* COMM/FORK were collected by a first pass */
-	bool rounds; /* pipe mode: samples wait a round for the COMMs around them */
-	struct round_buf rb[2]; /* previous and current round */
 };
 
 static const char report_usage[] =
@@ -90,6 +83,7 @@ static const char report_usage[] =
 	"    -C, --cpu <list>      only these CPUs\n"
 	"        --time <range>    start,stop in seconds, or percentages (10%-20%, 10%/2)\n"
 	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace\n"
+	"        --no-order        file order instead of perf script's time order (faster)\n"
 	"    -h, --help            show this help\n";
 
 static int parse_fields(const char *s, unsigned int *out)
@@ -203,7 +197,9 @@ static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
 static const char *task_name(struct report *r, const struct rawfrag_sample *smp, char *buf,
 			     size_t len)
 {
-	const char *c = rf_comms__get(r->comms, smp->tid, smp->time, r->order);
+	const char *c = r->threads ? rf_threads__comm(r->threads, (int32_t)smp->pid,
+						     (int32_t)smp->tid)
+				   : rf_comms__get(r->comms, smp->tid, smp->time, r->order);
 
 	if (c)
 		return c;
@@ -482,15 +478,16 @@ static int queue_comm(struct report *r, const struct rawfrag_record *rec)
 }
 
 /*
- * File mode: collect every COMM/FORK first so each sample gets the name its
- * thread had at the sample's time, as perf's time-ordered processing gives.
+ * --no-order in file mode: collect every COMM/FORK first so each sample gets the
+ * name its thread had at the sample's time, as perf's time-ordered processing
+ * gives. (Pipe input: names as of the position in the stream.)
  */
 static int comms_first_pass(struct report *r)
 {
 	struct rawfrag_record rec;
 	int ret;
 
-	if (rawfrag_file__mode(r->file) != RAWFRAG_MODE_FILE || r->stats ||
+	if (!r->no_order || rawfrag_file__mode(r->file) != RAWFRAG_MODE_FILE || r->stats ||
 	    (r->fmt == FMT_TEXT && !(r->fields & F_COMM)))
 		return 0;
 	r->order = 0;
@@ -591,82 +588,62 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct
 	return true;
 }
 
-static int hold_sample(struct report *r, const struct rawfrag_record *rec)
+/*
+ * perf's evlist__parse_sample_timestamp(): the TIME of a sample or of a
+ * sample_id_all trailer; -1 when there is none (delivered at once, as perf).
+ */
+static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec)
 {
-	struct round_buf *b = &r->rb[1];
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	const struct perf_event_attr *a;
+	struct rawfrag_sample id;
 
-	if (b->len + rec->size > b->cap) {
-		size_t cap = b->cap ? b->cap : 1 << 20;
-		uint8_t *d;
+	if (!ev)
+		return UINT64_MAX;
+	a = rawfrag_evsel__attr(ev);
+	if (!(a->sample_type & PERF_SAMPLE_TIME))
+		return UINT64_MAX;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		uint64_t st = a->sample_type;
+		uint32_t pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				       !!(st & PERF_SAMPLE_TID));
 
-		while (cap < b->len + rec->size)
-			cap *= 2;
-		d = realloc(b->data, cap);
-		if (!d)
-			return -ENOMEM;
-		b->data = d;
-		b->cap = cap;
+		if (rec->size < pos + 8u)
+			return UINT64_MAX;
+		return rawfrag__get64((const uint8_t *)rec->data + pos, r->swap);
 	}
-	if (b->n == b->capn) {
-		size_t cap = b->capn ? 2 * b->capn : 4096;
-		struct held *h = realloc(b->recs, cap * sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		b->recs = h;
-		b->capn = cap;
-	}
-	memcpy(b->data + b->len, rec->data, rec->size);
-	b->recs[b->n++] = (struct held){ .off = b->len, .order = r->order,
-					 .offset = rec->offset,
-					 .in_compressed = rec->in_compressed };
-	b->len += rec->size;
-	return 0;
+	if (!a->sample_id_all ||
+	    rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
+		return UINT64_MAX;
+	return id.time;
 }
 
-/* Print the samples held in rb[i]; false on an unusable sample (err set). */
-static bool release_round(struct report *r, int i, struct rawfrag_err *err)
+/* 1: output closed or failed (stop quietly), else 0 or -errno (r->err set) */
+static int deliver(void *ctx, const struct rawfrag_record *rec)
 {
-	struct round_buf *b = &r->rb[i];
-	uint64_t order = r->order;
-	bool ok = true;
+	struct report *r = ctx;
 
-	for (size_t k = 0; k < b->n && ok; k++) {
-		const struct perf_event_header *h = (const void *)(b->data + b->recs[k].off);
-		struct rawfrag_record rec = {
-			.type = PERF_RECORD_SAMPLE,
-			.size = (uint16_t)(r->swap ? __builtin_bswap16(h->size) : h->size),
-			.misc = (uint16_t)(r->swap ? __builtin_bswap16(h->misc) : h->misc),
-			.data = h,
-			.offset = b->recs[k].offset,
-			.in_compressed = b->recs[k].in_compressed,
-		};
-
-		r->order = b->recs[k].order;
-		if (!do_sample(r, &rec, err)) {
-			if (!r->force)
-				ok = false;
-			r->nr_bad++;
-			err->offset = -1;
-		}
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return rf_threads__event(r->threads, rec, r->swap);
+	if (!do_sample(r, rec, r->err)) {
+		if (!r->force)
+			return r->err->err ? r->err->err : -EINVAL;
+		r->nr_bad++;
+		r->err->offset = -1;
 	}
-	r->order = order;
-	b->n = b->len = 0;
-	return ok;
+	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
-/* End of a round: COMMs of this round apply; the previous round's samples go out. */
-static bool next_round(struct report *r, struct rawfrag_err *err)
+/* A kernel record in perf's order: now (no time) or through the queue. */
+static int order_record(struct report *r, const struct rawfrag_record *rec)
 {
-	struct round_buf t;
+	uint64_t t = rec_time(r, rec);
+	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
+		    rec->type == PERF_RECORD_FORK;
 
-	rf_comms__replay(r->comms);
-	if (!release_round(r, 0, err))
-		return false;
-	t = r->rb[0];
-	r->rb[0] = r->rb[1];
-	r->rb[1] = t;
-	return true;
+	if (!t || t == UINT64_MAX)
+		return keep ? deliver(r, rec) : 0;
+	return ro_queue__add(r->oq, rec, t, keep);
 }
 
 static int open_output(struct report *r)
@@ -716,8 +693,13 @@ static int run(struct report *r)
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
 		goto out;
 	}
-	r->rounds = rawfrag_file__mode(r->file) == RAWFRAG_MODE_PIPE && !r->stats &&
-		    (r->fmt == FMT_JSON || (r->fields & F_COMM));
+	r->err = &err;
+	if (!r->stats && !r->no_order) {
+		r->oq = ro_queue__new(deliver, r);
+		r->threads = rf_threads__new();
+		if (!r->oq || !r->threads)
+			goto oom;
+	}
 	if (comms_first_pass(r)) {
 		err = *rawfrag_file__error(r->file);
 		goto fail;
@@ -734,16 +716,26 @@ static int run(struct report *r)
 				goto oom;
 			continue;
 		}
+		if (r->oq) {
+			if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
+				ret = ro_queue__round(r->oq);
+			else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
+				ret = order_record(r, &rec);
+			else
+				continue;
+			if (ret == 1)
+				break;
+			if (ret == -ENOMEM)
+				goto oom;
+			if (ret)
+				goto fail;
+			continue;
+		}
 		if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) {
 			if (!r->comms_ahead && queue_comm(r, &rec))
 				goto oom;
-			if (!r->comms_ahead && !r->rounds)
+			if (!r->comms_ahead)
 				rf_comms__replay(r->comms);
-			continue;
-		}
-		if (r->rounds && rec.type == RAWFRAG_RECORD_FINISHED_ROUND) {
-			if (!next_round(r, &err))
-				goto fail;
 			continue;
 		}
 		if (r->stats && rec.type == PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
@@ -759,11 +751,6 @@ static int run(struct report *r)
 		}
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
-		if (r->rounds) {
-			if (hold_sample(r, &rec))
-				goto oom;
-			continue;
-		}
 		if (!do_sample(r, &rec, &err)) {
 			if (!r->force)
 				goto fail;
@@ -777,8 +764,13 @@ static int run(struct report *r)
 		err = *rawfrag_file__error(r->file);
 		goto fail;
 	}
-	if (r->rounds && (!next_round(r, &err) || !release_round(r, 0, &err)))
-		goto fail;
+	if (r->oq && ret == 0) {
+		ret = ro_queue__flush(r->oq);
+		if (ret == -ENOMEM)
+			goto oom;
+		if (ret < 0)
+			goto fail;
+	}
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -811,14 +803,12 @@ out:
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
-	for (int i = 0; i < 2; i++) {
-		free(r->rb[i].data);
-		free(r->rb[i].recs);
-	}
+	ro_queue__delete(r->oq);
+	rf_threads__delete(r->threads);
 	return rc;
 }
 
-enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME };
+enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -847,6 +837,7 @@ int cmd_report(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "time", required_argument, NULL, O_TIME },
 		{ "fields", required_argument, NULL, 'F' },
+		{ "no-order", no_argument, NULL, O_NO_ORDER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -883,6 +874,7 @@ int cmd_report(int argc, char **argv)
 		case O_META: d = dopt("meta", optarg); break;
 		case O_META_BTF: d = dopt("meta_btf", optarg); break;
 		case 'f': r.force = true; break;
+		case O_NO_ORDER: r.no_order = true; break;
 		case 'e': r.events = optarg; break;
 		case O_PID:
 		case O_TID:

@@ -82,4 +82,20 @@ void rf_comms__replay(struct rf_comms *c);
 const char *rf_comms__get(const struct rf_comms *c, uint32_t tid, uint64_t time,
 			  uint64_t order);
 
+/*
+ * Threads as perf's machine keeps them, for records delivered in perf's order
+ * (report-order.h): COMM sets a thread's name; FORK replaces the child by a
+ * new thread that takes its parent's name if the parent has one (a parent
+ * whose pid disagrees with the FORK is replaced first); EXIT changes nothing.
+ * tid 0 starts as "swapper". The name is the last one set, as perf script's
+ * thread__comm_str() gives it.
+ */
+struct rf_threads;
+struct rf_threads *rf_threads__new(void);
+void rf_threads__delete(struct rf_threads *t);
+/* a COMM or FORK record (others ignored); -ENOMEM */
+int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bool swap);
+/* the thread's name; NULL if none was set (perf shows ":tid") */
+const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid);
+
 #endif
