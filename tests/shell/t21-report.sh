@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # perf rawfrag report against perf on files recorded from the running kernel:
-# --stats equals perf report --stats; text lines equal perf script's; JSON Lines
-# parse and carry perf script's pid/tid/cpu/time; -e/--pid/--tid/--cpu/--time/-F
-# select what perf script selects; pipe input; a closed output pipe is quiet.
+# --stats equals perf report --stats; text lines equal perf script's line for
+# line, in perf script's order (file, -z, pipe; many rounds on several CPUs;
+# a record moved rounds late; no FINISHED_ROUND at all); --no-order prints the
+# same lines; JSON Lines parse and carry perf script's pid/tid/cpu/time in its
+# order; -e/--pid/--tid/--cpu/--time/-F select what perf script selects; pipe
+# input; a closed output pipe is quiet.
 source "$(dirname "$0")/lib.sh"
 
 t_run "bad option: exit 2" 2 "$RAWFRAG" report --no-such-option
@@ -37,6 +40,10 @@ EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e sysc
 "$PERF" record -q $EVENTS -a -o tp.data -- sh -c 'for i in 1 2 3; do cat /proc/cpuinfo >/dev/null; sleep 0.05; done' >/dev/null 2>&1
 "$PERF" record -q $EVENTS -a -z -o tpz.data -- sleep 0.2 >/dev/null 2>&1
 "$PERF" record -q $EVENTS -a -o - -- sleep 0.2 2>/dev/null >pipe.data
+# -m 1: small buffers, so many FINISHED_ROUNDs with records of several CPUs
+# between them; more tracepoints (the samples perf loses show up as LOST)
+"$PERF" record -q -m 1 $EVENTS -e syscalls:sys_exit_read -e timer:hrtimer_start -e timer:hrtimer_expire_entry \
+	-a -o tpm.data -- sh -c 'for i in 1 2 3; do cat /proc/cpuinfo >/dev/null; sleep 0.05; done' >/dev/null 2>&1
 nperf=$("$PERF" script -i tp.data 2>/dev/null | wc -l)
 if [ "$nperf" -lt 10 ]; then
 	t_skip "recorded files" "perf recorded only $nperf samples"
@@ -54,15 +61,16 @@ for f in tp.data tpz.data; do
 	fi
 done
 
-# text: whole lines equal perf script's (order: perf sorts by time, we keep file order)
+# text: whole lines equal perf script's, in its order (not sorted here)
 PS_F=comm,tid,cpu,time,event,trace
+SORT=cat
 cmp_text() { # name, perf script args..., --, our args...
 	local name=$1; shift
 	local pargs=() oargs=()
 	while [ "$1" != -- ]; do pargs+=("$1"); shift; done; shift
 	oargs=("$@")
-	"$PERF" script "${pargs[@]}" 2>/dev/null | sort >perf.txt
-	"$RAWFRAG" report "${oargs[@]}" 2>"$T/err" | sort >our.txt
+	"$PERF" script "${pargs[@]}" 2>/dev/null | $SORT >perf.txt
+	"$RAWFRAG" report "${oargs[@]}" 2>"$T/err" | $SORT >our.txt
 	local n; n=$(wc -l <perf.txt)
 	if [ "$n" -gt 0 ] && diff perf.txt our.txt >/dev/null; then
 		t_ok "$name ($n lines)"
@@ -77,6 +85,58 @@ cmp_text "-F tid,time,event equals perf script's" -i tp.data -F tid,time,event -
 cmp_text "-F comm,pid,tid,cpu,event,trace equals perf script's" -i tp.data -F comm,pid,tid,cpu,event,trace -- \
 	-i tp.data -F comm,pid,tid,cpu,event,trace
 cmp_text "pipe input (-i -) equals perf script" -i pipe.data -F $PS_F -- -i - <pipe.data
+cmp_text "pipe format file (-i FILE) equals perf script" -i pipe.data -F $PS_F -- -i pipe.data
+
+# perf's ordered-events queue: many rounds, several CPUs, records that arrive late
+nr=$("$PERF" report --stats -i tpm.data 2>/dev/null | awk '/FINISHED_ROUND events/ {print $3; exit}')
+if [ "$("$PERF" script -i tpm.data -F cpu 2>/dev/null | sort -u | wc -l)" -lt 2 ] || [ "${nr:-0}" -lt 8 ]; then
+	t_skip "ordering over rounds and CPUs" "the -m 1 recording has one CPU or under 8 rounds"
+else
+	cmp_text "text equals perf script in order (-m 1: $nr rounds, several CPUs)" -i tpm.data -F $PS_F -- -i tpm.data
+	cmp_text "pipe form of the same equals perf script" -i tpm.data -F $PS_F -- -i - <tpm.data
+	# rewrite the data section: one sample moved six rounds later (perf shows it
+	# out of time order, at the next flush); all FINISHED_ROUNDs moved to the end
+	# (perf sorts the whole file)
+	cat >reorder.py <<'EOF2'
+import struct, sys
+src, dst, mode = sys.argv[1:4]
+b = bytearray(open(src, 'rb').read())
+off, size = struct.unpack_from('<QQ', b, 40)
+recs, p = [], off
+while p < off + size:
+    t, misc, sz = struct.unpack_from('<IHH', b, p)
+    recs.append((t, bytes(b[p:p + sz])))
+    p += sz
+if mode == 'norounds':
+    out = [r for r in recs if r[0] != 68] + [r for r in recs if r[0] == 68]
+else:
+    samples = [i for i, r in enumerate(recs) if r[0] == 9]
+    i = samples[len(samples) // 2]
+    r = recs.pop(i)
+    n = 0
+    for j in range(i, len(recs)):
+        n += recs[j][0] == 68
+        if n == 6:
+            break
+    recs.insert(j, r)
+    out = recs
+b[off:off + size] = b''.join(r[1] for r in out)
+open(dst, 'wb').write(b)
+EOF2
+	python3 reorder.py tpm.data late.data late && python3 reorder.py tpm.data norounds.data norounds
+	cmp_text "a sample six rounds late: same place as perf script" -i late.data -F $PS_F -- -i late.data
+	back=$("$PERF" script -i late.data -F time 2>/dev/null | tr -d ' :' | awk '$1 < p {n++} {p = $1} END {print n + 0}')
+	t_eq "the late sample is out of time order in perf's output too" 1 "$back"
+	cmp_text "no FINISHED_ROUND before the end: sorted whole as perf" -i norounds.data -F $PS_F -- -i norounds.data
+fi
+
+# --no-order: file order, the same lines as a set
+SORT=sort
+cmp_text "--no-order: same lines as perf script, sorted" -i tpm.data -F $PS_F -- -i tpm.data --no-order
+# (pipe input: names as of the position in the stream, so no comm column)
+cmp_text "--no-order, pipe input: same lines, sorted" -i pipe.data -F tid,cpu,time,event,trace -- \
+	-i - --no-order -F tid,cpu,time,event,trace <pipe.data
+SORT=cat
 
 # selection: the same samples as perf script with the same option
 cpu0=$("$PERF" script -i tp.data -F cpu 2>/dev/null | head -1 | tr -dc 0-9)
@@ -89,8 +149,8 @@ cmp_text "--tid $pid,0 selects as perf script" -i tp.data -F $PS_F --tid "$pid,0
 t1=$(sed -n "$((nperf / 4))p" times.txt) t2=$(sed -n "$((3 * nperf / 4))p" times.txt)
 cmp_text "--time $t1,$t2 selects as perf script" -i tp.data -F $PS_F --time "$t1,$t2" -- -i tp.data --time "$t1,$t2"
 cmp_text "--time $t1, (open end) selects as perf script" -i tp.data -F $PS_F --time "$t1," -- -i tp.data --time "$t1,"
-"$PERF" script -i tp.data -F $PS_F 2>/dev/null | grep -E ' (sched:sched_switch|irq:[a-z_]+): ' | sort >perf.txt
-"$RAWFRAG" report -i tp.data -e 'sched:sched_switch,irq:*' 2>"$T/err" | sort >our.txt
+"$PERF" script -i tp.data -F $PS_F 2>/dev/null | grep -E ' (sched:sched_switch|irq:[a-z_]+): ' >perf.txt
+"$RAWFRAG" report -i tp.data -e 'sched:sched_switch,irq:*' 2>"$T/err" >our.txt
 if [ -s perf.txt ] && diff perf.txt our.txt >/dev/null; then t_ok "-e with a glob selects the same samples ($(wc -l <our.txt))"
 else t_fail "-e with a glob selects the same samples" "$(diff perf.txt our.txt | head -4)"; fi
 # percentages of the recorded span, perf's syntax
@@ -118,12 +178,12 @@ for line in open(sys.argv[2]):
     if not m:
         print("unparsed perf line:", line.strip()); sys.exit(1)
     theirs.append((int(m[1]), int(m[2]), int(m[3]), int(m[4]) * 10**9 + int(m[5]), m[6]))
-print(len(ours), len(theirs), bad, "same" if sorted(ours) == sorted(theirs) else "differ")
+print(len(ours), len(theirs), bad, "same" if ours == theirs else "differ")
 EOF
 read -r nj np nbad same < <(python3 cmp.py our.json perf-ids.txt 2>&1)
 t_eq "JSON: every line parses with the required keys" "0" "$nbad"
 t_eq "JSON: sample count equals perf script's" "$np" "$nj"
-t_eq "JSON: pid/tid/cpu/time_ns/event equal perf script's" "same" "$same"
+t_eq "JSON: pid/tid/cpu/time_ns/event equal perf script's, in its order" "same" "$same"
 # raw sizes: the record size perf report -D shows = fixed fields before RAW + 4 + raw.size
 python3 - tp.data our.json >rawsz.txt <<'EOF'
 import json, struct, sys
