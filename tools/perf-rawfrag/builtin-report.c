@@ -761,6 +761,9 @@ static int run(struct report *r)
 			break;
 	}
 	if (ret < 0) {
+		/* a bad sample still queued comes first in the file: its error wins */
+		if (r->oq && ro_queue__flush(r->oq) < 0 && err.err)
+			goto fail;
 		err = *rawfrag_file__error(r->file);
 		goto fail;
 	}
