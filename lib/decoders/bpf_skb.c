@@ -419,6 +419,10 @@ static int skb_text(void *priv, const struct rawfrag_raw *raw, const struct rawf
 					    "[pkt_type %u mark %#x hash %#x proto %#06x caplen %u snaplen %u%s] ",
 					    x.m.pkt_type, x.m.mark, x.m.hash, x.m.protocol, x.m.caplen,
 					    x.m.snaplen, x.m.flags & RAWFRAG_SKB_F_VLAN ? " vlan" : "");
+		/* the tag was taken off the bytes by the driver or the stack */
+		if (x.m.flags & RAWFRAG_SKB_F_VLAN)
+			rawfrag_out__printf(out, "vlan %u (offloaded), p %u, ", x.m.vlan_tci & 0xfff,
+					    x.m.vlan_tci >> 13);
 	} else {
 		rawfrag_out__printf(out, "meta %u bytes:", x.meta_len);
 		if (verbose)

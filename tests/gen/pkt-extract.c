@@ -2,8 +2,9 @@
 /*
  * pkt-extract: the skb/xdp dumps of a perf.data, one line each, for
  * tests/shell/t5*.sh and scripts/bench-skb.sh:
- *   HOOK DIR IFINDEX ORIG_LEN CAPLEN RAW_SIZE CPU PID HEX
- * where HEX is the captured packet (never the pad). At the end, on stderr:
+ *   HOOK DIR IFINDEX ORIG_LEN CAPLEN RAW_SIZE CPU PID HEX VLAN
+ * where HEX is the captured packet (never the pad) and VLAN the offloaded
+ * VLAN TCI (not in HEX) or "-". At the end, on stderr:
  *   "summary dumps N bad N lost N"
  * (bad: samples of the skbdump evsel whose meta does not split: wrong magic,
  * meta + caplen past raw_size, raw_size != round_up(4 + meta + caplen, 8) - 4).
@@ -37,7 +38,10 @@ static int one(const struct rawfrag_sample *s, bool swap, bool quiet)
 	       s->raw_size, s->cpu, s->pid);
 	for (uint32_t i = 0; i < cap; i++)
 		printf("%02x", p[ml + i]);
-	putchar('\n');
+	if (p[11] & RAWFRAG_SKB_F_VLAN)
+		printf(" %u\n", rawfrag__get16(p + 30, swap));
+	else
+		printf(" -\n");
 	return 0;
 }
 

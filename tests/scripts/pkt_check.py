@@ -13,6 +13,7 @@ our traffic: payload bytes == gen(...) up to the snaplen. Expectations:
   --udp6 1       every IPv6 datagram seen once on hook 1 (odd ones with a hop-by-hop header)
   --tcp 1        the client's stream bytes seen on hook 1 add up to what was sent
   --icmp 1[:req|:rep]  each echo request and/or reply seen once on hook 1
+  --vlan 10      every datagram of ours carries VLAN 10 (in the bytes or offloaded)
   --pcap F       F (classic pcap, e.g. tshark -F pcap -w) holds the same packets
                  byte for byte, with the same original lengths, in any order
 Prints "ok ..." lines or "FAIL ..." lines; exit 1 on any failure.
@@ -94,12 +95,22 @@ def main():
         f = line.split()
         hook, _, _, orig, cap, raw_size = (int(x) for x in f[:6])
         pkt = bytes.fromhex(f[8]) if len(f) > 8 else b""
-        dumps.append((orig, pkt))
+        off_vlan = int(f[9]) if len(f) > 9 and f[9] != "-" else None
         where = "line %d (%s)" % (ln, HOOKS.get(hook, hook))
+        if off_vlan is not None and len(pkt) >= 12:
+            # pcapng puts an offloaded tag back: so does the comparison
+            dumps.append((orig + 4, pkt[:12] + struct.pack("!HH", 0x8100, off_vlan) + pkt[12:]))
+        else:
+            dumps.append((orig, pkt))
         if cap != min(orig, snaplen) or len(pkt) != cap:
             errors.append("%s: caplen %d, orig %d, bytes %d, snaplen %d" % (where, cap, orig, len(pkt), snaplen))
         if raw_size != ((4 + 40 + cap + 7) & ~7) - 4:
             errors.append("%s: raw_size %d for caplen %d" % (where, raw_size, cap))
+        vlan = off_vlan
+        if len(pkt) >= 18 and pkt[12:14] == b"\x81\x00":
+            # an inline tag: check the frame behind it, the tag counts in orig_len
+            vlan = struct.unpack("!H", pkt[14:16])[0]
+            pkt, orig = pkt[:12] + pkt[16:], orig - 4
         if len(pkt) >= 54 and pkt[12:14] == b"\x86\xdd":
             check_ip6(pkt, orig, hook, where, sent, errors, udp6)
             continue
@@ -121,6 +132,9 @@ def main():
             if got != gen(n, n)[:len(got)]:
                 errors.append("%s: UDP payload of %d bytes differs from what was sent" % (where, n))
             udp[(hook, "to" if dp == sent["udp_port"] else "from", n)] += 1
+            for v in exp["vlan"]:
+                if vlan is None or vlan & 0xFFF != int(v):
+                    errors.append("%s: UDP datagram without VLAN %s (%s)" % (where, v, vlan))
         elif proto == 6 and len(l4) >= 20:
             sp, dp, seq = struct.unpack("!HHI", l4[:8])
             flags, hl = l4[13], (l4[12] >> 4) * 4

@@ -87,6 +87,23 @@ def send_udp6(sizes):
         x.close()
 
 
+def send_raw_vlan(iface, vlan, sizes):
+    """802.1Q-tagged Ethernet/IPv4/UDP frames written on iface with a packet socket
+    (for kernels without VLAN devices): 10.78.0.1 -> 10.78.0.2:UDP_PORT, broadcast"""
+    with open("/sys/class/net/%s/address" % iface) as f:
+        mac = bytes.fromhex(f.read().strip().replace(":", ""))
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    s.bind((iface, 0))
+    for n in sizes:
+        data = gen(n, n)
+        udp = struct.pack("!HHHH", 40000, UDP_PORT, 8 + n, 0) + data
+        ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0,
+                         socket.inet_aton("10.78.0.1"), socket.inet_aton("10.78.0.2"))
+        ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+        s.send(b"\xff" * 6 + mac + struct.pack("!HHH", 0x8100, vlan, 0x0800) + ip + udp)
+    s.close()
+
+
 def send_tcp(dst, total):
     stream = gen(999, total)
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -163,6 +180,8 @@ def main():
     ap.add_argument("--tcp-bytes", type=int, default=0)
     ap.add_argument("--icmp", type=int, default=0)
     ap.add_argument("--echo", action="store_true")
+    ap.add_argument("--raw-vlan", metavar="IFACE:VLAN",
+                    help="send the UDP sizes as VLAN-tagged frames on IFACE (packet socket)")
     ap.add_argument("--echo-server", action="store_true")
     ap.add_argument("--bind", default="0.0.0.0")
     ap.add_argument("--port", type=int, default=7001)
@@ -179,7 +198,10 @@ def main():
     out = {"udp_port": UDP_PORT, "tcp_port": TCP_PORT, "icmp_id": ICMP_ID,
            "udp_sizes": sizes, "udp_repeat": a.udp_repeat}
     t0 = time.monotonic()
-    if sizes:
+    if sizes and a.raw_vlan:
+        iface, vlan = a.raw_vlan.split(":")
+        send_raw_vlan(iface, int(vlan), sizes * a.udp_repeat)
+    elif sizes:
         send_udp(a.dst, sizes * a.udp_repeat, a.echo, a.pace)
     sizes6 = [int(x) for x in a.udp6_sizes.split(",") if x]
     if sizes6:

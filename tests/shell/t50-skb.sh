@@ -36,6 +36,8 @@ record_lo() {
 		kill -INT $rp; wait $rp
 		return 1
 	fi
+	# the socket is bound right after the load, the rings are set up after that
+	sleep 0.3
 	python3 "$SCRIPTS/pkt_send.py" --port-base $BASE "$@" >"$name.sent"
 	sleep 0.3
 	kill -INT $rp

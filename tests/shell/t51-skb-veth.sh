@@ -46,11 +46,26 @@ for _ in $(seq 50); do grep -q ready echo.out && break; sleep 0.1; done
 ip netns exec "$N1" "$RAWFRAG" record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp -a -e dummy \
 	-o v.data 2>v.rec &
 RP=$!
-if wait_progs 3; then t_ok "record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp"; else
+# ready when the last attach (xdp on lo) is there, and the rings a moment later
+ready() {
+	for _ in $(seq 100); do
+		ip -n "$N1" link show lo | grep -q ' xdp' && sleep 0.3 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if wait_progs 3 && ready; then t_ok "record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp"; else
 	t_fail "record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp" "$(cat v.rec)"; fi
 t_grep "xdp attached while recording" ' xdp' <(ip -n "$N1" link show rfv0)
 ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --dst 10.77.0.2 --echo \
 	--udp-sizes 1,2,3,100,211,212,213,1000,1400,1472 --icmp 4 >v.sent
+# VLAN 10 tagged frames (no VLAN devices needed): sent out of rfv0 (tc-egress sees
+# the tag in the bytes) and out of rfv1 into rfv0 (xdp sees it in the bytes; the
+# stack moves it into the skb before tc-ingress: offloaded, in the meta)
+ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $((BASE + 3)) \
+	--raw-vlan rfv0:10 --udp-sizes 1,300,1400 >vlan.sent
+ip netns exec "$N2" python3 "$SCRIPTS/pkt_send.py" --port-base $((BASE + 3)) \
+	--raw-vlan rfv1:10 --udp-sizes 1,300,1400 >/dev/null
 # traffic on the namespace's lo too (a second interface in the same run)
 ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 5,6 >lo.sent
 sleep 0.3
@@ -72,6 +87,34 @@ if python3 "$SCRIPTS/pkt_check.py" lo.txt lo.sent 256 --udp 3:to --udp 2:to --ud
 	t_ok "second interface (lo) in the same run"
 else
 	t_fail "second interface (lo) in the same run" "$(tail -5 lo.chk)"
+fi
+if python3 "$SCRIPTS/pkt_check.py" veth.txt vlan.sent 256 --udp 3:to --udp 2:to --udp 4:to \
+	--vlan 10 >vlan.chk; then
+	t_ok "VLAN 10: every hook sees the tag (inline or offloaded), bytes as sent"
+else
+	t_fail "VLAN 10: every hook sees the tag" "$(tail -5 vlan.chk)"
+fi
+t_eq "VLAN 10: tc-ingress has the tag offloaded (meta flag)" yes \
+	"$(awk '$1 == 2 && $10 != "-" { f = 1 } END { print f ? "yes" : "no" }' veth.txt)"
+"$RAWFRAG" report -i v.data >vrep.txt 2>/dev/null
+t_grep "report: offloaded tag shown" 'rfv0 tc-ingress In vlan 10 \(offloaded\), p 0, ' vrep.txt
+t_grep "report: inline tag shown (xdp)" \
+	'rfv0 xdp In .*ethertype 802\.1Q \(0x8100\), length [0-9]+: vlan 10, p 0, ethertype IPv4' vrep.txt
+if "$RAWFRAG" report -i v.data --format pcapng -o v.pcapng 2>/dev/null && command -v tshark >/dev/null; then
+	tshark -r v.pcapng -F pcap -w v.pcap 2>/dev/null
+	if python3 "$SCRIPTS/pkt_check.py" v.txt v.sent 256 --pcap v.pcap >vp.chk; then
+		t_ok "pcapng of three hooks and two interfaces: same frames (offloaded tags put back)"
+	else
+		t_fail "pcapng of three hooks and two interfaces: same frames" "$(tail -3 vp.chk)"
+	fi
+	t_eq "pcapng: one interface block per (ifindex, hook)" \
+		"$(awk '{ print $3, $1 }' v.txt | sort -u | wc -l)" \
+		"$(tshark -r v.pcapng -T fields -e frame.interface_description 2>/dev/null | sort -u | wc -l)"
+	t_eq "pcapng: tshark sees VLAN 10 on all 9 tagged frames (offloaded ones too)" yes \
+		"$(tshark -r v.pcapng -Y "vlan.id == 10 && udp.port == $((BASE + 3))" 2>/dev/null |
+			awk 'END { print NR == 9 ? "yes" : "no (" NR ")" }')"
+else
+	t_skip "pcapng of veth hooks" "report --format pcapng or tshark unavailable"
 fi
 t_eq "nothing left on rfv0 after SIGINT: xdp" 0 "$(ip -n "$N1" link show rfv0 | grep -c ' xdp')"
 t_eq "nothing left on rfv0 after SIGINT: tc filters" "" \

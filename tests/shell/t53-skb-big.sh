@@ -19,6 +19,7 @@ for _ in $(seq 100); do
 	bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
 	sleep 0.1
 done
+sleep 0.3 # attach, then the rings
 # 6 sizes x 250 = 1500 datagrams, ~16 MB through 64 KiB rings, paced for the
 # (ASan) recorder: 2 datagrams per 2 ms
 python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 4130,5000,8999,9000,16000,20000 --udp-repeat 250 \
@@ -51,6 +52,7 @@ for _ in $(seq 100); do
 	bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
 	sleep 0.1
 done
+sleep 0.3 # attach, then the rings
 python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 65000,65394,65395,65507 --pace 1 \
 	>max.sent
 sleep 0.3

@@ -6,6 +6,7 @@
  * ETHERNET, if_name, if_description = hook, if_tsresol = 9: nanoseconds), one
  * Enhanced Packet Block per dump with the packet bytes only (never the raw pad),
  * the original length from the meta and a comment "cpu N pid P tid T comm C".
+ * A VLAN tag the meta says was offloaded is put back into the frame.
  *
  * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA. Without
  * it, this host's present offset between CLOCK_REALTIME and CLOCK_MONOTONIC is
@@ -234,20 +235,39 @@ static void collect_comms(struct pcap *pc, struct rawfrag_file *f, bool swap)
 	pc->comms_done = true;
 }
 
+/*
+ * vlan: an offloaded 802.1Q tag (TCI, or -1) put back after the MAC addresses,
+ * as libpcap does for packet sockets, so the frame is the one on the wire.
+ */
 static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt,
-		      uint32_t caplen, uint32_t orig, const char *comment)
+		      uint32_t caplen, uint32_t orig, int vlan, const char *comment)
 {
 	size_t clen = strlen(comment);
-	uint32_t len = 32 + ((caplen + 3) & ~3u) + opt_size(clen) + 4;
+	uint32_t len, data = caplen;
+	uint8_t tag[4] = { 0x81, 0x00, (uint8_t)(vlan >> 8), (uint8_t)vlan };
+
+	if (vlan >= 0 && caplen >= 12) {
+		data += 4;
+		orig += 4;
+	} else {
+		vlan = -1;
+	}
+	len = 32 + ((data + 3) & ~3u) + opt_size(clen) + 4;
 
 	put32(pc, PCAPNG_EPB);
 	put32(pc, len);
 	put32(pc, ifid);
 	put32(pc, ts >> 32);
 	put32(pc, (uint32_t)ts);
-	put32(pc, caplen);
+	put32(pc, data);
 	put32(pc, orig);
-	put(pc, pkt, caplen);
+	if (vlan >= 0) {
+		fwrite(pkt, 1, 12, pc->f);
+		fwrite(tag, 1, 4, pc->f);
+		put(pc, pkt + 12, caplen - 12);
+	} else {
+		put(pc, pkt, caplen);
+	}
 	put_opt(pc, 1 /* opt_comment */, comment, clen);
 	put32(pc, 0);
 	put32(pc, len);
@@ -260,7 +280,7 @@ static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 {
 	uint32_t meta_len, caplen, orig, ifindex;
 	char comment[96];
-	int ifid;
+	int ifid, vlan;
 
 	if (raw->size < META_V1 || rawfrag__get32(raw->data, raw->swap) != RAWFRAG_SKB_MAGIC) {
 		pc->skipped++;
@@ -281,8 +301,9 @@ static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 	}
 	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
 		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
+	vlan = raw->data[11] & RAWFRAG_SKB_F_VLAN ? rawfrag__get16(raw->data + 30, raw->swap) : -1;
 	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
-		  orig < caplen ? caplen : orig, comment);
+		  orig < caplen ? caplen : orig, vlan, comment);
 	pc->packets++;
 }
 
