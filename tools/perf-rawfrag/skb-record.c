@@ -151,14 +151,14 @@ static void skb_state__detach(struct skb_state *st)
 static void skb_print_stats(struct skb_state *st)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	uint64_t tot[3] = {}, *v;
+	uint64_t tot[4] = {}, *v;
 
 	if (ncpu <= 0 || !st->skel || !st->loaded)
 		return;
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
 		return;
-	for (uint32_t k = 0; k < 3; k++) {
+	for (uint32_t k = 0; k < 4; k++) {
 		if (bpf_map__lookup_elem(st->skel->maps.stats, &k, sizeof(k), v,
 					 sizeof(*v) * ncpu, 0))
 			continue;
@@ -167,9 +167,9 @@ static void skb_print_stats(struct skb_state *st)
 	}
 	free(v);
 	fprintf(stderr,
-		"[ perf rawfrag record: skb: %llu packets seen, %llu filtered out, %llu not written (ring full) ]\n",
+		"[ perf rawfrag record: skb: %llu packets seen, %llu filtered out, %llu not written (ring full), %llu before the start ]\n",
 		(unsigned long long)tot[0], (unsigned long long)tot[1],
-		(unsigned long long)tot[2]);
+		(unsigned long long)tot[2], (unsigned long long)tot[3]);
 }
 
 static void skb_cleanup(void *arg)
@@ -307,6 +307,11 @@ static int open_events(struct record *rec, struct skb_state *st, const char *nam
 		.sample_period = 1,
 		.sample_id_all = 1,
 		.watermark = 1,
+		/*
+		 * the record enables it once its rings exist: until then the
+		 * program's output fails cleanly (counted "before the start")
+		 */
+		.disabled = 1,
 	};
 	int map = bpf_map__fd(st->skel->maps.events);
 	unsigned int pages = record__mmap_pages(rec);

@@ -27,10 +27,14 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
-/* per CPU: [0] packets seen, [1] filtered out, [2] output failures (ring full) */
+/*
+ * per CPU: [0] packets seen, [1] filtered out, [2] ring full (-ENOSPC),
+ * [3] other output failures: the event not enabled yet (before the recorder's
+ * rings exist) or not on this CPU
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 3);
+	__uint(max_entries, 4);
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
@@ -184,9 +188,10 @@ static __always_inline __u32 cap(__u32 len)
 static __always_inline void emit(void *ctx, struct rawfrag_skb_meta *m)
 {
 	__u64 flags = BPF_F_CURRENT_CPU | ((__u64)m->caplen << 32);
+	long err = bpf_perf_event_output(ctx, &events, flags, m, sizeof(*m));
 
-	if (bpf_perf_event_output(ctx, &events, flags, m, sizeof(*m)))
-		count(2);
+	if (err)
+		count(err == -28 /* ENOSPC */ ? 2 : 3);
 }
 
 static __always_inline void meta_init(struct rawfrag_skb_meta *m, __u8 hook)
