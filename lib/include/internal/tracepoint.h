@@ -90,13 +90,27 @@ static inline void rawfrag_tp_sb__puts(struct rawfrag_tp_sb *sb, const char *s)
 
 static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
 {
+	/* two digits per division: numbers are most of a JSON line */
+	static const char d2[] = "00010203040506070809101112131415161718192021222324"
+				 "25262728293031323334353637383940414243444546474849"
+				 "50515253545556575859606162636465666768697071727374"
+				 "75767778798081828384858687888990919293949596979899";
 	char buf[24];
 	int i = 24;
 
-	do {
-		buf[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		buf[--i] = d2[2 * r + 1];
+		buf[--i] = d2[2 * r];
+	}
+	if (v >= 10) {
+		buf[--i] = d2[2 * v + 1];
+		buf[--i] = d2[2 * v];
+	} else {
+		buf[--i] = (char)('0' + v);
+	}
 	rawfrag_tp_sb__write(sb, buf + i, 24 - i);
 }
 
