@@ -58,9 +58,9 @@ compare() {
 	else
 		t_ok "$name: $nev tracepoints, $(wc -l <"$T/perf.txt") samples"
 	fi
-	# same lines; perf script orders by time, report by file order, so sorted.
-	# First without comm/tid: the decoder's part, then the whole line (the task
-	# name needs FORK/COMM records taken in time order, as perf does)
+	# same lines, compared sorted: first without comm/tid (the decoder's part),
+	# then whole lines (task names need FORK/COMM taken in time order), then in
+	# perf script's order (samples sorted by time as perf's ordered events do)
 	"$PERF" script -i "$f" -F cpu,time,event,trace 2>/dev/null >"$T/perf-tr.txt"
 	"$RAWFRAG" report -i "$f" -F cpu,time,event,trace >"$T/ours-tr.txt" 2>/dev/null
 	if [ -s "$T/perf-tr.txt" ] && diff <(sort "$T/perf-tr.txt") <(sort "$T/ours-tr.txt") >"$T/diff"; then
@@ -73,6 +73,11 @@ compare() {
 	else
 		t_fail "$name: comm,tid,cpu,time,event,trace lines equal perf script's" \
 			"$(grep -c '^<' "$T/diff") lines differ" "$(head -n 6 "$T/diff")"
+	fi
+	if [ -s "$T/perf.txt" ] && diff "$T/perf.txt" "$T/ours.txt" >"$T/diff"; then
+		t_ok "$name: lines in perf script's order"
+	else
+		t_fail "$name: lines in perf script's order" "$(head -n 6 "$T/diff")"
 	fi
 	TP_FIELDS_OUT=$T/perf.jsonl "$PERF" script -i "$f" -s "$SCRIPTS/tp_fields.py" >/dev/null 2>&1
 	"$RAWFRAG" report -i "$f" --format json >"$T/ours.jsonl" 2>>"$T/ours.err"
