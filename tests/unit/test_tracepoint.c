@@ -515,7 +515,14 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* a payload of ev with random fixed fields and valid dynamic ones */
-static uint32_t random_payload(struct tep_event *ev, uint8_t *raw, size_t cap, unsigned int *seed)
+static void put_order(uint8_t *p, uint64_t v, int n, bool be)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (be ? 8 * (n - 1 - i) : 8 * i));
+}
+
+static uint32_t random_payload(struct tep_event *ev, uint8_t *raw, size_t cap, unsigned int *seed,
+			       bool be)
 {
 	struct tep_format_field *f;
 	uint32_t end = 0;
@@ -534,8 +541,7 @@ static uint32_t random_payload(struct tep_event *ev, uint8_t *raw, size_t cap, u
 		for (f = ev->format.fields; f; f = f->next)
 			if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
 				memset(raw + f->offset + 1, 0, f->size - 1);
-	raw[0] = (uint8_t)ev->id;
-	raw[1] = (uint8_t)(ev->id >> 8);
+	put_order(raw, (uint64_t)ev->id, 2, be);
 	for (f = ev->format.fields; f; f = f->next) {
 		uint32_t len = 1 + rand_r(seed) % 24, off = end;
 
@@ -547,13 +553,13 @@ static uint32_t random_payload(struct tep_event *ev, uint8_t *raw, size_t cap, u
 		raw[end + len - 1] = '\0';
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			off -= f->offset + f->size;
-		memcpy(raw + f->offset, &(uint32_t){ (len << 16) | off }, 4);
+		put_order(raw + f->offset, (len << 16) | off, 4, be);
 		end += len;
 	}
 	return end;
 }
 
-static void test_compiled_print_matches_tep(void **state)
+static void compiled_print_matches_tep(bool be)
 {
 	const char *root = "/sys/kernel/tracing/events";
 	struct tep_handle *tep = tep_alloc();
@@ -570,7 +576,7 @@ static void test_compiled_print_matches_tep(void **state)
 		skip();
 	}
 	tep_set_long_size(tep, 8);
-	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_file_bigendian(tep, be ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	trace_seq_init(&seq);
 	while ((se = readdir(sd))) {
@@ -602,13 +608,13 @@ static void test_compiled_print_matches_tep(void **state)
 			}
 			free(fmt);
 			nr_events++;
-			prog = rawfrag_tp_prog__compile(ev, false, 8);
+			prog = rawfrag_tp_prog__compile(ev, be, 8);
 			if (!prog)
 				continue;
 			nr_compiled++;
 			for (int i = 0; i < 40; i++) {
 				uint8_t raw[8192] = { 0 };
-				uint32_t size = random_payload(ev, raw, sizeof(raw), &seed);
+				uint32_t size = random_payload(ev, raw, sizeof(raw), &seed, be);
 				struct tep_record rec = { .size = (int)size, .data = raw };
 				const char *mine;
 				size_t mlen;
@@ -632,9 +638,19 @@ static void test_compiled_print_matches_tep(void **state)
 	trace_seq_destroy(&seq);
 	rawfrag_out__delete(o);
 	tep_free(tep);
-	print_message("# compiled %d of %d print formats of this kernel, 40 payloads each\n",
-		      nr_compiled, nr_events);
+	print_message("# compiled %d of %d print formats of this kernel, 40 %s payloads each\n",
+		      nr_compiled, nr_events, be ? "big-endian" : "little-endian");
 	assert_true(nr_events == 0 || nr_compiled > nr_events / 2);
+}
+
+static void test_compiled_print_matches_tep(void **state)
+{
+	compiled_print_matches_tep(false);
+}
+
+static void test_compiled_print_matches_tep_be(void **state)
+{
+	compiled_print_matches_tep(true);
 }
 
 int main(void)
@@ -652,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_no_tracing_data),
 		cmocka_unit_test(test_corrupt_payloads),
 		cmocka_unit_test(test_compiled_print_matches_tep),
+		cmocka_unit_test(test_compiled_print_matches_tep_be),
 	};
 
 	return cmocka_run_group_tests_name("tracepoint", tests, NULL, NULL);
