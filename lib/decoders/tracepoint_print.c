@@ -307,14 +307,37 @@ static const char *add_text(struct rawfrag_tp_prog *p, const char *s, size_t n, 
 	return p->strings;
 }
 
+/*
+ * eval_flag(): a value the kernel left as a name is looked up in libtraceevent's
+ * short table (the same names in 1.7.1 and in perf 6.1's copy), else -1.
+ */
+static int64_t flag_value(const char *v)
+{
+	static const struct {
+		const char *name;
+		int val;
+	} names[] = {
+		{ "HI_SOFTIRQ", 0 },	   { "TIMER_SOFTIRQ", 1 },   { "NET_TX_SOFTIRQ", 2 },
+		{ "NET_RX_SOFTIRQ", 3 },   { "BLOCK_SOFTIRQ", 4 },   { "IRQ_POLL_SOFTIRQ", 5 },
+		{ "TASKLET_SOFTIRQ", 6 },  { "SCHED_SOFTIRQ", 7 },   { "HRTIMER_SOFTIRQ", 8 },
+		{ "RCU_SOFTIRQ", 9 },	   { "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 },
+	};
+
+	if (is_number(v))
+		return (int64_t)strtoull(v, NULL, 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i].name, v))
+			return names[i].val;
+	return -1;
+}
+
 static int compile_syms(struct rawfrag_tp_prog *p, struct node *n, struct tep_print_flag_sym *fs)
 {
 	n->syms = p->symtab + p->nr_symtab;
 	for (; fs; fs = fs->next) {
-		/* named flag values need libtraceevent's table */
-		if (!is_number(fs->value) || p->nr_symtab >= MAX_SYMS)
+		if (!fs->value || !fs->str || p->nr_symtab >= MAX_SYMS)
 			return -1;
-		p->symtab[p->nr_symtab].val = (int64_t)strtoull(fs->value, NULL, 0);
+		p->symtab[p->nr_symtab].val = flag_value(fs->value);
 		p->symtab[p->nr_symtab].str = fs->str;
 		p->nr_symtab++;
 		n->nr_syms++;
