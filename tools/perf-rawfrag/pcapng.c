@@ -6,7 +6,9 @@
  * ETHERNET, if_name, if_description = hook, if_tsresol = 9: nanoseconds), one
  * Enhanced Packet Block per dump with the packet bytes only (never the raw pad),
  * the original length from the meta and a comment "cpu N pid P tid T comm C".
- * A VLAN tag the meta says was offloaded is put back into the frame.
+ * A VLAN tag the meta says was offloaded is put back into the frame. Packets are
+ * written in time order: the file holds each CPU's ring in turn, so blocks are
+ * queued and released at FINISHED_ROUND records as perf's ordered events do.
  *
  * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA. Without
  * it, this host's present offset between CLOCK_REALTIME and CLOCK_MONOTONIC is
@@ -45,8 +47,19 @@ struct pcap_comm {
 	char comm[16];
 };
 
+/* an encoded EPB waiting for its turn (the file is in ring order, not time order) */
+struct pcap_pending {
+	uint64_t time, seq;
+	char *blk;
+	size_t len;
+};
+
 struct pcap {
 	FILE *f;
+	FILE *out; /* the output; f points at a memory stream while an EPB is built */
+	struct pcap_pending *pend;
+	size_t nr_pend, cap_pend;
+	uint64_t seq, max_time, flush_limit;
 	int nr_if;
 	struct pcap_if ifs[MAX_IFS];
 	struct pcap_comm *comm; /* sorted by pid, time (file mode) */
@@ -231,7 +244,8 @@ static void collect_comms(struct pcap *pc, struct rawfrag_file *f, bool swap)
 		if (rec.type == PERF_RECORD_COMM)
 			note_comm(pc, f, &rec, swap);
 	rawfrag_file__rewind(f);
-	qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+	if (pc->nr_comm)
+		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
 	pc->comms_done = true;
 }
 
@@ -273,6 +287,67 @@ static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt
 	put32(pc, len);
 }
 
+static int pend_cmp(const void *a, const void *b)
+{
+	const struct pcap_pending *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* encode the EPB into memory and queue it by sample time */
+static int queue_epb(struct pcap *pc, uint64_t time, int ifid, uint64_t ts, const uint8_t *pkt,
+		     uint32_t caplen, uint32_t orig, int vlan, const char *comment)
+{
+	struct pcap_pending *p;
+	FILE *mem;
+
+	if (pc->nr_pend == pc->cap_pend) {
+		size_t n = pc->cap_pend ? 2 * pc->cap_pend : 1024;
+		struct pcap_pending *np = realloc(pc->pend, n * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		pc->pend = np;
+		pc->cap_pend = n;
+	}
+	p = &pc->pend[pc->nr_pend];
+	mem = open_memstream(&p->blk, &p->len);
+	if (!mem)
+		return -ENOMEM;
+	pc->f = mem;
+	write_epb(pc, ifid, ts, pkt, caplen, orig, vlan, comment);
+	pc->f = pc->out;
+	if (fclose(mem)) {
+		free(p->blk);
+		return -ENOMEM;
+	}
+	p->time = time;
+	p->seq = pc->seq++;
+	pc->nr_pend++;
+	if (time > pc->max_time)
+		pc->max_time = time;
+	return 0;
+}
+
+/* write the queued blocks with time <= limit in time order, keep the rest */
+static void flush_pending(struct pcap *pc, uint64_t limit)
+{
+	size_t i, k = 0;
+
+	if (!pc->nr_pend)
+		return;
+	qsort(pc->pend, pc->nr_pend, sizeof(*pc->pend), pend_cmp);
+	for (i = 0; i < pc->nr_pend && pc->pend[i].time <= limit; i++) {
+		fwrite(pc->pend[i].blk, 1, pc->pend[i].len, pc->out);
+		free(pc->pend[i].blk);
+	}
+	for (; i < pc->nr_pend; i++)
+		pc->pend[k++] = pc->pend[i];
+	pc->nr_pend = k;
+}
+
 /* one sample of a bpf_skb evsel; only dumps with our meta can be split here */
 static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 		      const struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp,
@@ -302,9 +377,11 @@ static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
 		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
 	vlan = raw->data[11] & RAWFRAG_SKB_F_VLAN ? rawfrag__get16(raw->data + 30, raw->swap) : -1;
-	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
-		  orig < caplen ? caplen : orig, vlan, comment);
-	pc->packets++;
+	if (queue_epb(pc, smp->time, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
+		      orig < caplen ? caplen : orig, vlan, comment))
+		pc->skipped++;
+	else
+		pc->packets++;
 }
 
 static int64_t clock_offset(const struct rawfrag_env *env)
@@ -341,7 +418,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 
 	if (!pc)
 		return -ENOMEM;
-	pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
+	pc->out = pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
 	if (!pc->f) {
 		err = -errno;
 		fprintf(stderr, "perf rawfrag report: %s: %s\n", path, strerror(errno));
@@ -366,6 +443,15 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 		}
 		if (rec.type == RAWFRAG_RECORD_HEADER_ATTR)
 			rawfrag_session__refresh(sess, NULL);
+		/*
+		 * as perf's ordered events: after a round, everything up to the
+		 * latest time seen before the previous round is complete
+		 */
+		if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND) {
+			flush_pending(pc, pc->flush_limit);
+			pc->flush_limit = pc->max_time;
+			continue;
+		}
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
 		evsel = rawfrag_file__evsel_of(f, &rec);
@@ -386,6 +472,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 			rawfrag_err__format(rawfrag_file__error(f), rawfrag_file__path(f), buf,
 					    sizeof(buf)));
 	}
+	flush_pending(pc, UINT64_MAX);
 	if (fflush(pc->f) || ferror(pc->f)) {
 		err = err ? err : -EIO;
 		fprintf(stderr, "perf rawfrag report: %s: write error\n", path);
@@ -396,6 +483,9 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 out:
 	if (pc->f && pc->f != stdout)
 		fclose(pc->f);
+	for (size_t i = 0; i < pc->nr_pend; i++)
+		free(pc->pend[i].blk);
+	free(pc->pend);
 	free(pc->comm);
 	free(pc);
 	return err;
