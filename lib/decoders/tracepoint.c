@@ -594,6 +594,31 @@ static int fast_text(struct tp_event *te, const struct rawfrag_raw *raw,
 	return 0;
 }
 
+/*
+ * libtraceevent prints __get_str() up to the NUL, wherever that is: a dynamic
+ * string with no NUL before the end of the raw area would be read past it.
+ * (The kernel always stores the NUL; its length counts it.)
+ */
+static bool strings_unterminated(const struct tp_event *te, const struct rawfrag_raw *raw,
+				 char *why, size_t whylen)
+{
+	bool swap = te->tf->td.swap;
+	uint32_t off, len;
+
+	for (int i = 0; i < te->nr_dyn; i++) {
+		const struct tp_field *f = &te->f[te->dyn[i]];
+
+		if (f->kind != TPF_STR || !field_span(f, raw, swap, &off, &len))
+			continue;
+		if (off < raw->size && !memchr(raw->data + off, 0, raw->size - off)) {
+			snprintf(why, whylen, "string field %s not terminated inside the raw area",
+				 f->name);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		   struct rawfrag_out *out, bool verbose)
 {
@@ -603,7 +628,8 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 	uint32_t end;
 	int ret;
 
-	if (tp_check(te, raw, &end, NULL, why, sizeof(why))) {
+	if (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
+	    strings_unterminated(te, raw, why, sizeof(why))) {
 		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
 				    why);
 		return -EINVAL;
