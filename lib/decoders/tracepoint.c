@@ -610,7 +610,7 @@ static bool strings_unterminated(const struct tp_event *te, const struct rawfrag
 
 		if (f->kind != TPF_STR || !field_span(f, raw, swap, &off, &len))
 			continue;
-		if (off < raw->size && !memchr(raw->data + off, 0, raw->size - off)) {
+		if (off >= raw->size || !memchr(raw->data + off, 0, raw->size - off)) {
 			snprintf(why, whylen, "string field %s not terminated inside the raw area",
 				 f->name);
 			return true;
