@@ -221,6 +221,24 @@ PY
 			END { print bad ? "no" : "yes" }' fields.txt)"
 fi
 
+# pipe mode: record -o FIFO, report -i FIFO --format pcapng at the same time
+if command -v tshark >/dev/null; then
+	mkfifo pipe.fifo
+	"$RAWFRAG" report -i pipe.fifo --format pcapng -o pipe.pcapng 2>pipe.rep &
+	pp=$!
+	"$RAWFRAG" record --skb lo --filter "udp and dst port $BASE" -a -o - >pipe.fifo 2>pipe.rec &
+	rp=$!
+	wait_progs 1
+	sleep 0.3
+	python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 5,500,5000 >pipe.sent
+	sleep 0.3
+	kill -INT $rp
+	wait $rp
+	wait $pp
+	t_eq "pipe mode: record | report --format pcapng, tshark reads 3 datagrams" "5 500 5000" \
+		"$(tshark -r pipe.pcapng -T fields -e udp.length 2>/dev/null | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 - 8 }')"
+fi
+
 # nothing left attached (a leak stays; a concurrent test run's recorder goes away)
 for _ in $(seq 100); do
 	[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" = 0 ] && break
