@@ -151,12 +151,14 @@ bad:
 static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 {
 	uint64_t end = f->data_offset + f->data_size, aoff, mlen;
-	long page = sysconf(_SC_PAGESIZE);
+	long page;
 	void *p;
 
 	if (f->win && off >= f->win_off && len <= f->win_len &&
 	    off - f->win_off <= f->win_len - len)
 		return 0;
+	/* after the early return: sysconf() per record was a tenth of a check */
+	page = sysconf(_SC_PAGESIZE);
 	if (f->win)
 		munmap(f->win, f->win_len);
 	f->win = NULL;
@@ -188,10 +190,11 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
  */
 static void drop_behind(struct rawfrag_file *f, uint64_t off)
 {
-	uint64_t done = off - f->win_off, page = (uint64_t)sysconf(_SC_PAGESIZE), n;
+	uint64_t done = off - f->win_off, page, n;
 
 	if (!f->win || off < f->win_off || done < f->win_dropped + RF_DROP_STEP)
 		return;
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	n = (done & ~(page - 1)) - f->win_dropped;
 	madvise(f->win + f->win_dropped, n, MADV_DONTNEED);
 	f->win_dropped += n;
