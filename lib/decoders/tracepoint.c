@@ -79,6 +79,13 @@ struct tp_event {
 	uint64_t nr_text;
 	uint64_t nr_prog_mismatch;
 	bool json_fast; /* every field name is plain: JSON written directly */
+	/* __print_hex/__print_array(REC->array, REC->len...): lengths to check */
+	int nr_lenchk;
+	struct tp_lenchk {
+		uint32_t arr_off, arr_size; /* the fixed array */
+		uint32_t len_off, len_size; /* the field giving the count */
+		uint32_t el_size; /* bytes per counted element */
+	} lenchk[8];
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -180,6 +187,8 @@ static void tp_event_free(struct tp_event *te)
 	free(te);
 }
 
+static void find_lenchk(struct tp_event *te, struct tep_print_arg *a);
+
 static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 {
 	struct tep_format_field *f;
@@ -227,6 +236,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 		}
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
+	find_lenchk(te, ev->print_fmt.args);
 	te->json_fast = true;
 	for (int i = 0; i < n; i++)
 		if (!te->f[i].jkey)
@@ -595,6 +605,56 @@ static int fast_text(struct tp_event *te, const struct rawfrag_raw *raw,
 }
 
 /*
+ * __print_hex(REC->array, REC->len) and __print_array(REC->array, REC->count, N)
+ * make libtraceevent read as many bytes as a payload field says, from a fixed
+ * array: remember them so text() can refuse a count past the array.
+ */
+static void find_lenchk(struct tp_event *te, struct tep_print_arg *a)
+{
+	struct tep_print_arg *arr = NULL, *cnt = NULL, *el = NULL;
+	const struct tep_format_field *fa, *fc;
+
+	for (; a; a = a->next) {
+		switch (a->type) {
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			arr = a->hex.field;
+			cnt = a->hex.size;
+			el = NULL;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			arr = a->int_array.field;
+			cnt = a->int_array.count;
+			el = a->int_array.el_size;
+			break;
+		case TEP_PRINT_OP:
+			find_lenchk(te, a->op.left);
+			find_lenchk(te, a->op.right);
+			continue;
+		case TEP_PRINT_TYPE:
+			find_lenchk(te, a->typecast.item);
+			continue;
+		default:
+			continue;
+		}
+		if (!arr || !cnt || arr->type != TEP_PRINT_FIELD || cnt->type != TEP_PRINT_FIELD ||
+		    te->nr_lenchk >= (int)(sizeof(te->lenchk) / sizeof(te->lenchk[0])))
+			continue;
+		fa = tep_find_any_field(te->ev, arr->field.name);
+		fc = tep_find_any_field(te->ev, cnt->field.name);
+		if (!fa || !fc || !int_size((uint32_t)fc->size) || (fa->flags & TEP_FIELD_IS_DYNAMIC))
+			continue;
+		te->lenchk[te->nr_lenchk++] = (struct tp_lenchk){
+			.arr_off = (uint32_t)fa->offset,
+			.arr_size = (uint32_t)fa->size,
+			.len_off = (uint32_t)fc->offset,
+			.len_size = (uint32_t)fc->size,
+			.el_size = el && el->type == TEP_PRINT_ATOM ? (uint32_t)strtoul(el->atom.atom, NULL, 0) : 1,
+		};
+	}
+}
+
+/*
  * libtraceevent prints __get_str() up to the NUL, wherever that is: a dynamic
  * string with no NUL before the end of the raw area would be read past it.
  * (The kernel always stores the NUL; its length counts it.)
@@ -613,6 +673,17 @@ static bool strings_unterminated(const struct tp_event *te, const struct rawfrag
 		if (off >= raw->size || !memchr(raw->data + off, 0, raw->size - off)) {
 			snprintf(why, whylen, "string field %s not terminated inside the raw area",
 				 f->name);
+			return true;
+		}
+	}
+	for (int i = 0; i < te->nr_lenchk; i++) {
+		const struct tp_lenchk *l = &te->lenchk[i];
+		uint64_t n = rd_num(raw->data + l->len_off, l->len_size, swap, false);
+
+		if (n * (l->el_size ? l->el_size : 1) > l->arr_size ||
+		    (uint64_t)l->arr_off + l->arr_size > raw->size) {
+			snprintf(why, whylen, "a length of %llu elements past its %u-byte array",
+				 (unsigned long long)n, l->arr_size);
 			return true;
 		}
 	}

@@ -59,6 +59,20 @@ static const char fmt_all[] =
 	"print fmt: \"sval=%d big=%llu name=%s str=%s s64v=%lld\", REC->sval, REC->big, "
 	"REC->name, __get_str(str), REC->s64v\n";
 
+static const char fmt_hex[] =
+	"name: tp_hex\n"
+	"ID: 1235\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:u8 buf[8];\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u16 len;\toffset:16;\tsize:2;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"buf=%s\", __print_hex(REC->buf, REC->len)\n";
+
 /* libtraceevent refuses this one (no ID line) */
 static const char fmt_bad[] = "name: broken\nformat:\n\tfield:int x;\toffset:zz\n";
 
@@ -119,10 +133,11 @@ static void build_blob(struct buf *b, bool be, bool with_bad)
 	put_num(b, 0, 4); /* ftrace formats */
 	put_num(b, 1, 4); /* systems */
 	put(b, "rawfrag_test", 13);
-	put_num(b, with_bad ? 2 : 1, 4);
+	put_num(b, with_bad ? 3 : 2, 4);
 	if (with_bad)
 		put_text64(b, fmt_bad);
 	put_text64(b, fmt_all);
+	put_text64(b, fmt_hex);
 	put_num(b, 0, 4); /* kallsyms */
 	put_num(b, strlen(printk), 4);
 	put(b, printk, strlen(printk));
@@ -290,7 +305,7 @@ static void decode_both_orders(bool be)
 	assert_int_equal(td->big_endian, be);
 	assert_int_equal(td->long_size, 8);
 	assert_int_equal(td->page_size, 4096);
-	assert_int_equal(td->nr_formats, 1);
+	assert_int_equal(td->nr_formats, 2);
 	assert_string_equal(td->version, "0.6");
 	assert_string_equal(text_of(&f, 0), want_text);
 	assert_string_equal(json_of(&f), want_json);
@@ -395,6 +410,32 @@ static void test_dynamic_outside(void **state)
 	fx_fini(&f);
 }
 
+/* __print_hex(REC->buf, REC->len): a len past buf is refused, not read */
+static void test_print_length_checked(void **state)
+{
+	struct fx f;
+	void *hp = NULL;
+	uint8_t raw[20] = { 0xd3, 0x04, 0, 0, 1, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 4, 0 };
+	const char *t;
+
+	fx_init(&f, false, false);
+	assert_int_equal(rawfrag_tp__bind(&f.ctx, 1235, &hp), 100);
+	f.r.data = raw;
+	f.r.size = sizeof(raw);
+	rawfrag_out__reset(f.out);
+	assert_int_equal(dec->text(hp, &f.r, &f.s, f.out, false), 0);
+	t = mem(f.out);
+	assert_non_null(strstr(t, "de ad be ef"));
+	assert_null(strstr(t, "01"));
+	raw[16] = 200; /* 200 bytes from an 8-byte array */
+	rawfrag_out__reset(f.out);
+	assert_int_equal(dec->text(hp, &f.r, &f.s, f.out, false), -EINVAL);
+	assert_non_null(strstr(mem(f.out), "length of 200 elements past its 8-byte array"));
+	dec->release(hp);
+	f.r.data = f.raw;
+	fx_fini(&f);
+}
+
 static void test_bad_format_skipped(void **state)
 {
 	struct fx f;
@@ -403,7 +444,7 @@ static void test_bad_format_skipped(void **state)
 
 	fx_init(&f, false, true);
 	td = f.ctx.file_priv;
-	assert_int_equal(td->nr_formats, 1);
+	assert_int_equal(td->nr_formats, 2);
 	assert_int_equal(td->nr_bad_formats, 1);
 	assert_int_equal(rawfrag_tp__bind(&f.ctx, BAD_ID, &p), 0);
 	assert_int_equal(rawfrag_tp__bind(&f.ctx, 0x10000, &p), 0);
@@ -663,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_short),
 		cmocka_unit_test(test_common_type),
 		cmocka_unit_test(test_dynamic_outside),
+		cmocka_unit_test(test_print_length_checked),
 		cmocka_unit_test(test_bad_format_skipped),
 		cmocka_unit_test(test_truncated_blob),
 		cmocka_unit_test(test_no_tracing_data),
