@@ -120,6 +120,37 @@ t_eq "nothing left on rfv0 after SIGINT: xdp" 0 "$(ip -n "$N1" link show rfv0 | 
 t_eq "nothing left on rfv0 after SIGINT: tc filters" "" \
 	"$(ip netns exec "$N1" tc filter show dev rfv0 ingress; ip netns exec "$N1" tc filter show dev rfv0 egress)"
 
+# socket hook on the veth: both directions, the direction in the meta
+ip netns exec "$N1" "$RAWFRAG" record --skb rfv0 -a -o s.data 2>s.rec &
+RP=$!
+wait_progs 1
+sleep 0.3
+ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --dst 10.77.0.2 --echo \
+	--udp-sizes 7,700 >s.sent
+sleep 0.3
+kill -INT $RP
+wait $RP
+"$EXTRACT" s.data >s.txt 2>/dev/null
+if python3 "$SCRIPTS/pkt_check.py" s.txt s.sent 256 --udp 1:to --udp 1:from >s.chk; then
+	t_ok "socket hook on veth: requests and replies once each"
+else
+	t_fail "socket hook on veth: requests and replies once each" "$(tail -3 s.chk)"
+fi
+t_eq "socket hook on veth: requests Out (dir 2), replies In (dir 1)" "2 1" \
+	"$(python3 - s.txt $BASE <<'PY'
+import sys
+port = int(sys.argv[2])
+d = {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    p = bytes.fromhex(f[8])
+    if len(p) > 37 and p[12:14] == b"\x08\x00" and p[23] == 17:
+        dp = int.from_bytes(p[36:38], "big")
+        d["to" if dp == port else "from"] = f[1]
+print(d.get("to"), d.get("from"))
+PY
+)"
+
 # SIGKILL: links and sockets die with the process
 ip netns exec "$N1" "$RAWFRAG" record --skb rfv0 --hook tc-ingress,tc-egress,xdp -a -e dummy \
 	-o k.data 2>k.rec &
