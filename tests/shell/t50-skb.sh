@@ -148,6 +148,24 @@ else
 	t_fail "record --skb --filter" "$(cat filt.rec)"
 fi
 
+# IPv6 host + port, and a protocol alone
+if record_lo filt6 128 "ip6 and host ::1 and dst port $((BASE + 2))" --udp-sizes 10,20 \
+	--udp6-sizes 11,22,33 --icmp 1; then
+	"$EXTRACT" filt6.data >filt6.txt 2>/dev/null
+	t_eq "filter 'ip6 and host ::1 and dst port P': the 3 IPv6 datagrams only" 3 "$(wc -l <filt6.txt)"
+	python3 "$SCRIPTS/pkt_check.py" filt6.txt filt6.sent 128 --udp6 1 >filt6.chk ||
+		t_fail "filter ip6: kept datagrams intact" "$(tail -3 filt6.chk)"
+fi
+if record_lo filti 128 "icmp" --udp-sizes 10 --tcp-bytes 1000 --icmp 3; then
+	"$EXTRACT" filti.data >filti.txt 2>/dev/null
+	if python3 "$SCRIPTS/pkt_check.py" filti.txt filti.sent 128 --icmp 1 >filti.chk &&
+		[ "$(awk 'substr($9, 25, 4) != "0800" || substr($9, 47, 2) != "01"' filti.txt | wc -l)" = 0 ]; then
+		t_ok "filter 'icmp': the 3 echo requests and replies, nothing else"
+	else
+		t_fail "filter 'icmp': echoes only" "$(tail -3 filti.chk; head -c 300 filti.txt)"
+	fi
+fi
+
 # pcapng export read by tshark
 "$RAWFRAG" report -i lo.data --format pcapng -o lo.pcapng >pc.out 2>pc.err
 rc=$?
