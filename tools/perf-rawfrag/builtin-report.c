@@ -54,6 +54,11 @@ struct report {
 	int nr_known; /* evsels seen so far */
 	bool *selected; /* by evsel idx */
 	int name_width;
+	/* per evsel idx: the text event column and the JSON line up to "producer" */
+	struct ev_cache {
+		char *text, *json;
+		uint32_t text_len, json_len;
+	} *evc;
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
 	/* perf's order (default): records go through the queue, names from threads */
@@ -141,15 +146,63 @@ static bool event_matches(const char *list, const char *name)
 	return false;
 }
 
+static void free_evc(struct report *r)
+{
+	for (int i = 0; r->evc && i < r->nr_known; i++) {
+		free(r->evc[i].text);
+		free(r->evc[i].json);
+		r->evc[i] = (struct ev_cache){ 0 };
+	}
+}
+
+/*
+ * The constant parts of an evsel's lines, rendered once: "%*s: " of the event
+ * name (perf script pads to the longest name) and '{"event":..,"producer":..'.
+ */
+static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+	const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
+	const char *name = rawfrag_evsel__name(ev);
+	struct ev_cache *c = &r->evc[i];
+	size_t len;
+	int l;
+
+	name = name ? name : "";
+	l = (int)strlen(name);
+	c->text = malloc((size_t)(l > r->name_width ? l : r->name_width) + 3);
+	if (!c->text)
+		return -ENOMEM;
+	c->text_len = (uint32_t)sprintf(c->text, "%*s: ", r->name_width, name);
+	rawfrag_out__reset(mem);
+	rawfrag_out__puts(mem, "{\"event\":");
+	rawfrag_out__json_str(mem, name, (size_t)-1);
+	rawfrag_out__puts(mem, ",\"producer\":");
+	if (d && d->name)
+		rawfrag_out__json_str(mem, d->name, (size_t)-1);
+	else
+		rawfrag_out__puts(mem, "null");
+	rawfrag_out__mem(mem, &len);
+	c->json = malloc(len);
+	if (!c->json || rawfrag_out__error(mem))
+		return -ENOMEM;
+	memcpy(c->json, rawfrag_out__mem(mem, NULL), len);
+	c->json_len = (uint32_t)len;
+	return 0;
+}
+
 /* Per-evsel state for evsels not seen yet (pipe mode adds them as records). */
 static int update_evsels(struct report *r)
 {
-	int n = rawfrag_file__nr_evsels(r->file);
+	int n = rawfrag_file__nr_evsels(r->file), ret = 0;
+	struct rawfrag_out *mem;
 
+	free_evc(r);
 	if (n > r->nr_known) {
 		bool *sel = realloc(r->selected, n * sizeof(*sel));
 		uint64_t *cnt = realloc(r->ev_samples, n * sizeof(*cnt));
 		uint64_t *lost = realloc(r->ev_lost, n * sizeof(*lost));
+		struct ev_cache *evc = realloc(r->evc, n * sizeof(*evc));
 
 		if (sel)
 			r->selected = sel;
@@ -157,11 +210,16 @@ static int update_evsels(struct report *r)
 			r->ev_samples = cnt;
 		if (lost)
 			r->ev_lost = lost;
-		if (!sel || !cnt || !lost)
+		if (evc)
+			r->evc = evc;
+		if (!sel || !cnt || !lost || !evc)
 			return -ENOMEM;
-		for (int i = r->nr_known; i < n; i++)
+		for (int i = r->nr_known; i < n; i++) {
 			r->ev_samples[i] = r->ev_lost[i] = 0;
+			r->evc[i] = (struct ev_cache){ 0 };
+		}
 	}
+	r->nr_known = n;
 	/* names can change with tracing data or EVENT_UPDATE: recompute all */
 	r->name_width = 0;
 	for (int i = 0; i < n; i++) {
@@ -172,8 +230,15 @@ static int update_evsels(struct report *r)
 		if (l > r->name_width)
 			r->name_width = l;
 	}
-	r->nr_known = n;
-	return 0;
+	if (r->stats)
+		return 0;
+	mem = rawfrag_out__new(-1);
+	if (!mem)
+		return -ENOMEM;
+	for (int i = 0; i < n && !ret; i++)
+		ret = build_evc(r, i, mem);
+	rawfrag_out__delete(mem);
+	return ret;
 }
 
 static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
@@ -214,58 +279,57 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 }
 
 /*
- * The columns are built in a local buffer with hand-made number formatting:
- * printf was most of the time spent per line.
+ * The columns are built in a local buffer with hand-made number formatting
+ * (two digits per division): printf was most of the time spent per line.
  */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-/* decimal digits of v at p (no NUL); returns the length */
-static int put_u(char *p, uint64_t v)
+/* decimal digits of v ending just before end; returns where they start */
+static char *dec_back(char *end, uint64_t v)
 {
-	char tmp[24];
-	int n = 0, len;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	len = n;
-	while (n)
-		*p++ = tmp[--n];
-	return len;
-}
-
-static int put_i(char *p, int32_t v)
-{
-	if (v < 0) {
-		*p = '-';
-		return 1 + put_u(p + 1, -(int64_t)v);
+		v /= 100;
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * r, 2);
 	}
-	return put_u(p, (uint64_t)v);
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * v, 2);
+	} else {
+		*--end = (char)('0' + v);
+	}
+	return end;
 }
 
-/* s right-aligned in width ("%*s") */
-static char *put_right(char *p, const char *s, int len, int width)
+static char *dec_back_s(char *end, int64_t v)
 {
-	while (width-- > len)
-		*p++ = ' ';
-	memcpy(p, s, len);
-	return p + len;
+	char *p = dec_back(end, v < 0 ? -(uint64_t)v : (uint64_t)v);
+
+	if (v < 0)
+		*--p = '-';
+	return p;
 }
 
-/* "%*d" / "%-*d" */
+/* "%*d" (left false) / "%-*d" at p; returns the end */
 static char *put_int(char *p, int32_t v, int width, bool left)
 {
-	char tmp[16];
-	int n = put_i(tmp, v);
+	char tmp[16], *s = dec_back_s(tmp + sizeof(tmp), v);
+	int n = (int)(tmp + sizeof(tmp) - s);
 
-	if (left) {
-		memcpy(p, tmp, n);
-		p += n;
-		while (n++ < width)
+	if (!left)
+		for (; width > n; width--)
 			*p++ = ' ';
-		return p;
-	}
-	return put_right(p, tmp, n, width);
+	memcpy(p, s, n);
+	p += n;
+	if (left)
+		for (; width > n; width--)
+			*p++ = ' ';
+	return p;
 }
 
 static void print_text(struct report *r, const struct rawfrag_evsel *ev,
@@ -273,13 +337,16 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 {
 	struct rawfrag_out *o = r->out;
 	unsigned int f = r->fields;
-	char line[128], buf[32], *p = line;
+	char line[160], buf[32], *p = line;
 
 	if (f & F_COMM) {
 		const char *c = task_name(r, smp, buf, sizeof(buf));
 		int l = (int)strnlen(c, 32);
 
-		p = put_right(p, c, l, 16);
+		for (int w = 16 - l; w > 0; w--)
+			*p++ = ' ';
+		memcpy(p, c, l);
+		p += l;
 		*p++ = ' ';
 	}
 	if ((f & F_PID) && (f & F_TID)) {
@@ -292,42 +359,49 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 		*p++ = ' ';
 	}
 	if (f & F_CPU) {
-		char tmp[16];
-		int n = put_i(tmp, (int32_t)smp->cpu);
+		char tmp[16], *s = dec_back_s(tmp + sizeof(tmp), (int32_t)smp->cpu);
+		int n = (int)(tmp + sizeof(tmp) - s);
 
 		*p++ = '[';
 		/* "%03d" */
 		for (int i = n; i < 3; i++)
 			*p++ = '0';
-		memcpy(p, tmp, n);
+		memcpy(p, s, n);
 		p += n;
 		*p++ = ']';
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
-		char tmp[24];
 		uint64_t secs = smp->time / 1000000000ULL;
 		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
+		char tmp[24], *s = dec_back(tmp + sizeof(tmp), secs);
+		int n = (int)(tmp + sizeof(tmp) - s);
 
-		p = put_right(p, tmp, put_u(tmp, secs), 5);
-		*p++ = '.';
-		/* "%06lu" */
-		for (int i = 5; i >= 0; i--, usecs /= 10)
-			p[i] = (char)('0' + usecs % 10);
-		p += 6;
-		*p++ = ':';
-		*p++ = ' ';
+		/* "%5lu.%06lu: " */
+		for (int w = 5 - n; w > 0; w--)
+			*p++ = ' ';
+		memcpy(p, s, n);
+		p += n;
+		*p = '.';
+		memcpy(p + 1, digit_pairs + 2 * (usecs / 10000), 2);
+		memcpy(p + 3, digit_pairs + 2 * (usecs / 100 % 100), 2);
+		memcpy(p + 5, digit_pairs + 2 * (usecs % 100), 2);
+		memcpy(p + 7, ": ", 2);
+		p += 9;
+	}
+	if (f & F_EVENT) {
+		const struct ev_cache *c = &r->evc[rawfrag_evsel__idx(ev)];
+
+		if (c->text_len <= sizeof(line) - (size_t)(p - line)) {
+			memcpy(p, c->text, c->text_len);
+			p += c->text_len;
+		} else {
+			rawfrag_out__write(o, line, (size_t)(p - line));
+			p = line;
+			rawfrag_out__write(o, c->text, c->text_len);
+		}
 	}
 	rawfrag_out__write(o, line, (size_t)(p - line));
-	if (f & F_EVENT) {
-		const char *name = rawfrag_evsel__name(ev);
-		int l = (int)strlen(name);
-
-		for (int w = r->name_width - l; w > 0; w -= 32)
-			rawfrag_out__write(o, "                                ", w < 32 ? w : 32);
-		rawfrag_out__write(o, name, l);
-		rawfrag_out__write(o, ": ", 2);
-	}
 	if (f & F_TRACE) {
 		const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
 		struct rawfrag_raw raw;
@@ -339,69 +413,94 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 	rawfrag_out__putc(o, '\n');
 }
 
+/* ",\"key\":" and a decimal at p; returns the end */
+static char *json_u64(char *p, const char *key, size_t klen, uint64_t v)
+{
+	char tmp[24], *s = dec_back(tmp + sizeof(tmp), v);
+
+	memcpy(p, key, klen);
+	p += klen;
+	memcpy(p, s, (size_t)(tmp + sizeof(tmp) - s));
+	return p + (tmp + sizeof(tmp) - s);
+}
+
+static char *json_s64(char *p, const char *key, size_t klen, int64_t v)
+{
+	char tmp[24], *s = dec_back_s(tmp + sizeof(tmp), v);
+
+	memcpy(p, key, klen);
+	p += klen;
+	memcpy(p, s, (size_t)(tmp + sizeof(tmp) - s));
+	return p + (tmp + sizeof(tmp) - s);
+}
+
+#define KEY(k) k, sizeof(k) - 1
+#define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+/*
+ * The members around the decoder's fields are written as text (the event and
+ * producer part was rendered once per evsel); the decoder's fields go through
+ * the emitter, which starts at the top level inside "fields".
+ */
 static void print_json(struct report *r, const struct rawfrag_evsel *ev,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
 	void *priv = rawfrag_session__decoder_priv(r->sess, ev);
+	const struct ev_cache *c = &r->evc[rawfrag_evsel__idx(ev)];
 	uint64_t st = rawfrag_evsel__attr(ev)->sample_type;
+	struct rawfrag_out *o = r->out;
 	struct rawfrag_emit *em = r->em;
 	struct rawfrag_raw raw;
-	char buf[32];
+	char line[256], buf[32], *p = line;
 
-	rawfrag_emit__reset(em);
-	rawfrag_emit__begin_object(em, NULL);
-	rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
-	rawfrag_emit__str(em, "producer", d ? d->name : NULL, (size_t)-1);
+	rawfrag_out__write(o, c->json, c->json_len);
 	if (st & PERF_SAMPLE_TIME)
-		rawfrag_emit__u64(em, "time_ns", smp->time);
+		p = json_u64(p, KEY(",\"time_ns\":"), smp->time);
 	else
-		rawfrag_emit__null(em, "time_ns");
+		p = PUT(p, ",\"time_ns\":null");
 	if (st & PERF_SAMPLE_CPU)
-		rawfrag_emit__u64(em, "cpu", smp->cpu);
+		p = json_u64(p, KEY(",\"cpu\":"), smp->cpu);
 	else
-		rawfrag_emit__null(em, "cpu");
+		p = PUT(p, ",\"cpu\":null");
 	if (st & PERF_SAMPLE_TID) {
-		rawfrag_emit__s64(em, "pid", (int32_t)smp->pid);
-		rawfrag_emit__s64(em, "tid", (int32_t)smp->tid);
-		rawfrag_emit__str(em, "comm", task_name(r, smp, buf, sizeof(buf)), (size_t)-1);
+		p = json_s64(p, KEY(",\"pid\":"), (int32_t)smp->pid);
+		p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
+		p = PUT(p, ",\"comm\":");
+		rawfrag_out__write(o, line, (size_t)(p - line));
+		rawfrag_out__json_str(o, task_name(r, smp, buf, sizeof(buf)), (size_t)-1);
+		p = line;
 	} else {
-		rawfrag_emit__null(em, "pid");
-		rawfrag_emit__null(em, "tid");
-		rawfrag_emit__null(em, "comm");
+		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
 	}
 	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
 		uint32_t len = 0;
 		bool known = d && d->length && !d->length(priv, &raw, smp, &len, NULL) &&
 			     len <= raw.size;
 
-		rawfrag_emit__begin_object(em, "raw");
-		rawfrag_emit__u64(em, "size", raw.size);
+		p = json_u64(p, KEY(",\"raw\":{\"size\":"), raw.size);
 		if (known) {
 			bool zero = true;
 
 			for (uint32_t i = len; i < raw.size; i++)
 				zero &= !raw.data[i];
-			rawfrag_emit__u64(em, "len", len);
-			rawfrag_emit__u64(em, "pad", raw.size - len);
-			rawfrag_emit__bool(em, "pad_zero", zero);
+			p = json_u64(p, KEY(",\"len\":"), len);
+			p = json_u64(p, KEY(",\"pad\":"), raw.size - len);
+			p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
 		} else {
-			rawfrag_emit__null(em, "len");
-			rawfrag_emit__null(em, "pad");
-			rawfrag_emit__null(em, "pad_zero");
+			p = PUT(p, ",\"len\":null,\"pad\":null,\"pad_zero\":null}");
 		}
-		rawfrag_emit__end_object(em);
-		rawfrag_emit__begin_object(em, "fields");
-		if (d && d->fields)
+		p = PUT(p, ",\"fields\":{");
+		rawfrag_out__write(o, line, (size_t)(p - line));
+		if (d && d->fields) {
+			rawfrag_emit__reset(em);
 			d->fields(priv, &raw, smp, em);
-		rawfrag_emit__end_object(em);
+		}
+		rawfrag_out__write(o, "}}\n", 3);
 	} else {
-		rawfrag_emit__null(em, "raw");
-		rawfrag_emit__begin_object(em, "fields");
-		rawfrag_emit__end_object(em);
+		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
+		rawfrag_out__write(o, line, (size_t)(p - line));
 	}
-	rawfrag_emit__end_object(em);
-	rawfrag_out__putc(r->out, '\n');
 }
 
 /* perf's names for record types in --stats (perf_event__name()) */
@@ -803,6 +902,8 @@ out:
 	rf_comms__delete(r->comms);
 	rawfrag_session__delete(r->sess);
 	rawfrag_file__close(r->file);
+	free_evc(r);
+	free(r->evc);
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
