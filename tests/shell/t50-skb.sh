@@ -239,6 +239,24 @@ PY
 			END { print bad ? "no" : "yes" }' fields.txt)"
 fi
 
+# other events in the same file: a tracepoint next to the dumps, perf reads both
+if ensure_tracefs; then
+	"$RAWFRAG" record --skb lo --filter "udp and dst port $BASE" -e sched:sched_switch -a \
+		-o mix.data 2>mix.rec &
+	rp=$!
+	wait_progs 1
+	sleep 0.3
+	python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 3,4 >mix.sent
+	sleep 0.3
+	kill -INT $rp
+	wait $rp
+	"$PERF" script -i mix.data -F event 2>/dev/null | sort | uniq -c >mix.ev
+	t_grep "-e with --skb: perf script sees the tracepoint" 'sched:sched_switch' mix.ev
+	t_grep "-e with --skb: perf script sees the 2 dumps" "^ +2 +skbdump:1=lo:" mix.ev
+else
+	t_skip "-e with --skb" "no tracefs"
+fi
+
 # pipe mode: record -o FIFO, report -i FIFO --format pcapng at the same time
 if command -v tshark >/dev/null; then
 	mkfifo pipe.fifo
