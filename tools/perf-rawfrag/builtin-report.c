@@ -58,7 +58,16 @@ struct report {
 	struct ev_cache {
 		char *text, *json;
 		uint32_t text_len, json_len;
+		const struct rawfrag_decoder *d;
+		void *dpriv;
 	} *evc;
+	/* the name of the last thread looked up (samples come in runs) */
+	struct {
+		bool valid;
+		int32_t pid, tid;
+		int len;
+		char comm[33];
+	} last;
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
 	/* perf's order (default): records go through the queue, names from threads */
@@ -168,6 +177,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	size_t len;
 	int l;
 
+	c->d = d;
+	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
 	name = name ? name : "";
 	l = (int)strlen(name);
 	c->text = malloc((size_t)(l > r->name_width ? l : r->name_width) + 3);
@@ -241,11 +252,8 @@ static int update_evsels(struct report *r)
 	return ret;
 }
 
-static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
-			const struct rawfrag_sample *smp)
+static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *smp)
 {
-	int idx = rawfrag_evsel__idx(ev);
-
 	if (idx >= r->nr_known || !r->selected[idx])
 		return false;
 	if (r->has_pid && !rf_list__has(&r->pids, smp->pid))
@@ -259,8 +267,8 @@ static bool keep_sample(struct report *r, const struct rawfrag_evsel *ev,
 	return true;
 }
 
-static const char *task_name(struct report *r, const struct rawfrag_sample *smp, char *buf,
-			     size_t len)
+static const char *task_name_uncached(struct report *r, const struct rawfrag_sample *smp,
+				      char *buf, size_t len)
 {
 	const char *c = r->threads ? rf_threads__comm(r->threads, (int32_t)smp->pid,
 						     (int32_t)smp->tid)
@@ -276,6 +284,28 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 		return "swapper";
 	snprintf(buf, len, ":%d", (int32_t)smp->tid);
 	return buf;
+}
+
+/* the name as perf script shows it, and its length (at most 32) */
+static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+{
+	char buf[32];
+	const char *c;
+
+	if (r->last.valid && r->last.tid == (int32_t)smp->tid && r->last.pid == (int32_t)smp->pid) {
+		*len = r->last.len;
+		return r->last.comm;
+	}
+	c = task_name_uncached(r, smp, buf, sizeof(buf));
+	r->last.len = (int)strnlen(c, 32);
+	memcpy(r->last.comm, c, r->last.len);
+	r->last.comm[r->last.len] = 0;
+	r->last.pid = (int32_t)smp->pid;
+	r->last.tid = (int32_t)smp->tid;
+	/* --no-order looks names up by time: no cache there */
+	r->last.valid = r->threads != NULL;
+	*len = r->last.len;
+	return r->last.comm;
 }
 
 /*
@@ -332,20 +362,22 @@ static char *put_int(char *p, int32_t v, int width, bool left)
 	return p;
 }
 
-static void print_text(struct report *r, const struct rawfrag_evsel *ev,
+static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
 	unsigned int f = r->fields;
-	char line[160], buf[32], *p = line;
+	char line[160], *p = line;
 
 	if (f & F_COMM) {
-		const char *c = task_name(r, smp, buf, sizeof(buf));
-		int l = (int)strnlen(c, 32);
+		int l;
+		const char *comm = task_name(r, smp, &l);
 
-		for (int w = 16 - l; w > 0; w--)
-			*p++ = ' ';
-		memcpy(p, c, l);
+		/* "%16s ": spaces first, then the name over their tail */
+		memset(p, ' ', 16);
+		if (l < 16)
+			p += 16 - l;
+		memcpy(p, comm, 32);
 		p += l;
 		*p++ = ' ';
 	}
@@ -390,8 +422,6 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 		p += 9;
 	}
 	if (f & F_EVENT) {
-		const struct ev_cache *c = &r->evc[rawfrag_evsel__idx(ev)];
-
 		if (c->text_len <= sizeof(line) - (size_t)(p - line)) {
 			memcpy(p, c->text, c->text_len);
 			p += c->text_len;
@@ -403,12 +433,10 @@ static void print_text(struct report *r, const struct rawfrag_evsel *ev,
 	}
 	rawfrag_out__write(o, line, (size_t)(p - line));
 	if (f & F_TRACE) {
-		const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
 		struct rawfrag_raw raw;
 
-		if (d && d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
-			d->text(rawfrag_session__decoder_priv(r->sess, ev), &raw, smp, o,
-				r->verbose_text);
+		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
+			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
 	}
 	rawfrag_out__putc(o, '\n');
 }
@@ -442,17 +470,18 @@ static char *json_s64(char *p, const char *key, size_t klen, int64_t v)
  * producer part was rendered once per evsel); the decoder's fields go through
  * the emitter, which starts at the top level inside "fields".
  */
-static void print_json(struct report *r, const struct rawfrag_evsel *ev,
+static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
-	const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
-	void *priv = rawfrag_session__decoder_priv(r->sess, ev);
-	const struct ev_cache *c = &r->evc[rawfrag_evsel__idx(ev)];
-	uint64_t st = rawfrag_evsel__attr(ev)->sample_type;
+	const struct rawfrag_decoder *d = c->d;
+	void *priv = c->dpriv;
+	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = r->out;
 	struct rawfrag_emit *em = r->em;
 	struct rawfrag_raw raw;
-	char line[256], buf[32], *p = line;
+	char line[256], *p = line;
+	const char *comm;
+	int l;
 
 	rawfrag_out__write(o, c->json, c->json_len);
 	if (st & PERF_SAMPLE_TIME)
@@ -468,7 +497,8 @@ static void print_json(struct report *r, const struct rawfrag_evsel *ev,
 		p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
 		p = PUT(p, ",\"comm\":");
 		rawfrag_out__write(o, line, (size_t)(p - line));
-		rawfrag_out__json_str(o, task_name(r, smp, buf, sizeof(buf)), (size_t)-1);
+		comm = task_name(r, smp, &l);
+		rawfrag_out__json_str(o, comm, (size_t)l);
 		p = line;
 	} else {
 		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
@@ -650,15 +680,18 @@ static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
 		return false;
 	if (r->nr_known < rawfrag_file__nr_evsels(r->file) && update_evsels(r))
 		return false;
-	return keep_sample(r, ev, smp);
+	return keep_sample(r, rawfrag_evsel__idx(ev), smp);
 }
 
-/* Handle one sample; false when the input is unusable here. */
-static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct rawfrag_err *err)
+/* Handle one sample (of ev, NULL: look it up); false when the input is unusable here. */
+static bool do_sample(struct report *r, const struct rawfrag_record *rec,
+		      struct rawfrag_evsel *ev, struct rawfrag_err *err)
 {
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
 	struct rawfrag_sample smp;
+	int idx;
 
+	if (!ev)
+		ev = rawfrag_file__evsel_of(r->file, rec);
 	if (!ev) {
 		err->err = -ENOENT;
 		err->offset = (int64_t)rec->offset;
@@ -666,10 +699,11 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct
 		snprintf(err->reason, sizeof(err->reason), "sample id matches no event");
 		return false;
 	}
-	if (rawfrag_evsel__idx(ev) >= r->nr_known && update_evsels(r))
+	idx = rawfrag_evsel__idx(ev);
+	if (idx >= r->nr_known && update_evsels(r))
 		return false;
 	if (r->stats) {
-		r->ev_samples[rawfrag_evsel__idx(ev)]++;
+		r->ev_samples[idx]++;
 		return true;
 	}
 	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, err)) {
@@ -678,12 +712,12 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct
 		err->rec_type = rec->type;
 		return false;
 	}
-	if (!keep_sample(r, ev, &smp))
+	if (!keep_sample(r, idx, &smp))
 		return true;
 	if (r->fmt == FMT_JSON)
-		print_json(r, ev, rec, &smp);
+		print_json(r, &r->evc[idx], rec, &smp);
 	else
-		print_text(r, ev, rec, &smp);
+		print_text(r, &r->evc[idx], rec, &smp);
 	return true;
 }
 
@@ -691,12 +725,14 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec, struct
  * perf's evlist__parse_sample_timestamp(): the TIME of a sample or of a
  * sample_id_all trailer; -1 when there is none (delivered at once, as perf).
  */
-static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec)
+static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec,
+			 struct rawfrag_evsel **evp)
 {
 	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
 	const struct perf_event_attr *a;
 	struct rawfrag_sample id;
 
+	*evp = ev;
 	if (!ev)
 		return UINT64_MAX;
 	a = rawfrag_evsel__attr(ev);
@@ -718,13 +754,15 @@ static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec)
 }
 
 /* 1: output closed or failed (stop quietly), else 0 or -errno (r->err set) */
-static int deliver(void *ctx, const struct rawfrag_record *rec)
+static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
 {
 	struct report *r = ctx;
 
-	if (rec->type != PERF_RECORD_SAMPLE)
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		r->last.valid = false;
 		return rf_threads__event(r->threads, rec, r->swap);
-	if (!do_sample(r, rec, r->err)) {
+	}
+	if (!do_sample(r, rec, ev, r->err)) {
 		if (!r->force)
 			return r->err->err ? r->err->err : -EINVAL;
 		r->nr_bad++;
@@ -736,13 +774,14 @@ static int deliver(void *ctx, const struct rawfrag_record *rec)
 /* A kernel record in perf's order: now (no time) or through the queue. */
 static int order_record(struct report *r, const struct rawfrag_record *rec)
 {
-	uint64_t t = rec_time(r, rec);
+	struct rawfrag_evsel *ev;
+	uint64_t t = rec_time(r, rec, &ev);
 	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
 		    rec->type == PERF_RECORD_FORK;
 
 	if (!t || t == UINT64_MAX)
-		return keep ? deliver(r, rec) : 0;
-	return ro_queue__add(r->oq, rec, t, keep);
+		return keep ? deliver(r, rec, ev) : 0;
+	return ro_queue__add(r->oq, rec, t, keep, ev);
 }
 
 static int open_output(struct report *r)
@@ -850,7 +889,7 @@ static int run(struct report *r)
 		}
 		if (rec.type != PERF_RECORD_SAMPLE)
 			continue;
-		if (!do_sample(r, &rec, &err)) {
+		if (!do_sample(r, &rec, NULL, &err)) {
 			if (!r->force)
 				goto fail;
 			r->nr_bad++;

@@ -6,7 +6,9 @@
  * point. Here records are appended to an array; at a round marker the array is
  * sorted (natural merge sort: what is left from earlier rounds is one sorted
  * run, each CPU's records of the round are nearly one more) and the head up to
- * the limit goes out. The order is perf's: by time, ties in arrival order.
+ * the limit goes out. The order is perf's: by time, ties in arrival order;
+ * merges only ever join neighbouring runs, so taking the left one on a tie
+ * keeps arrival order without storing it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,15 +26,20 @@ struct ro_chunk {
 	uint8_t data[];
 };
 
-struct ro_ent {
-	uint64_t time;
-	uint64_t seq;
-	struct ro_chunk *chunk; /* NULL: time only */
-	const uint8_t *data;
+/* in the arena, in front of the record's copy */
+struct ro_hdr {
+	struct ro_chunk *chunk;
+	void *priv;
 	uint64_t offset;
 	uint32_t type;
 	uint16_t size, misc;
 	bool in_compressed;
+};
+
+/* what is sorted: small, so the merges move little */
+struct ro_ent {
+	uint64_t time;
+	struct ro_hdr *h; /* NULL: time only */
 };
 
 struct ro_queue {
@@ -42,7 +49,6 @@ struct ro_queue {
 	/* q[0..n): queued; q[0..sorted) is sorted, the rest arrived since */
 	struct ro_ent *q, *tmp;
 	size_t n, sorted, cap;
-	uint64_t seq;
 	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
 	uint64_t next_flush; /* perf's next_flush: limit of the next round */
 	uint64_t peak;
@@ -79,8 +85,8 @@ void ro_queue__delete(struct ro_queue *q)
 	if (!q)
 		return;
 	for (size_t i = 0; i < q->n; i++)
-		if (q->q[i].chunk)
-			chunk_put(q, q->q[i].chunk);
+		if (q->q[i].h)
+			chunk_put(q, q->q[i].h->chunk);
 	free(q->cur);
 	while (q->spare) {
 		struct ro_chunk *c = q->spare;
@@ -143,7 +149,7 @@ static int grow(struct ro_queue *q)
 }
 
 int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep)
+		  bool keep, void *priv)
 {
 	struct ro_ent *e;
 
@@ -152,22 +158,20 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 	if (q->n == q->cap && grow(q))
 		return -ENOMEM;
 	e = &q->q[q->n];
-	memset(e, 0, sizeof(*e));
-	if (keep) {
-		uint8_t *d = arena_alloc(q, rec->size, &e->chunk);
-
-		if (!d)
-			return -ENOMEM;
-		memcpy(d, rec->data, rec->size);
-		e->data = d;
-		e->type = rec->type;
-		e->size = rec->size;
-		e->misc = rec->misc;
-		e->offset = rec->offset;
-		e->in_compressed = rec->in_compressed;
-	}
 	e->time = time;
-	e->seq = q->seq++;
+	e->h = NULL;
+	if (keep) {
+		struct ro_chunk *c;
+		struct ro_hdr *h = (void *)arena_alloc(q, sizeof(*h) + rec->size, &c);
+
+		if (!h)
+			return -ENOMEM;
+		*h = (struct ro_hdr){ .chunk = c, .priv = priv, .offset = rec->offset,
+				      .type = rec->type, .size = rec->size, .misc = rec->misc,
+				      .in_compressed = rec->in_compressed };
+		memcpy(h + 1, rec->data, rec->size);
+		e->h = h;
+	}
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
 	if (!q->n || time >= q->max_time)
 		q->max_time = time;
@@ -177,15 +181,10 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 	return 0;
 }
 
-static bool before(const struct ro_ent *a, const struct ro_ent *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 /* end of the ascending run starting at i */
 static size_t run_end(const struct ro_ent *a, size_t i, size_t n)
 {
-	while (++i < n && !before(&a[i], &a[i - 1]))
+	while (++i < n && a[i].time >= a[i - 1].time)
 		;
 	return i;
 }
@@ -208,7 +207,7 @@ static void sort_queue(struct ro_queue *q)
 
 			runs++;
 			for (j = i, k = m; j < m && k < e;)
-				t[o++] = before(&a[k], &a[j]) ? a[k++] : a[j++];
+				t[o++] = a[k].time < a[j].time ? a[k++] : a[j++];
 			memcpy(&t[o], &a[j], (m - j) * sizeof(*a));
 			o += m - j;
 			memcpy(&t[o], &a[k], (e - k) * sizeof(*a));
@@ -235,23 +234,23 @@ static int deliver_upto(struct ro_queue *q, uint64_t limit)
 	if (q->sorted < q->n)
 		sort_queue(q);
 	for (; i < q->n && q->q[i].time <= limit; i++) {
-		struct ro_ent *e = &q->q[i];
+		const struct ro_hdr *h = q->q[i].h;
 
-		if (!e->chunk)
+		if (!h)
 			continue;
 		if (!ret) {
 			struct rawfrag_record rec = {
-				.type = e->type,
-				.misc = e->misc,
-				.size = e->size,
-				.data = e->data,
-				.offset = e->offset,
-				.in_compressed = e->in_compressed,
+				.type = h->type,
+				.misc = h->misc,
+				.size = h->size,
+				.data = h + 1,
+				.offset = h->offset,
+				.in_compressed = h->in_compressed,
 			};
 
-			ret = q->deliver(q->ctx, &rec);
+			ret = q->deliver(q->ctx, &rec, h->priv);
 		}
-		chunk_put(q, e->chunk);
+		chunk_put(q, h->chunk);
 	}
 	q->n -= i;
 	q->sorted -= i;

@@ -28,8 +28,11 @@
 
 struct ro_queue;
 
-/* non-zero stops the delivery; the queue returns that value from then on */
-typedef int (*ro_deliver_fn)(void *ctx, const struct rawfrag_record *rec);
+/*
+ * priv: what was given to ro_queue__add(). Non-zero stops the delivery; the
+ * queue returns that value from then on.
+ */
+typedef int (*ro_deliver_fn)(void *ctx, const struct rawfrag_record *rec, void *priv);
 
 struct ro_queue *ro_queue__new(ro_deliver_fn deliver, void *ctx);
 /* frees whatever is still queued, undelivered; accepts NULL */
@@ -40,7 +43,7 @@ void ro_queue__delete(struct ro_queue *q);
  * 0, -ENOMEM, or the deliver callback's error from an earlier flush.
  */
 int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep);
+		  bool keep, void *priv);
 /* FINISHED_ROUND */
 int ro_queue__round(struct ro_queue *q);
 /* end of input: everything left, sorted */
