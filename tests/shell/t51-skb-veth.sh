@@ -151,6 +151,29 @@ print(d.get("to"), d.get("from"))
 PY
 )"
 
+# jumbo frames: MTU 9000, xdp in driver mode with the multi-buffer program
+ip -n "$N1" link set rfv0 mtu 9000
+ip -n "$N2" link set rfv1 mtu 9000
+ip netns exec "$N1" "$RAWFRAG" record --skb rfv0 --hook xdp,tc-ingress --snaplen 9100 -a \
+	-o j.data 2>j.rec &
+RP=$!
+wait_progs 2
+sleep 0.3
+t_grep "jumbo: xdp attached in driver mode" 'mtu 9000 xdp ' <(ip -n "$N1" link show rfv0)
+ip netns exec "$N1" python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --dst 10.77.0.2 --echo \
+	--udp-sizes 100,4000,8972 >j.sent
+sleep 0.3
+kill -INT $RP
+wait $RP
+"$EXTRACT" j.data >j.txt 2>/dev/null
+if python3 "$SCRIPTS/pkt_check.py" j.txt j.sent 9100 --udp 4:from --udp 2:from >j.chk; then
+	t_ok "jumbo: 9000-byte frames whole on xdp (multi-buffer) and tc-ingress"
+else
+	t_fail "jumbo: 9000-byte frames whole on xdp and tc-ingress" "$(tail -3 j.chk; cat j.rec)"
+fi
+ip -n "$N1" link set rfv0 mtu 1500
+ip -n "$N2" link set rfv1 mtu 1500
+
 # SIGKILL: links and sockets die with the process
 ip netns exec "$N1" "$RAWFRAG" record --skb rfv0 --hook tc-ingress,tc-egress,xdp -a -e dummy \
 	-o k.data 2>k.rec &

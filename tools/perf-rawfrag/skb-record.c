@@ -6,13 +6,14 @@
  * Everything attached dies with the process: socket hook = an AF_PACKET socket
  * (closed on exit), tc hooks = tcx links (kernel 6.6+; on older kernels a
  * clsact filter removed by the cleanup, which a crash would leave behind),
- * xdp = a bpf_link.
+ * xdp = a bpf_link (driver mode if the driver has it, else generic).
  *
  * Ownership: struct skb_state owns the skeleton, sockets and links; it is freed
  * by the cleanup registered with the record (record__delete()).
  */
 #include <errno.h>
 #include <linux/if_ether.h>
+#include <linux/if_link.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -53,8 +54,7 @@ static const char *const hook_names[] = {
 struct skb_attach {
 	int hook;
 	int ifindex;
-	int fd; /* socket or link fd, -1 */
-	struct bpf_link *link; /* xdp */
+	int fd; /* socket or link fd (tcx, xdp), -1 */
 	struct bpf_tc_hook tc_hook; /* clsact fallback */
 	struct bpf_tc_opts tc_opts;
 	bool tc_attached, tc_created;
@@ -131,8 +131,6 @@ static void skb_state__detach(struct skb_state *st)
 		if (a->fd >= 0)
 			close(a->fd);
 		a->fd = -1;
-		bpf_link__destroy(a->link);
-		a->link = NULL;
 		if (a->tc_attached) {
 			a->tc_opts.prog_fd = a->tc_opts.prog_id = a->tc_opts.flags = 0;
 			bpf_tc_detach(&a->tc_hook, &a->tc_opts);
@@ -256,12 +254,19 @@ static int attach_tc(struct skb_state *st, struct skb_attach *a)
 	return 0;
 }
 
+/* driver mode with the multi-buffer program, else generic mode (see skbdump.bpf.c) */
 static int attach_xdp(struct skb_state *st, struct skb_attach *a)
 {
-	a->link = bpf_program__attach_xdp(st->skel->progs.skbdump_xdp, a->ifindex);
-	if (!a->link)
-		return -errno;
-	return 0;
+	LIBBPF_OPTS(bpf_link_create_opts, drv, .flags = XDP_FLAGS_DRV_MODE);
+	LIBBPF_OPTS(bpf_link_create_opts, gen, .flags = XDP_FLAGS_SKB_MODE);
+
+	a->fd = bpf_link_create(bpf_program__fd(st->skel->progs.skbdump_xdp_mb), a->ifindex,
+				BPF_XDP, &drv);
+	if (a->fd >= 0)
+		return 0;
+	a->fd = bpf_link_create(bpf_program__fd(st->skel->progs.skbdump_xdp), a->ifindex,
+				BPF_XDP, &gen);
+	return a->fd >= 0 ? 0 : -errno;
 }
 
 static int attach_one(struct skb_state *st, struct skb_attach *a, const char *ifname)
@@ -372,6 +377,7 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	bpf_program__set_autoload(st->skel->progs.skbdump_tc_egress,
 				  hooks[RAWFRAG_SKB_HOOK_TC_EGRESS]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_xdp, hooks[RAWFRAG_SKB_HOOK_XDP]);
+	bpf_program__set_autoload(st->skel->progs.skbdump_xdp_mb, hooks[RAWFRAG_SKB_HOOK_XDP]);
 	err = skbdump_bpf__load(st->skel);
 	if (err == -EPERM || err == -EACCES) {
 		skb_err("loading BPF programs is not permitted (%s): run as root or with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN",

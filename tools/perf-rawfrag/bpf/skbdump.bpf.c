@@ -260,8 +260,7 @@ int skbdump_tc_egress(struct __sk_buff *skb)
 	return -1;
 }
 
-SEC("xdp")
-int skbdump_xdp(struct xdp_md *ctx)
+static __always_inline int dump_xdp(struct xdp_md *ctx)
 {
 	struct rawfrag_skb_meta m;
 	__u8 eth[14];
@@ -282,4 +281,23 @@ int skbdump_xdp(struct xdp_md *ctx)
 		m.protocol = ((__u16)eth[12] << 8) | eth[13];
 	emit(ctx, &m);
 	return XDP_PASS;
+}
+
+/*
+ * Two copies: native (driver) mode gets the multi-buffer one, so jumbo frames
+ * on e.g. veth with a 9000 MTU can be attached to and dumped whole (the helper
+ * copies across the fragments); generic mode gets the plain one, because a
+ * frags program there makes the stack rebuild the skb and later hooks (tc
+ * ingress) then see it without its MAC header.
+ */
+SEC("xdp.frags")
+int skbdump_xdp_mb(struct xdp_md *ctx)
+{
+	return dump_xdp(ctx);
+}
+
+SEC("xdp")
+int skbdump_xdp(struct xdp_md *ctx)
+{
+	return dump_xdp(ctx);
 }
