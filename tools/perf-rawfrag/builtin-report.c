@@ -345,21 +345,37 @@ static char *dec_back_s(char *end, int64_t v)
 	return p;
 }
 
-/* "%*d" (left false) / "%-*d" at p; returns the end */
+static int ndigits(uint64_t v)
+{
+	int n = 1;
+
+	for (uint64_t t = 10; n < 20 && v >= t; t *= 10)
+		n++;
+	return n;
+}
+
+/*
+ * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
+ * straight into the line: the fill is one 8-byte store, the digits are written
+ * backwards from their end. p must have 8 bytes beyond the number.
+ */
+static char *put_num(char *p, int64_t v, int width, bool left, char fill)
+{
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = ndigits(mag) + (v < 0);
+	int w = n > width ? n : width;
+	char *s;
+
+	memset(p, fill, 8);
+	s = dec_back(left ? p + n : p + w, mag);
+	if (v < 0)
+		s[-1] = '-';
+	return p + w;
+}
+
 static char *put_int(char *p, int32_t v, int width, bool left)
 {
-	char tmp[16], *s = dec_back_s(tmp + sizeof(tmp), v);
-	int n = (int)(tmp + sizeof(tmp) - s);
-
-	if (!left)
-		for (; width > n; width--)
-			*p++ = ' ';
-	memcpy(p, s, n);
-	p += n;
-	if (left)
-		for (; width > n; width--)
-			*p++ = ' ';
-	return p;
+	return put_num(p, v, width, left, ' ');
 }
 
 static void print_text(struct report *r, const struct ev_cache *c,
@@ -391,29 +407,23 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		*p++ = ' ';
 	}
 	if (f & F_CPU) {
-		char tmp[16], *s = dec_back_s(tmp + sizeof(tmp), (int32_t)smp->cpu);
-		int n = (int)(tmp + sizeof(tmp) - s);
-
 		*p++ = '[';
-		/* "%03d" */
-		for (int i = n; i < 3; i++)
-			*p++ = '0';
-		memcpy(p, s, n);
-		p += n;
+		/* "%03d" ("-01" for -1 as printf, a sign before the zeros) */
+		if ((int32_t)smp->cpu < 0) {
+			*p++ = '-';
+			p = put_num(p, -(int64_t)(int32_t)smp->cpu, 2, false, '0');
+		} else {
+			p = put_num(p, smp->cpu, 3, false, '0');
+		}
 		*p++ = ']';
 		*p++ = ' ';
 	}
 	if (f & F_TIME) {
 		uint64_t secs = smp->time / 1000000000ULL;
 		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
-		char tmp[24], *s = dec_back(tmp + sizeof(tmp), secs);
-		int n = (int)(tmp + sizeof(tmp) - s);
 
 		/* "%5lu.%06lu: " */
-		for (int w = 5 - n; w > 0; w--)
-			*p++ = ' ';
-		memcpy(p, s, n);
-		p += n;
+		p = put_num(p, (int64_t)secs, 5, false, ' ');
 		*p = '.';
 		memcpy(p + 1, digit_pairs + 2 * (usecs / 10000), 2);
 		memcpy(p + 3, digit_pairs + 2 * (usecs / 100 % 100), 2);
