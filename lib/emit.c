@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rawfrag/emit.h>
+#include "internal/out.h"
 
 #define EMIT_MAX_DEPTH 64
 
@@ -69,23 +69,23 @@ static void emit_key(struct rawfrag_emit *e, const char *name)
 	struct rawfrag_out *o = e->out;
 
 	if (!e->first[e->depth])
-		rawfrag_out__putc(o, e->fmt == RAWFRAG_EMIT_JSON ? ',' : ' ');
+		rf_out_putc(o, e->fmt == RAWFRAG_EMIT_JSON ? ',' : ' ');
 	e->first[e->depth] = false;
 	if (!name)
 		return;
 	if (e->fmt == RAWFRAG_EMIT_JSON) {
 		rawfrag_out__json_str(o, name, (size_t)-1);
-		rawfrag_out__putc(o, ':');
+		rf_out_putc(o, ':');
 	} else {
-		rawfrag_out__puts(o, name);
-		rawfrag_out__putc(o, '=');
+		rf_out_write(o, name, strlen(name));
+		rf_out_putc(o, '=');
 	}
 }
 
 static void emit_open(struct rawfrag_emit *e, const char *name, char c)
 {
 	emit_key(e, name);
-	rawfrag_out__putc(e->out, c);
+	rf_out_putc(e->out, c);
 	/* deeper than the stack: keep rendering at the last level (separators may
 	 * be off, but output stays bounded and memory safe) */
 	if (e->depth < EMIT_MAX_DEPTH - 1)
@@ -95,7 +95,7 @@ static void emit_open(struct rawfrag_emit *e, const char *name, char c)
 
 static void emit_close(struct rawfrag_emit *e, char c)
 {
-	rawfrag_out__putc(e->out, c);
+	rf_out_putc(e->out, c);
 	if (e->depth > 0)
 		e->depth--;
 }
@@ -142,9 +142,9 @@ void rawfrag_emit__hex(struct rawfrag_emit *e, const char *name, uint64_t v)
 {
 	emit_key(e, name);
 	if (e->fmt == RAWFRAG_EMIT_JSON) {
-		rawfrag_out__putc(e->out, '"');
+		rf_out_putc(e->out, '"');
 		rawfrag_out__hex(e->out, v);
-		rawfrag_out__putc(e->out, '"');
+		rf_out_putc(e->out, '"');
 	} else {
 		rawfrag_out__hex(e->out, v);
 	}
@@ -165,7 +165,7 @@ void rawfrag_emit__str(struct rawfrag_emit *e, const char *name, const char *s, 
 		len = strlen(s);
 	else
 		len = strnlen(s, len);
-	rawfrag_out__write(e->out, s, len);
+	rf_out_write(e->out, s, len);
 }
 
 void rawfrag_emit__bytes(struct rawfrag_emit *e, const char *name, const void *p, size_t len)
@@ -177,18 +177,18 @@ void rawfrag_emit__bytes(struct rawfrag_emit *e, const char *name, const void *p
 
 	emit_key(e, name);
 	if (e->fmt == RAWFRAG_EMIT_JSON)
-		rawfrag_out__putc(e->out, '"');
+		rf_out_putc(e->out, '"');
 	for (size_t i = 0; i < len; i++) {
 		tmp[n++] = hx[b[i] >> 4];
 		tmp[n++] = hx[b[i] & 0xf];
 		if (n == sizeof(tmp)) {
-			rawfrag_out__write(e->out, tmp, n);
+			rf_out_write(e->out, tmp, n);
 			n = 0;
 		}
 	}
-	rawfrag_out__write(e->out, tmp, n);
+	rf_out_write(e->out, tmp, n);
 	if (e->fmt == RAWFRAG_EMIT_JSON)
-		rawfrag_out__putc(e->out, '"');
+		rf_out_putc(e->out, '"');
 }
 
 void rawfrag_emit__null(struct rawfrag_emit *e, const char *name)

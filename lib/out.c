@@ -16,16 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rawfrag/emit.h>
+#include "internal/out.h"
 
 #define OUT_CHUNK (256 * 1024) /* flush threshold: few, large write(2)s */
-
-struct rawfrag_out {
-	int fd;
-	int err;
-	char *buf;
-	size_t len, cap;
-};
 
 struct rawfrag_out *rawfrag_out__new(int fd)
 {
@@ -263,6 +256,26 @@ static size_t utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* bytes that go into a JSON string as they are */
+static const unsigned char json_plain[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 {
 	static const char hx[] = "0123456789abcdef";
@@ -273,7 +286,22 @@ void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 		len = strlen(str);
 	else
 		len = strnlen(str, len);
-	rawfrag_out__putc(o, '"');
+	/* the common case, plain ASCII with room in the buffer: one copying scan */
+	if (o->cap - o->len >= len + 2 && !o->err) {
+		char *d = o->buf + o->len;
+
+		for (; i < len && json_plain[s[i]]; i++)
+			d[i + 1] = (char)s[i];
+		if (i == len) {
+			d[0] = '"';
+			d[len + 1] = '"';
+			o->len += len + 2;
+			return;
+		}
+		/* nothing was committed: start over the long way */
+		i = 0;
+	}
+	rf_out_putc(o, '"');
 	while (i < len) {
 		unsigned char c = s[i];
 		char esc[6];
