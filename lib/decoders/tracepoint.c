@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -751,10 +752,50 @@ static bool needs_symbols(const struct tep_event *ev)
 }
 
 /*
- * perf resolves kernel addresses through the kernel map of the recording host,
- * which for a file recorded here is /proc/kallsyms. Default: use it when the
- * file's osrelease is the running kernel's, in file mode only (perf script on a
- * pipe prints the bare addresses); "kallsyms=PATH" or "kallsyms=none" override.
+ * The copy of the recording kernel's kallsyms perf record keeps in its build-id
+ * cache ($HOME/.debug/[kernel.kallsyms]/<build-id>/kallsyms), found from the
+ * file's BUILD_ID feature; NULL if there is none. It stays right after a reboot,
+ * when /proc/kallsyms has moved (KASLR).
+ */
+static char *cached_kallsyms(const struct rawfrag_file *f)
+{
+	static const char kname[] = "[kernel.kallsyms]";
+	const char *home = getenv("HOME");
+	bool swap = rawfrag_file__needs_swap(f);
+	uint64_t size = 0, off = 0;
+	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_BUILD_ID, &size);
+
+	/* build_id_event: header, pid, build_id[24] (20 + size byte), filename */
+	while (p && home && off + 37 <= size) {
+		uint16_t misc = rawfrag__get16(p + off + 4, swap);
+		uint16_t hsize = rawfrag__get16(p + off + 6, swap);
+		const uint8_t *e = p + off;
+		char path[4096], hex[41];
+		unsigned int n = 20;
+
+		if (hsize < 37 || hsize > size - off)
+			break;
+		off += hsize;
+		if (strnlen((const char *)e + 36, hsize - 36) != sizeof(kname) - 1 ||
+		    memcmp(e + 36, kname, sizeof(kname) - 1))
+			continue;
+		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
+		if ((misc & (1 << 15)) && e[32] && e[32] <= 20)
+			n = e[32];
+		for (unsigned int i = 0; i < n; i++)
+			snprintf(hex + 2 * i, 3, "%02x", e[12 + i]);
+		snprintf(path, sizeof(path), "%s/.debug/%s/%s/kallsyms", home, kname, hex);
+		return access(path, R_OK) ? NULL : strdup(path);
+	}
+	return NULL;
+}
+
+/*
+ * perf resolves kernel addresses through the kernel map of the recording host:
+ * for a file recorded here, the build-id cache copy or /proc/kallsyms. Default:
+ * the cache copy when there is one, else /proc/kallsyms when the file's
+ * osrelease is the running kernel's; file mode only (perf script on a pipe
+ * prints the bare addresses). "kallsyms=PATH" or "kallsyms=none" override.
  */
 static int pick_kallsyms(struct tp_file *tf, const struct rawfrag_decoder_ctx *ctx)
 {
@@ -768,7 +809,10 @@ static int pick_kallsyms(struct tp_file *tf, const struct rawfrag_decoder_ctx *c
 		return tf->kallsyms ? 0 : -ENOMEM;
 	}
 	/* perf 6.1 leaves addresses unresolved when it reads a pipe: so do we */
-	if (ctx->file && rawfrag_file__mode(ctx->file) == RAWFRAG_MODE_PIPE)
+	if (!ctx->file || rawfrag_file__mode(ctx->file) == RAWFRAG_MODE_PIPE)
+		return 0;
+	tf->kallsyms = cached_kallsyms(ctx->file);
+	if (tf->kallsyms)
 		return 0;
 	if (ctx->env && ctx->env->osrelease && !uname(&u) &&
 	    !strcmp(u.release, ctx->env->osrelease)) {
