@@ -90,6 +90,21 @@ compare() {
 
 record "$T/file.data"
 compare "file mode" "$T/file.data"
+# %ps symbols come from perf's build-id cache copy of the recording kernel's
+# kallsyms: a cache with one symbol renamed must show up in the text
+bid=$("$PERF" buildid-list -i "$T/file.data" 2>/dev/null | awk '$2 == "[kernel.kallsyms]" { print $1 }')
+sym=$(grep -o 'function=[a-z_][a-z_0-9]*' "$T/perf-tr.txt" 2>/dev/null | head -n 1 | cut -d= -f2)
+if [ -n "$bid" ] && [ -n "$sym" ] && [ -r "$HOME/.debug/[kernel.kallsyms]/$bid/kallsyms" ]; then
+	mkdir -p "$T/home/.debug/[kernel.kallsyms]/$bid"
+	sed "s/ $sym\$/ rawfrag_renamed_$sym/" "$HOME/.debug/[kernel.kallsyms]/$bid/kallsyms" \
+		>"$T/home/.debug/[kernel.kallsyms]/$bid/kallsyms"
+	HOME=$T/home "$RAWFRAG" report -i "$T/file.data" -F event,trace >"$T/ks.txt" 2>/dev/null
+	t_eq "kernel symbols from the build-id cache ($sym)" \
+		"$(grep -c "function=$sym " "$T/perf-tr.txt")" "$(grep -c "function=rawfrag_renamed_$sym " "$T/ks.txt")"
+else
+	t_skip "kernel symbols from the build-id cache" "no %ps symbol or no cached kallsyms for this file"
+fi
+
 record "$T/pipe.data" pipe
 compare "pipe mode" "$T/pipe.data"
 # the tool reading the pipe from stdin gives the same text
