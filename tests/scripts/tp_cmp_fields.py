@@ -10,7 +10,7 @@ OURS_JSONL: one object per sample with "event", "cpu", "time" (or "time_ns") and
 a second file in tp_fields.py's shape (e.g. the values tp-be-gen chose).
 Samples are matched by (time, cpu, event, raw order); every field of every sample
 must agree:
-  perf str        == our str
+  perf str        == our str (or our unsigned char[] array, up to its NUL)
   perf int        == our int, or our "0x.." pointer string; perf 6.1's Python
                      does not sign-extend signed fields narrower than 64 bits
                      (get_field_numeric_entry), so perf's v + 2**(8*size) is
@@ -51,6 +51,9 @@ def same(pv, ov, big):
     if isinstance(pv, bool) or isinstance(ov, bool):
         return False
     if isinstance(pv, str):
+        if isinstance(ov, list) and all(isinstance(x, int) and 0 <= x < 256 for x in ov):
+            # an unsigned char[] perf found printable: ours is the byte array
+            return bytes(ov).split(b"\0", 1)[0] == pv.encode("latin-1", "replace")
         return isinstance(ov, str) and pv == ov
     if isinstance(pv, int):
         if isinstance(ov, str) and ov.startswith("0x"):
