@@ -61,13 +61,7 @@ struct report {
 		const struct rawfrag_decoder *d;
 		void *dpriv;
 	} *evc;
-	/* the name of the last thread looked up (samples come in runs) */
-	struct {
-		bool valid;
-		int32_t pid, tid;
-		int len;
-		char comm[33];
-	} last;
+	char name_buf[33]; /* task names not from the thread table */
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
 	/* perf's order (default): records go through the queue, names from threads */
@@ -270,9 +264,7 @@ static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *
 static const char *task_name_uncached(struct report *r, const struct rawfrag_sample *smp,
 				      char *buf, size_t len)
 {
-	const char *c = r->threads ? rf_threads__comm(r->threads, (int32_t)smp->pid,
-						     (int32_t)smp->tid)
-				   : rf_comms__get(r->comms, smp->tid, smp->time, r->order);
+	const char *c = r->threads ? NULL : rf_comms__get(r->comms, smp->tid, smp->time, r->order);
 
 	if (c)
 		return c;
@@ -286,26 +278,25 @@ static const char *task_name_uncached(struct report *r, const struct rawfrag_sam
 	return buf;
 }
 
-/* the name as perf script shows it, and its length (at most 32) */
+/*
+ * The name as perf script shows it and its length (at most 32), in a buffer
+ * with at least 16 readable bytes, valid until the next call.
+ */
 static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
 {
 	char buf[32];
 	const char *c;
 
-	if (r->last.valid && r->last.tid == (int32_t)smp->tid && r->last.pid == (int32_t)smp->pid) {
-		*len = r->last.len;
-		return r->last.comm;
+	if (r->threads) {
+		c = rf_threads__comm(r->threads, (int32_t)smp->pid, (int32_t)smp->tid, len);
+		if (c)
+			return c;
 	}
 	c = task_name_uncached(r, smp, buf, sizeof(buf));
-	r->last.len = (int)strnlen(c, 32);
-	memcpy(r->last.comm, c, r->last.len);
-	r->last.comm[r->last.len] = 0;
-	r->last.pid = (int32_t)smp->pid;
-	r->last.tid = (int32_t)smp->tid;
-	/* --no-order looks names up by time: no cache there */
-	r->last.valid = r->threads != NULL;
-	*len = r->last.len;
-	return r->last.comm;
+	*len = (int)strnlen(c, 32);
+	memset(r->name_buf, 0, sizeof(r->name_buf));
+	memcpy(r->name_buf, c, *len);
+	return r->name_buf;
 }
 
 /*
@@ -317,21 +308,35 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* decimal digits of v ending just before end; returns where they start */
+/*
+ * Decimal digits of v ending just before end; returns where they start.
+ * Eight digits at a time leave 64-bit divisions for the top part only
+ * (nanosecond times have 13 digits and more).
+ */
 static char *dec_back(char *end, uint64_t v)
 {
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
+	uint32_t w;
 
-		v /= 100;
-		end -= 2;
-		memcpy(end, digit_pairs + 2 * r, 2);
+	while (v >= 100000000) {
+		uint32_t lo = (uint32_t)(v % 100000000);
+
+		v /= 100000000;
+		for (int i = 0; i < 4; i++, lo /= 100) {
+			end -= 2;
+			memcpy(end, digit_pairs + 2 * (lo % 100), 2);
+		}
 	}
-	if (v >= 10) {
+	w = (uint32_t)v;
+	while (w >= 100) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * v, 2);
+		memcpy(end, digit_pairs + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * w, 2);
 	} else {
-		*--end = (char)('0' + v);
+		*--end = (char)('0' + w);
 	}
 	return end;
 }
@@ -361,12 +366,20 @@ static int ndigits(uint64_t v)
  */
 static char *put_num(char *p, int64_t v, int width, bool left, char fill)
 {
+	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+					  10000000, 100000000 };
 	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n = ndigits(mag) + (v < 0);
-	int w = n > width ? n : width;
+	int n, w;
 	char *s;
 
 	memset(p, fill, 8);
+	/* the common case: a right-aligned number that fits its width */
+	if (!left && v >= 0 && mag < pow10[width]) {
+		dec_back(p + width, mag);
+		return p + width;
+	}
+	n = ndigits(mag) + (v < 0);
+	w = n > width ? n : width;
 	s = dec_back(left ? p + n : p + w, mag);
 	if (v < 0)
 		s[-1] = '-';
@@ -389,12 +402,19 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		int l;
 		const char *comm = task_name(r, smp, &l);
 
-		/* "%16s ": spaces first, then the name over their tail */
+		/*
+		 * "%16s ": spaces first, then the name over their tail as one
+		 * 16-byte copy; what it puts past the name is overwritten by the
+		 * columns that follow, or not written out.
+		 */
 		memset(p, ' ', 16);
-		if (l < 16)
-			p += 16 - l;
-		memcpy(p, comm, 32);
-		p += l;
+		if (l <= 16) {
+			memcpy(p + 16 - l, comm, 16);
+			p += 16;
+		} else {
+			memcpy(p, comm, l);
+			p += l;
+		}
 		*p++ = ' ';
 	}
 	if ((f & F_PID) && (f & F_TID)) {
@@ -769,7 +789,6 @@ static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
 	struct report *r = ctx;
 
 	if (rec->type != PERF_RECORD_SAMPLE) {
-		r->last.valid = false;
 		return rf_threads__event(r->threads, rec, r->swap);
 	}
 	if (!do_sample(r, rec, ev, r->err)) {

@@ -520,7 +520,8 @@ const char *rf_comms__get(const struct rf_comms *c, uint32_t tid, uint64_t time,
 struct rf_thread {
 	int32_t tid, pid; /* pid -1: not known yet */
 	bool used, comm_set;
-	char comm[16];
+	uint8_t comm_len;
+	char comm[16]; /* NUL-padded */
 };
 
 struct rf_threads {
@@ -593,6 +594,7 @@ struct rf_threads *rf_threads__new(void)
 	/* perf_session__register_idle_thread() */
 	idle = thread_findnew(t, 0, 0);
 	idle->comm_set = true;
+	idle->comm_len = 7;
 	memcpy(idle->comm, "swapper", 8);
 	return t;
 }
@@ -610,6 +612,7 @@ static int thread_fork(struct rf_threads *t, int32_t pid, int32_t ppid, int32_t 
 {
 	struct rf_thread *parent = thread_findnew(t, ppid, ptid), *child;
 	char comm[16];
+	uint8_t len;
 	bool has;
 
 	if (!parent)
@@ -618,12 +621,14 @@ static int thread_fork(struct rf_threads *t, int32_t pid, int32_t ppid, int32_t 
 	if (parent->pid != ppid)
 		*parent = (struct rf_thread){ .tid = ptid, .pid = ppid, .used = true };
 	has = parent->comm_set;
+	len = parent->comm_len;
 	memcpy(comm, parent->comm, sizeof(comm));
 	/* an existing thread with the child's tid is removed; the child is new */
 	child = thread_findnew(t, pid, tid);
 	if (!child)
 		return -ENOMEM;
-	*child = (struct rf_thread){ .tid = tid, .pid = pid, .used = true, .comm_set = has };
+	*child = (struct rf_thread){ .tid = tid, .pid = pid, .used = true, .comm_set = has,
+				     .comm_len = len };
 	memcpy(child->comm, comm, sizeof(comm));
 	return 0;
 }
@@ -642,6 +647,7 @@ int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bo
 		len = strnlen((const char *)d + 16, len < 15 ? len : 15);
 		memset(th->comm, 0, sizeof(th->comm));
 		memcpy(th->comm, d + 16, len);
+		th->comm_len = (uint8_t)len;
 		th->comm_set = true;
 		return 0;
 	}
@@ -653,9 +659,12 @@ int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bo
 	return 0;
 }
 
-const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid)
+const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len)
 {
 	struct rf_thread *th = thread_findnew(t, pid, tid);
 
-	return th && th->comm_set ? th->comm : NULL;
+	if (!th || !th->comm_set)
+		return NULL;
+	*len = th->comm_len;
+	return th->comm;
 }

@@ -95,7 +95,10 @@ struct rf_threads *rf_threads__new(void);
 void rf_threads__delete(struct rf_threads *t);
 /* a COMM or FORK record (others ignored); -ENOMEM */
 int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bool swap);
-/* the thread's name; NULL if none was set (perf shows ":tid") */
-const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid);
+/*
+ * The thread's name and its length, in a 16-byte NUL-padded buffer valid until
+ * the next call; NULL if none was set (perf shows ":tid").
+ */
+const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len);
 
 #endif
