@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,12 +69,27 @@ static int add_tracing_data(struct record *rec, struct rawfrag_err *rerr)
 	return err;
 }
 
+/* wall-clock reference for the events' CLOCK_MONOTONIC timestamps (HEADER_CLOCK_DATA) */
+static int set_clock_data(struct rawfrag_writer *w)
+{
+	struct timespec rt, mono;
+
+	/* read back to back: the pair is the reference perf -k writes */
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return rawfrag_writer__set_clock_data(w, CLOCK_MONOTONIC,
+					      rt.tv_sec * 1000000000ULL + rt.tv_nsec,
+					      mono.tv_sec * 1000000000ULL + mono.tv_nsec);
+}
+
 int record__setup_features(struct record *rec, struct rawfrag_err *rerr)
 {
 	struct rawfrag_writer *w = rec->w;
 	int err;
 
 	err = rawfrag_writer__set_host_features(w);
+	if (!err)
+		err = set_clock_data(w);
 	if (!err && rec->opts.cmd_argc)
 		err = rawfrag_writer__set_cmdline(w, rec->opts.cmd_argc, rec->opts.cmd_argv);
 	if (!err)

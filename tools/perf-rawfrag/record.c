@@ -256,6 +256,13 @@ static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
 	a->sample_type = record__sample_type(rec);
 	a->read_format = PERF_FORMAT_ID;
 	a->sample_id_all = 1;
+	/*
+	 * CLOCK_MONOTONIC timestamps with a CLOCK_DATA reference, so a recording
+	 * maps to wall-clock time (pcapng) as `perf record -k CLOCK_MONOTONIC`
+	 * does; every event sharing a ring must use the same clock.
+	 */
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
 	a->disabled = 1;
 	a->inherit = !rec->system_wide && !rec->opts.tid;
 	/* a command (not just a timer for -a/-C): count from its exec on */

@@ -18,6 +18,7 @@
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -311,6 +312,9 @@ static int open_events(struct record *rec, struct skb_state *st, const char *nam
 			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.sample_period = 1,
 		.sample_id_all = 1,
+		/* the record's clock: events sharing a ring need the same one */
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
 		.watermark = 1,
 		/*
 		 * the record enables it once its rings exist: until then the
