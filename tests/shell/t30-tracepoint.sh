@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tracepoint producer against perf itself, on tracepoints recorded during the
 # test from the running kernel (file and pipe mode, 16 events: sched, syscalls,
-# raw_syscalls, net, skb, irq, timer):
+# raw_syscalls, net, skb, irq, timer; then every event of 10 subsystems):
 #   - every sample's text from `perf rawfrag report` equals the line of
 #     `perf script -F comm,tid,cpu,time,event,trace`;
 #   - every JSON field equals what perf's Python scripting hands to a handler
@@ -111,6 +111,12 @@ compare "pipe mode" "$T/pipe.data"
 "$RAWFRAG" report -i - <"$T/pipe.data" >"$T/stdin.txt" 2>/dev/null
 "$RAWFRAG" report -i "$T/pipe.data" >"$T/ours.txt" 2>/dev/null
 t_eq "pipe mode on stdin: same text" "$(md5sum <"$T/ours.txt")" "$(md5sum <"$T/stdin.txt")"
+
+# breadth: every event of several subsystems (about 70 tracepoints fire), same checks
+"$PERF" record -q -a -o "$T/wide.data" -e 'sched:*' -e 'irq:*' -e 'timer:*' -e 'kmem:*' \
+	-e 'workqueue:*' -e 'signal:*' -e 'task:*' -e 'net:*' -e 'skb:*' -e 'block:*' \
+	-- sh -c "$WORK" 2>"$T/rec.err"
+compare "10 subsystems, all events" "$T/wide.data"
 
 # kernel records carry no stale tail: check is clean
 "$RAWFRAG" check "$T/file.data" >"$T/check" 2>&1
