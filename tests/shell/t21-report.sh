@@ -96,9 +96,10 @@ else
 	cmp_text "pipe form of the same equals perf script" -i tpm.data -F $PS_F -- -i - <tpm.data
 	# rewrite the data section: one sample moved six rounds later (perf shows it
 	# out of time order, at the next flush); all FINISHED_ROUNDs moved to the end
-	# (perf sorts the whole file)
+	# (perf sorts the whole file); records shuffled inside each round and one
+	# sample in twenty moved 0..8 rounds later
 	cat >reorder.py <<'EOF2'
-import struct, sys
+import random, struct, sys
 src, dst, mode = sys.argv[1:4]
 b = bytearray(open(src, 'rb').read())
 off, size = struct.unpack_from('<QQ', b, 40)
@@ -109,6 +110,27 @@ while p < off + size:
     p += sz
 if mode == 'norounds':
     out = [r for r in recs if r[0] != 68] + [r for r in recs if r[0] == 68]
+elif mode.startswith('shuffle'):
+    random.seed(int(mode[7:]))
+    out, cur = [], []
+    for r in recs:
+        if r[0] == 68:
+            random.shuffle(cur)
+            out += cur + [r]
+            cur = []
+        else:
+            cur.append(r)
+    out += cur
+    for k in range(len(out) // 20):
+        i = random.randrange(len(out))
+        if out[i][0] != 9:
+            continue
+        r = out.pop(i)
+        j, n = i, random.randrange(9)
+        while j < len(out) and n > 0:
+            n -= out[j][0] == 68
+            j += 1
+        out.insert(j, r)
 else:
     samples = [i for i, r in enumerate(recs) if r[0] == 9]
     i = samples[len(samples) // 2]
@@ -128,6 +150,14 @@ EOF2
 	back=$("$PERF" script -i late.data -F time 2>/dev/null | tr -d ' :' | awk '$1 < p {n++} {p = $1} END {print n + 0}')
 	t_eq "the late sample is out of time order in perf's output too" 1 "$back"
 	cmp_text "no FINISHED_ROUND before the end: sorted whole as perf" -i norounds.data -F $PS_F -- -i norounds.data
+	for seed in 1 2 3; do
+		python3 reorder.py tpm.data shuf.data shuffle$seed
+		cmp_text "shuffled rounds, samples 0-8 rounds late (seed $seed): as perf script" \
+			-i shuf.data -F $PS_F -- -i shuf.data
+	done
+	back=$("$PERF" script -i shuf.data -F time 2>/dev/null | tr -d ' :' | awk '$1 < p {n++} {p = $1} END {print n + 0}')
+	if [ "$back" -gt 0 ]; then t_ok "shuffled: perf's output has $back lines back in time (the lag matters)"
+	else t_fail "shuffled: perf's output has lines back in time" "none: the test proves nothing"; fi
 fi
 
 # --no-order: file order, the same lines as a set

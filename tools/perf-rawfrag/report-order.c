@@ -46,15 +46,24 @@ struct ro_queue {
 	ro_deliver_fn deliver;
 	void *ctx;
 	int err; /* sticky deliver error */
-	/* q[0..n): queued; q[0..sorted) is sorted, the rest arrived since */
-	struct ro_ent *q, *tmp;
-	size_t n, sorted, cap;
+	/*
+	 * rem[rem_start..rem_end): sorted, left from earlier rounds; b[0..nb):
+	 * arrived since the last round, in arrival order. rem, b and tmp have
+	 * the same capacity (at least everything queued) so they can swap.
+	 */
+	struct ro_ent *rem, *b, *tmp;
+	size_t rem_start, rem_end, nb, cap;
 	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
 	uint64_t next_flush; /* perf's next_flush: limit of the next round */
 	uint64_t peak;
 	struct ro_chunk *cur, *spare;
 	int nr_spare;
 };
+
+static size_t queued(const struct ro_queue *q)
+{
+	return q->rem_end - q->rem_start + q->nb;
+}
 
 struct ro_queue *ro_queue__new(ro_deliver_fn deliver, void *ctx)
 {
@@ -84,9 +93,12 @@ void ro_queue__delete(struct ro_queue *q)
 {
 	if (!q)
 		return;
-	for (size_t i = 0; i < q->n; i++)
-		if (q->q[i].h)
-			chunk_put(q, q->q[i].h->chunk);
+	for (size_t i = q->rem_start; i < q->rem_end; i++)
+		if (q->rem[i].h)
+			chunk_put(q, q->rem[i].h->chunk);
+	for (size_t i = 0; i < q->nb; i++)
+		if (q->b[i].h)
+			chunk_put(q, q->b[i].h->chunk);
 	free(q->cur);
 	while (q->spare) {
 		struct ro_chunk *c = q->spare;
@@ -94,7 +106,8 @@ void ro_queue__delete(struct ro_queue *q)
 		q->spare = c->next;
 		free(c);
 	}
-	free(q->q);
+	free(q->rem);
+	free(q->b);
 	free(q->tmp);
 	free(q);
 }
@@ -135,15 +148,15 @@ static uint8_t *arena_alloc(struct ro_queue *q, uint32_t size, struct ro_chunk *
 static int grow(struct ro_queue *q)
 {
 	size_t cap = q->cap ? 2 * q->cap : 4096;
-	struct ro_ent *n = realloc(q->q, cap * sizeof(*n));
+	struct ro_ent **arr[] = { &q->rem, &q->b, &q->tmp };
 
-	if (!n)
-		return -ENOMEM;
-	q->q = n;
-	n = realloc(q->tmp, cap * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	q->tmp = n;
+	for (int i = 0; i < 3; i++) {
+		struct ro_ent *n = realloc(*arr[i], cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM; /* the old arrays stay valid at the old size */
+		*arr[i] = n;
+	}
 	q->cap = cap;
 	return 0;
 }
@@ -155,9 +168,9 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 
 	if (q->err)
 		return q->err;
-	if (q->n == q->cap && grow(q))
+	if ((q->nb == q->cap || queued(q) == q->cap) && grow(q))
 		return -ENOMEM;
-	e = &q->q[q->n];
+	e = &q->b[q->nb];
 	e->time = time;
 	e->h = NULL;
 	if (keep) {
@@ -173,11 +186,11 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 		e->h = h;
 	}
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
-	if (!q->n || time >= q->max_time)
+	if (!queued(q) || time >= q->max_time)
 		q->max_time = time;
-	q->n++;
-	if (q->n > q->peak)
-		q->peak = q->n;
+	q->nb++;
+	if (queued(q) > q->peak)
+		q->peak = queued(q);
 	return 0;
 }
 
@@ -189,72 +202,112 @@ static size_t run_end(const struct ro_ent *a, size_t i, size_t n)
 	return i;
 }
 
-/* stable natural merge sort of q[0..n) (q[0..sorted) is already one run) */
-static void sort_queue(struct ro_queue *q)
+/* a[i..m) and a[m..e) (both sorted) into t[i..e); ties from the left */
+static void merge(const struct ro_ent *a, size_t i, size_t m, size_t e, struct ro_ent *t)
 {
-	struct ro_ent *a = q->q, *t = q->tmp;
-	size_t n = q->n;
+	size_t j = i, k = m, o = i;
+
+	while (j < m && k < e)
+		t[o++] = a[k].time < a[j].time ? a[k++] : a[j++];
+	memcpy(&t[o], &a[j], (m - j) * sizeof(*a));
+	o += m - j;
+	memcpy(&t[o], &a[k], (e - k) * sizeof(*a));
+}
+
+/* stable natural merge sort of b[0..nb), tmp as the other buffer */
+static void sort_batch(struct ro_queue *q)
+{
+	size_t n = q->nb;
 
 	for (;;) {
 		size_t i = 0, runs = 0;
 
 		while (i < n) {
-			size_t m = i ? run_end(a, i, n) : (q->sorted ? q->sorted : run_end(a, 0, n));
-			size_t j, k, o = i;
-
-			/* a[i..m) and a[m..e) merged into t[i..e) */
-			size_t e = m < n ? run_end(a, m, n) : n;
+			size_t m = run_end(q->b, i, n);
+			size_t e = m < n ? run_end(q->b, m, n) : n;
 
 			runs++;
-			for (j = i, k = m; j < m && k < e;)
-				t[o++] = a[k].time < a[j].time ? a[k++] : a[j++];
-			memcpy(&t[o], &a[j], (m - j) * sizeof(*a));
-			o += m - j;
-			memcpy(&t[o], &a[k], (e - k) * sizeof(*a));
+			if (runs == 1 && e == n && m == n)
+				return; /* one run: sorted where it is */
+			merge(q->b, i, m, e, q->tmp);
 			i = e;
 		}
-		/* t holds the merged pass; one run means it is sorted */
-		q->q = t;
-		q->tmp = a;
-		a = q->q;
-		t = q->tmp;
-		q->sorted = 0;
+		struct ro_ent *t = q->b;
+
+		q->b = q->tmp;
+		q->tmp = t;
 		if (runs <= 1)
-			break;
+			return;
 	}
-	q->sorted = n;
 }
 
-/* deliver the sorted head with time <= limit */
+static int deliver_one(struct ro_queue *q, const struct ro_ent *e, int ret)
+{
+	const struct ro_hdr *h = e->h;
+
+	if (!h)
+		return ret;
+	if (!ret) {
+		struct rawfrag_record rec = {
+			.type = h->type,
+			.misc = h->misc,
+			.size = h->size,
+			.data = h + 1,
+			.offset = h->offset,
+			.in_compressed = h->in_compressed,
+		};
+
+		ret = q->deliver(q->ctx, &rec, h->priv);
+	}
+	chunk_put(q, h->chunk);
+	return ret;
+}
+
+/*
+ * Deliver, sorted, what is queued with time <= limit: the new records are
+ * sorted, then merged with what was left (which arrived first, so it wins
+ * ties); what stays becomes the new remainder.
+ */
 static int deliver_upto(struct ro_queue *q, uint64_t limit)
 {
-	size_t i = 0;
+	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
 	int ret = 0;
 
-	if (q->sorted < q->n)
-		sort_queue(q);
-	for (; i < q->n && q->q[i].time <= limit; i++) {
-		const struct ro_hdr *h = q->q[i].h;
+	sort_batch(q);
+	for (;;) {
+		bool from_rem = i < re && (j >= nb || q->rem[i].time <= q->b[j].time);
+		const struct ro_ent *e = from_rem ? &q->rem[i] : j < nb ? &q->b[j] : NULL;
 
-		if (!h)
-			continue;
-		if (!ret) {
-			struct rawfrag_record rec = {
-				.type = h->type,
-				.misc = h->misc,
-				.size = h->size,
-				.data = h + 1,
-				.offset = h->offset,
-				.in_compressed = h->in_compressed,
-			};
-
-			ret = q->deliver(q->ctx, &rec, h->priv);
-		}
-		chunk_put(q, h->chunk);
+		if (!e || e->time > limit)
+			break;
+		ret = deliver_one(q, e, ret);
+		if (from_rem)
+			i++;
+		else
+			j++;
 	}
-	q->n -= i;
-	q->sorted -= i;
-	memmove(q->q, q->q + i, q->n * sizeof(*q->q));
+	if (j == nb) {
+		q->rem_start = i;
+	} else if (i == re) {
+		struct ro_ent *t = q->rem;
+
+		q->rem = q->b;
+		q->b = t;
+		q->rem_start = j;
+		q->rem_end = nb;
+	} else {
+		struct ro_ent *t = q->rem;
+
+		/* rem[i..re) then b[j..nb) side by side in tmp, merged into rem */
+		memcpy(q->tmp, &q->rem[i], (re - i) * sizeof(*t));
+		memcpy(q->tmp + (re - i), &q->b[j], (nb - j) * sizeof(*t));
+		merge(q->tmp, 0, re - i, re - i + nb - j, t);
+		q->rem_start = 0;
+		q->rem_end = re - i + nb - j;
+	}
+	q->nb = 0;
+	if (q->rem_start == q->rem_end)
+		q->rem_start = q->rem_end = 0;
 	if (ret)
 		q->err = ret;
 	return ret;
@@ -267,7 +320,7 @@ int ro_queue__round(struct ro_queue *q)
 	if (q->err)
 		return q->err;
 	/* perf returns early on an empty queue, keeping next_flush as it was */
-	if (!q->n)
+	if (!queued(q))
 		return 0;
 	/* perf's do_flush() does nothing while the limit is 0 (the first round) */
 	ret = q->next_flush ? deliver_upto(q, q->next_flush) : 0;
@@ -280,7 +333,7 @@ int ro_queue__flush(struct ro_queue *q)
 {
 	if (q->err)
 		return q->err;
-	return q->n ? deliver_upto(q, UINT64_MAX) : 0;
+	return queued(q) ? deliver_upto(q, UINT64_MAX) : 0;
 }
 
 uint64_t ro_queue__peak(const struct ro_queue *q)
