@@ -306,7 +306,7 @@ static bool field_span(const struct tp_field *f, const struct rawfrag_raw *raw, 
  * layout is sound), fills *end with the true length (fixed part and dynamic data),
  * reports into sink (may be NULL) and writes the first problem into why.
  * The true length is what the kernel's entry holds: the struct with its tail
- * padding and the dynamic data after it; raw_size - length is then the alignment
+ * padding and the dynamic data; raw_size - length is then the alignment
  * the kernel adds to make raw_size % 8 == 4, which it zeroes
  * (perf_trace_buf_alloc() clears the last u64): stale bytes there are news.
  */
@@ -314,7 +314,8 @@ static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, ui
 		    struct rawfrag_check_sink *sink, char *why, size_t whylen)
 {
 	bool swap = te->tf->td.swap;
-	uint32_t len, off, dlen;
+	uint64_t len, dyn_total, max_end = 0;
+	uint32_t off, dlen;
 	int bad = 0;
 
 	if (why && whylen)
@@ -329,8 +330,13 @@ static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, ui
 		*end = raw->size;
 		return 1;
 	}
-	/* the struct's tail padding is the kernel's (zeroed) too */
-	len = te->entry <= raw->size ? te->entry : raw->size;
+	/*
+	 * The kernel sizes an entry as sizeof(struct) + the dynamic lengths, but
+	 * puts the dynamic data at offsetof(__data), the fixed end: so the struct's
+	 * tail padding counts whether or not dynamic data moved into it.
+	 */
+	len = te->entry;
+	dyn_total = 0;
 	if (te->type_idx >= 0) {
 		const struct tp_field *t = &te->f[te->type_idx];
 		uint64_t type = rd_num(raw->data + t->offset, t->size, swap, false);
@@ -364,10 +370,14 @@ static int tp_check(const struct tp_event *te, const struct rawfrag_raw *raw, ui
 			bad++;
 			continue;
 		}
-		if (off + dlen > len)
-			len = off + dlen;
+		dyn_total += dlen;
+		if (off + dlen > max_end)
+			max_end = off + dlen;
 	}
-	*end = len;
+	len += dyn_total;
+	if (max_end > len)
+		len = max_end;
+	*end = len <= raw->size ? (uint32_t)len : raw->size;
 	return bad;
 }
 

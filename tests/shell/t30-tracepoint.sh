@@ -121,6 +121,9 @@ compare "10 subsystems, all events" "$T/wide.data"
 # kernel records carry no stale tail: check is clean
 "$RAWFRAG" check "$T/file.data" >"$T/check" 2>&1
 t_eq "check on the recorded file: clean" 0 "$?"
+"$RAWFRAG" check -v "$T/wide.data" >"$T/check" 2>&1; rc=$?
+t_eq "check on the 10-subsystem file: clean (true lengths right for every event)" 0 "$rc"
+[ "$rc" = 0 ] || grep -m 3 "error" "$T/check"
 
 if [ ! -x "$GEN" ]; then t_skip "big-endian fixture" "tp-be-gen not built"; exit 0; fi
 
