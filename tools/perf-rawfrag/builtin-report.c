@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <rawfrag/emit.h>
+#include "internal/out.h" /* inline writes: the per-sample path is made of them */
 
 #include "builtin.h"
 #include "report-order.h"
@@ -341,22 +342,29 @@ static char *dec_back(char *end, uint64_t v)
 	return end;
 }
 
-static char *dec_back_s(char *end, int64_t v)
-{
-	char *p = dec_back(end, v < 0 ? -(uint64_t)v : (uint64_t)v);
-
-	if (v < 0)
-		*--p = '-';
-	return p;
-}
-
+/* decimal digits of v: log10 from the bit length, corrected by one compare */
 static int ndigits(uint64_t v)
 {
-	int n = 1;
+	static const uint64_t p10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	uint64_t w = v | 1;
+	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;
 
-	for (uint64_t t = 10; n < 20 && v >= t; t *= 10)
-		n++;
-	return n;
+	return t - (w < p10[t]) + 1;
+}
+
+/* v in decimal at p; returns the end */
+static char *put_dec(char *p, uint64_t v)
+{
+	int n = ndigits(v);
+
+	dec_back(p + n, v);
+	return p + n;
 }
 
 /*
@@ -461,35 +469,30 @@ static void print_text(struct report *r, const struct ev_cache *c,
 			rawfrag_out__write(o, c->text, c->text_len);
 		}
 	}
-	rawfrag_out__write(o, line, (size_t)(p - line));
+	rf_out_write(o, line, (size_t)(p - line));
 	if (f & F_TRACE) {
 		struct rawfrag_raw raw;
 
 		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
 			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
 	}
-	rawfrag_out__putc(o, '\n');
+	rf_out_putc(o, '\n');
 }
 
 /* ",\"key\":" and a decimal at p; returns the end */
-static char *json_u64(char *p, const char *key, size_t klen, uint64_t v)
+static inline char *json_u64(char *p, const char *key, size_t klen, uint64_t v)
 {
-	char tmp[24], *s = dec_back(tmp + sizeof(tmp), v);
-
 	memcpy(p, key, klen);
-	p += klen;
-	memcpy(p, s, (size_t)(tmp + sizeof(tmp) - s));
-	return p + (tmp + sizeof(tmp) - s);
+	return put_dec(p + klen, v);
 }
 
-static char *json_s64(char *p, const char *key, size_t klen, int64_t v)
+static inline char *json_s64(char *p, const char *key, size_t klen, int64_t v)
 {
-	char tmp[24], *s = dec_back_s(tmp + sizeof(tmp), v);
-
 	memcpy(p, key, klen);
 	p += klen;
-	memcpy(p, s, (size_t)(tmp + sizeof(tmp) - s));
-	return p + (tmp + sizeof(tmp) - s);
+	if (v < 0)
+		*p++ = '-';
+	return put_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
 #define KEY(k) k, sizeof(k) - 1
@@ -513,7 +516,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	const char *comm;
 	int l;
 
-	rawfrag_out__write(o, c->json, c->json_len);
+	rf_out_write(o, c->json, c->json_len);
 	if (st & PERF_SAMPLE_TIME)
 		p = json_u64(p, KEY(",\"time_ns\":"), smp->time);
 	else
@@ -526,7 +529,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		p = json_s64(p, KEY(",\"pid\":"), (int32_t)smp->pid);
 		p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
 		p = PUT(p, ",\"comm\":");
-		rawfrag_out__write(o, line, (size_t)(p - line));
+		rf_out_write(o, line, (size_t)(p - line));
 		comm = task_name(r, smp, &l);
 		rawfrag_out__json_str(o, comm, (size_t)l);
 		p = line;
@@ -551,15 +554,15 @@ static void print_json(struct report *r, const struct ev_cache *c,
 			p = PUT(p, ",\"len\":null,\"pad\":null,\"pad_zero\":null}");
 		}
 		p = PUT(p, ",\"fields\":{");
-		rawfrag_out__write(o, line, (size_t)(p - line));
+		rf_out_write(o, line, (size_t)(p - line));
 		if (d && d->fields) {
 			rawfrag_emit__reset(em);
 			d->fields(priv, &raw, smp, em);
 		}
-		rawfrag_out__write(o, "}}\n", 3);
+		rf_out_write(o, "}}\n", 3);
 	} else {
 		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
-		rawfrag_out__write(o, line, (size_t)(p - line));
+		rf_out_write(o, line, (size_t)(p - line));
 	}
 }
 
