@@ -314,7 +314,7 @@ static const char digit_pairs[201] =
  * Eight digits at a time leave 64-bit divisions for the top part only
  * (nanosecond times have 13 digits and more).
  */
-static char *dec_back(char *end, uint64_t v)
+static inline __attribute__((always_inline)) char *dec_back(char *end, uint64_t v)
 {
 	uint32_t w;
 
@@ -372,7 +372,8 @@ static char *put_dec(char *p, uint64_t v)
  * straight into the line: the fill is one 8-byte store, the digits are written
  * backwards from their end. p must have 8 bytes beyond the number.
  */
-static char *put_num(char *p, int64_t v, int width, bool left, char fill)
+static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
+							    bool left, char fill)
 {
 	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
 					  10000000, 100000000 };
