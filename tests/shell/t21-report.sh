@@ -150,6 +150,14 @@ EOF2
 	back=$("$PERF" script -i late.data -F time 2>/dev/null | tr -d ' :' | awk '$1 < p {n++} {p = $1} END {print n + 0}')
 	t_eq "the late sample is out of time order in perf's output too" 1 "$back"
 	cmp_text "no FINISHED_ROUND before the end: sorted whole as perf" -i norounds.data -F $PS_F -- -i norounds.data
+	# memory follows the rounds: the queue holds a few rounds, not the file
+	held=$("$RAWFRAG" report -vv -i tpm.data -o /dev/null 2>&1 | sed -n 's/.*queue held at most \([0-9]*\) records/\1/p')
+	whole=$("$RAWFRAG" report -vv -i norounds.data -o /dev/null 2>&1 | sed -n 's/.*queue held at most \([0-9]*\) records/\1/p')
+	if [ -n "$held" ] && [ -n "$whole" ] && [ "$held" -lt $((whole / 4)) ]; then
+		t_ok "queue holds rounds ($held records at most), a file without rounds whole ($whole)"
+	else
+		t_fail "queue holds rounds, not the file" "with rounds: '$held', without: '$whole'"
+	fi
 	for seed in 1 2 3; do
 		python3 reorder.py tpm.data shuf.data shuffle$seed
 		cmp_text "shuffled rounds, samples 0-8 rounds late (seed $seed): as perf script" \

@@ -954,6 +954,9 @@ static int run(struct report *r)
 		goto out;
 	}
 	/* reader closed early (| head): not an error */
+	if (r->oq && r->verbose >= 2)
+		fprintf(stderr, "perf rawfrag report: the ordering queue held at most %" PRIu64
+			" records\n", ro_queue__peak(r->oq));
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
