@@ -3,12 +3,13 @@
  * perf's ordered-events queue for perf rawfrag report (see report-order.h).
  *
  * perf keeps a sorted list and inserts each record from the last insertion
- * point. Here records are appended to an array; at a round marker the array is
- * sorted (natural merge sort: what is left from earlier rounds is one sorted
- * run, each CPU's records of the round are nearly one more) and the head up to
- * the limit goes out. The order is perf's: by time, ties in arrival order;
- * merges only ever join neighbouring runs, so taking the left one on a tie
- * keeps arrival order without storing it.
+ * point. Here records are appended to an array; at a round marker that array
+ * is sorted (natural merge sort: each CPU's records of a round are nearly one
+ * run) and merged with the sorted remainder of earlier rounds while the times
+ * are within the limit; what is left becomes the new remainder. The order is
+ * perf's: by time, ties in arrival order. Merges only ever join neighbouring
+ * runs (and the remainder arrived before the new records), so taking the left
+ * one on a tie keeps arrival order without storing it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -221,6 +222,7 @@ static void sort_batch(struct ro_queue *q)
 
 	for (;;) {
 		size_t i = 0, runs = 0;
+		struct ro_ent *t;
 
 		while (i < n) {
 			size_t m = run_end(q->b, i, n);
@@ -232,8 +234,7 @@ static void sort_batch(struct ro_queue *q)
 			merge(q->b, i, m, e, q->tmp);
 			i = e;
 		}
-		struct ro_ent *t = q->b;
-
+		t = q->b;
 		q->b = q->tmp;
 		q->tmp = t;
 		if (runs <= 1)
