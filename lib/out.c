@@ -276,18 +276,6 @@ static const unsigned char json_plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/*
- * No byte of w needs escaping: none >= 0x80, < 0x20, '"' or '\\' (bit tricks
- * on 8 bytes at once; a borrow may flag a plain byte, never miss one).
- */
-static inline bool plain8(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-
-	return !((w | ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high);
-}
-
 void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 {
 	static const char hx[] = "0123456789abcdef";
@@ -302,14 +290,6 @@ void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 	if (o->cap - o->len >= len + 2 && !o->err) {
 		char *d = o->buf + o->len;
 
-		for (; i + 8 <= len; i += 8) {
-			uint64_t w;
-
-			memcpy(&w, s + i, 8);
-			if (!plain8(w))
-				break;
-			memcpy(d + i + 1, &w, 8);
-		}
 		for (; i < len && json_plain[s[i]]; i++)
 			d[i + 1] = (char)s[i];
 		if (i == len) {
