@@ -63,6 +63,10 @@ struct report {
 		void *dpriv;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
+	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
+	uint64_t time_hi;
+	int time_hi_len;
+	char time_hi_digits[24];
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
 	/* perf's order (default): records go through the queue, names from threads */
@@ -343,7 +347,7 @@ static inline __attribute__((always_inline)) char *dec_back(char *end, uint64_t 
 }
 
 /* decimal digits of v: log10 from the bit length, corrected by one compare */
-static int ndigits(uint64_t v)
+static inline __attribute__((always_inline)) int ndigits(uint64_t v)
 {
 	static const uint64_t p10[20] = {
 		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
@@ -359,7 +363,7 @@ static int ndigits(uint64_t v)
 }
 
 /* v in decimal at p; returns the end */
-static char *put_dec(char *p, uint64_t v)
+static inline __attribute__((always_inline)) char *put_dec(char *p, uint64_t v)
 {
 	int n = ndigits(v);
 
@@ -496,6 +500,30 @@ static inline char *json_s64(char *p, const char *key, size_t klen, int64_t v)
 	return put_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
+/*
+ * ',"time_ns":' and the time: the digits above the low eight change every
+ * 0.1 s only, so they are kept from the previous sample.
+ */
+static char *json_time(struct report *r, char *p, uint64_t t)
+{
+	uint64_t hi = t / 100000000;
+	uint32_t lo = (uint32_t)(t % 100000000);
+
+	memcpy(p, ",\"time_ns\":", 11);
+	p += 11;
+	if (!hi)
+		return put_dec(p, t);
+	if (hi != r->time_hi || !r->time_hi_len) {
+		r->time_hi = hi;
+		r->time_hi_len = (int)(put_dec(r->time_hi_digits, hi) - r->time_hi_digits);
+	}
+	memcpy(p, r->time_hi_digits, 16);
+	p += r->time_hi_len;
+	for (int i = 3; i >= 0; i--, lo /= 100)
+		memcpy(p + 2 * i, digit_pairs + 2 * (lo % 100), 2);
+	return p + 8;
+}
+
 #define KEY(k) k, sizeof(k) - 1
 #define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
 
@@ -519,7 +547,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 
 	rf_out_write(o, c->json, c->json_len);
 	if (st & PERF_SAMPLE_TIME)
-		p = json_u64(p, KEY(",\"time_ns\":"), smp->time);
+		p = json_time(r, p, smp->time);
 	else
 		p = PUT(p, ",\"time_ns\":null");
 	if (st & PERF_SAMPLE_CPU)
@@ -527,8 +555,21 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	else
 		p = PUT(p, ",\"cpu\":null");
 	if (st & PERF_SAMPLE_TID) {
+		char *digits = p + sizeof(",\"pid\":") - 1;
+
 		p = json_s64(p, KEY(",\"pid\":"), (int32_t)smp->pid);
-		p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
+		if (smp->tid == smp->pid && p - digits <= 11) {
+			/* a process's main thread: the same digits again */
+			size_t n = (size_t)(p - digits);
+			char tmp[16];
+
+			memcpy(tmp, digits, 16); /* the bytes past the digits are not used */
+			p = PUT(p, ",\"tid\":");
+			memcpy(p, tmp, 16);
+			p += n;
+		} else {
+			p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
+		}
 		p = PUT(p, ",\"comm\":");
 		rf_out_write(o, line, (size_t)(p - line));
 		comm = task_name(r, smp, &l);
