@@ -168,10 +168,11 @@ EOF2
 	else t_fail "shuffled: perf's output has lines back in time" "none: the test proves nothing"; fi
 fi
 
-# --no-order: file order, the same lines as a set
+# --no-order: file order, the same lines as a set (names as of the position in
+# the file, so no comm column)
 SORT=sort
-cmp_text "--no-order: same lines as perf script, sorted" -i tpm.data -F $PS_F -- -i tpm.data --no-order
-# (pipe input: names as of the position in the stream, so no comm column)
+cmp_text "--no-order: same lines as perf script, sorted" -i tpm.data -F tid,cpu,time,event,trace -- \
+	-i tpm.data --no-order -F tid,cpu,time,event,trace
 cmp_text "--no-order, pipe input: same lines, sorted" -i pipe.data -F tid,cpu,time,event,trace -- \
 	-i - --no-order -F tid,cpu,time,event,trace <pipe.data
 SORT=cat

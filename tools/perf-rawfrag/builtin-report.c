@@ -48,7 +48,6 @@ struct report {
 	/* per file */
 	struct rawfrag_file *file;
 	struct rawfrag_session *sess;
-	struct rf_comms *comms;
 	struct rawfrag_out *out;
 	struct rawfrag_emit *em;
 	bool swap;
@@ -69,14 +68,11 @@ struct report {
 	char time_hi_digits[24];
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
-	/* perf's order (default): records go through the queue, names from threads */
+	/* perf's order (default): records go through the queue */
 	bool no_order;
 	struct ro_queue *oq;
-	struct rf_threads *threads;
+	struct rf_threads *threads; /* COMM/FORK applied in delivery order */
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
-	/* --no-order: names by (time, position in file) from a first pass */
-	uint64_t order; /* records read so far */
-	bool comms_ahead; /* COMM/FORK were collected by a first pass */
 };
 
 static const char report_usage[] =
@@ -269,11 +265,8 @@ static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *
 static const char *task_name_uncached(struct report *r, const struct rawfrag_sample *smp,
 				      char *buf, size_t len)
 {
-	const char *c = r->threads ? NULL : rf_comms__get(r->comms, smp->tid, smp->time, r->order);
+	const char *c = rawfrag_session__saved_comm(r->sess, smp->pid);
 
-	if (c)
-		return c;
-	c = rawfrag_session__saved_comm(r->sess, smp->pid);
 	if (c)
 		return c;
 	/* perf's names for threads without a COMM record */
@@ -667,47 +660,6 @@ static bool is_describing(uint32_t type)
 	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
 }
 
-/* COMM/FORK with the time of their sample_id_all trailer (0 without one) */
-static int queue_comm(struct report *r, const struct rawfrag_record *rec)
-{
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
-	struct rawfrag_sample id = { 0 };
-	uint64_t time = 0;
-
-	if (ev && (rawfrag_evsel__attr(ev)->sample_type & PERF_SAMPLE_TIME) &&
-	    rawfrag_evsel__attr(ev)->sample_id_all &&
-	    !rawfrag_sample__parse_id_trailer(&id, rawfrag_evsel__attr(ev), rec, r->swap, NULL))
-		time = id.time;
-	return rf_comms__queue(r->comms, rec, r->swap, time, r->order);
-}
-
-/*
- * --no-order in file mode: collect every COMM/FORK first so each sample gets the
- * name its thread had at the sample's time, as perf's time-ordered processing
- * gives. (Pipe input: names as of the position in the stream.)
- */
-static int comms_first_pass(struct report *r)
-{
-	struct rawfrag_record rec;
-	int ret;
-
-	if (!r->no_order || rawfrag_file__mode(r->file) != RAWFRAG_MODE_FILE || r->stats ||
-	    (r->fmt == FMT_TEXT && !(r->fields & F_COMM)))
-		return 0;
-	r->order = 0;
-	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-		r->order++;
-		if ((rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) &&
-		    queue_comm(r, &rec))
-			return -ENOMEM;
-	}
-	/* a bad record: the main pass stops there with the error */
-	rf_comms__replay(r->comms);
-	r->order = 0;
-	r->comms_ahead = true;
-	return rawfrag_file__rewind(r->file) < 0 ? -EIO : 0;
-}
-
 /* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
 static int time_span(struct report *r)
 {
@@ -895,8 +847,7 @@ static int run(struct report *r)
 	r->sess = rawfrag_session__new(r->file, &sopts, &err);
 	if (!r->sess)
 		goto fail;
-	r->comms = rf_comms__new();
-	if (!r->comms || update_evsels(r))
+	if (update_evsels(r))
 		goto oom;
 	if (r->has_time && time_span(r))
 		goto out;
@@ -906,21 +857,20 @@ static int run(struct report *r)
 		goto out;
 	}
 	r->err = &err;
-	if (!r->stats && !r->no_order) {
-		r->oq = ro_queue__new(deliver, r);
+	if (!r->stats) {
 		r->threads = rf_threads__new();
-		if (!r->oq || !r->threads)
+		if (!r->threads)
 			goto oom;
 	}
-	if (comms_first_pass(r)) {
-		err = *rawfrag_file__error(r->file);
-		goto fail;
+	if (!r->stats && !r->no_order) {
+		r->oq = ro_queue__new(deliver, r);
+		if (!r->oq)
+			goto oom;
 	}
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
 	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-		r->order++;
 		if (is_describing(rec.type)) {
 			if (rawfrag_session__refresh(r->sess, &err))
 				goto fail;
@@ -943,11 +893,10 @@ static int run(struct report *r)
 				goto fail;
 			continue;
 		}
-		if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK) {
-			if (!r->comms_ahead && queue_comm(r, &rec))
+		/* --no-order: names as of the position in the file */
+		if (r->threads && (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK)) {
+			if (rf_threads__event(r->threads, &rec, r->swap))
 				goto oom;
-			if (!r->comms_ahead)
-				rf_comms__replay(r->comms);
 			continue;
 		}
 		if (r->stats && rec.type == PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
@@ -1015,7 +964,6 @@ out:
 	rawfrag_out__delete(r->out);
 	if (fd > 1)
 		close(fd);
-	rf_comms__delete(r->comms);
 	rawfrag_session__delete(r->sess);
 	rawfrag_file__close(r->file);
 	free_evc(r);

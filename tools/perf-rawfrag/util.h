@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the perf-rawfrag subcommands: error and message printing,
- * perf-style selection lists (--cpu/--pid/--tid), --time ranges, and the task
- * name table built from COMM/FORK records.
+ * perf-style selection lists (--cpu/--pid/--tid), --time ranges, and the
+ * threads with their names built from COMM/FORK records.
  */
 #ifndef __PERF_RAWFRAG_UTIL_H
 #define __PERF_RAWFRAG_UTIL_H
@@ -60,31 +60,8 @@ bool rf_time__has(const struct rf_time *t, uint64_t time);
 void rf_time__free(struct rf_time *t);
 
 /*
- * tid -> comm as perf script shows it: the name a thread had at the sample's
- * time. perf processes COMM/FORK and samples sorted by time; records in a file
- * are only roughly in time order, so in file mode the COMM and FORK records are
- * collected first (rf_comms__queue() over the whole file), replayed in time
- * order (rf_comms__replay()) into a per-thread history, and each sample looks
- * up the entry in force at its (time, position in file). A FORK gives the child
- * its parent's name at that time, as perf's thread__fork(). In pipe mode the
- * caller replays once per round and delays samples by one round, as perf's
- * ordered-events queue flushes them.
- */
-struct rf_comms;
-struct rf_comms *rf_comms__new(void);
-void rf_comms__delete(struct rf_comms *c);
-/* a COMM or FORK record (others ignored); time from its sample_id_all trailer */
-int rf_comms__queue(struct rf_comms *c, const struct rawfrag_record *rec, bool swap,
-		    uint64_t time, uint64_t order);
-/* build the histories from what was queued (sorted by time, then order) */
-void rf_comms__replay(struct rf_comms *c);
-/* the name at (time, order); NULL if the thread had none then */
-const char *rf_comms__get(const struct rf_comms *c, uint32_t tid, uint64_t time,
-			  uint64_t order);
-
-/*
- * Threads as perf's machine keeps them, for records delivered in perf's order
- * (report-order.h): COMM sets a thread's name; FORK replaces the child by a
+ * Threads as perf's machine keeps them, fed in perf's delivery order
+ * (report-order.h) or file order (--no-order): COMM sets a thread's name; FORK replaces the child by a
  * new thread that takes its parent's name if the parent has one (a parent
  * whose pid disagrees with the FORK is replaced first); EXIT changes nothing.
  * tid 0 starts as "swapper". The name is the last one set, as perf script's
