@@ -147,6 +147,13 @@ bad:
 	return skip_bad(f, rec);
 }
 
+/* [off, off + len) is inside the current window */
+static inline bool in_window(const struct rawfrag_file *f, uint64_t off, uint64_t len)
+{
+	return f->win && off >= f->win_off && len <= f->win_len &&
+	       off - f->win_off <= f->win_len - len;
+}
+
 /* make [off, off + len) of the data section addressable */
 static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 {
@@ -154,8 +161,7 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 	long page;
 	void *p;
 
-	if (f->win && off >= f->win_off && len <= f->win_len &&
-	    off - f->win_off <= f->win_len - len)
+	if (in_window(f, off, len))
 		return 0;
 	/* after the early return: sysconf() per record was a tenth of a check */
 	page = sysconf(_SC_PAGESIZE);
@@ -225,7 +231,8 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 		return rf_error(f, (int64_t)off, 0,
 				"truncated record header (%" PRIu64 " bytes left in the data section)",
 				left);
-	err = map_window(f, off, 8);
+	/* the test inline: records are nearly always inside the window */
+	err = in_window(f, off, 8) ? 0 : map_window(f, off, 8);
 	if (err)
 		return err;
 	d = f->win + (off - f->win_off);
@@ -240,7 +247,7 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 		return rf_error(f, (int64_t)off, rec->type,
 				"record size %u beyond the end of the data section (0x%" PRIx64 ")",
 				rec->size, end);
-	err = map_window(f, off, rec->size);
+	err = in_window(f, off, rec->size) ? 0 : map_window(f, off, rec->size);
 	if (err)
 		return err;
 	d = f->win + (off - f->win_off);
