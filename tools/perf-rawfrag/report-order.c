@@ -167,9 +167,11 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 {
 	struct ro_ent *e;
 
+	size_t n = queued(q);
+
 	if (q->err)
 		return q->err;
-	if ((q->nb == q->cap || queued(q) == q->cap) && grow(q))
+	if (n == q->cap && grow(q))
 		return -ENOMEM;
 	e = &q->b[q->nb];
 	e->time = time;
@@ -180,18 +182,22 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 
 		if (!h)
 			return -ENOMEM;
-		*h = (struct ro_hdr){ .chunk = c, .priv = priv, .offset = rec->offset,
-				      .type = rec->type, .size = rec->size, .misc = rec->misc,
-				      .in_compressed = rec->in_compressed };
+		h->chunk = c;
+		h->priv = priv;
+		h->offset = rec->offset;
+		h->type = rec->type;
+		h->size = rec->size;
+		h->misc = rec->misc;
+		h->in_compressed = rec->in_compressed;
 		memcpy(h + 1, rec->data, rec->size);
 		e->h = h;
 	}
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
-	if (!queued(q) || time >= q->max_time)
+	if (!n || time >= q->max_time)
 		q->max_time = time;
 	q->nb++;
-	if (queued(q) > q->peak)
-		q->peak = queued(q);
+	if (n >= q->peak)
+		q->peak = n + 1;
 	return 0;
 }
 
