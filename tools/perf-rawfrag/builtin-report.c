@@ -262,7 +262,8 @@ static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *
 	return true;
 }
 
-static const char *task_name_uncached(struct report *r, const struct rawfrag_sample *smp,
+/* a thread without a COMM: the file's saved cmdlines, else perf's names */
+static const char *task_name_fallback(struct report *r, const struct rawfrag_sample *smp,
 				      char *buf, size_t len)
 {
 	const char *c = rawfrag_session__saved_comm(r->sess, smp->pid);
@@ -290,7 +291,7 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 		if (c)
 			return c;
 	}
-	c = task_name_uncached(r, smp, buf, sizeof(buf));
+	c = task_name_fallback(r, smp, buf, sizeof(buf));
 	*len = (int)strnlen(c, 32);
 	memset(r->name_buf, 0, sizeof(r->name_buf));
 	memcpy(r->name_buf, c, *len);
