@@ -578,17 +578,34 @@ static void put_str(struct rawfrag_tp_sb *o, const struct piece *pc, const char 
 	rawfrag_tp_sb__puts(o, buf);
 }
 
+/* one byte (two digits) per step: pointers and addresses are most of the text */
 static void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
 {
+	static const char pairs[513] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	int n = v ? (67 - __builtin_clzll(v)) >> 2 : 1, i = n;
 	char buf[16];
-	int i = 16;
 
-	do {
-		buf[--i] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	rawfrag_tp_sb__write(o, buf + i, 16 - i);
+	if (upper) {
+		do {
+			buf[--i] = digits[v & 15];
+			v >>= 4;
+		} while (i);
+	} else {
+		for (; i >= 2; i -= 2, v >>= 8)
+			memcpy(buf + i - 2, pairs + 2 * (v & 0xff), 2);
+		if (i)
+			buf[0] = digits[v & 15];
+	}
+	rawfrag_tp_sb__write(o, buf, n);
 }
 
 /* print_arg_number(): the value cast as the length modifier says, then printf'd */
