@@ -10,7 +10,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for g in rawfrag-gen ibs-gen s390-gen tp-be-gen; do
 	[ -x "$O/tests/$g" ] || continue
 	mkdir -p "$tmp/$g"
-	"$O/tests/$g" "$tmp/$g" >/dev/null 2>&1 || true
+	case $g in
+	ibs-gen) "$O/tests/$g" write "$tmp/$g" ;;
+	*) "$O/tests/$g" "$tmp/$g" ;;
+	esac >/dev/null 2>&1 || true
 done
 if command -v perf >/dev/null && [ -d /sys/kernel/tracing/events ]; then
 	perf record -q -o "$tmp/tp.data" -e sched:sched_switch -e sched:sched_process_exec \

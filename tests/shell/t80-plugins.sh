@@ -65,8 +65,8 @@ PY
 t_eq "python hook: every sample decoded, integer fields equal perf's" "samples=$n mismatches=0" "$(tail -n1 cmp2.txt)"
 
 # violations mode on a file with broken payloads (IBS fixtures with short payloads)
-if [ -x "$O/tests/ibs-gen" ] && "$O/tests/ibs-gen" "$T/ibs" >/dev/null 2>&1; then
-	bad=$(ls "$T"/ibs/*short*.data "$T"/ibs/*trunc*.data 2>/dev/null | head -n1)
+if [ -x "$O/tests/ibs-gen" ] && "$O/tests/ibs-gen" write "$T/ibs" >/dev/null 2>&1; then
+	bad=$(ls "$T"/ibs/ibs-short.data 2>/dev/null | head -n1)
 	if [ -n "$bad" ]; then
 		$PERF script -i "$bad" --dlfilter "$so" --dlarg violations >v.txt 2>verr.txt
 		t_grep "dlfilter violations mode reports ibs_reg_count" "rawfrag violation ibs_reg_count" v.txt

@@ -85,6 +85,7 @@ static const char report_usage[] =
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
 	"        --meta-btf <obj:struct>  metadata layout from BTF (decoder option meta_btf=)\n"
+	"        --decoder-opt <key=value>  any decoder option (e.g. ibs_layout=old, kallsyms=none)\n"
 	"    -f, --force           go on past bad records where the framing allows\n"
 	"    -e, --event <names>   only these events (comma list, globs allowed)\n"
 	"        --pid <list>      only these process ids (e.g. 1,5-9)\n"
@@ -977,7 +978,8 @@ out:
 	return rc;
 }
 
-enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER };
+enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
+       O_DECODER_OPT };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -999,6 +1001,7 @@ int cmd_report(int argc, char **argv)
 		{ "hex", no_argument, NULL, 'x' },
 		{ "meta", required_argument, NULL, O_META },
 		{ "meta-btf", required_argument, NULL, O_META_BTF },
+		{ "decoder-opt", required_argument, NULL, O_DECODER_OPT },
 		{ "force", no_argument, NULL, 'f' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, O_PID },
@@ -1042,6 +1045,13 @@ int cmd_report(int argc, char **argv)
 		case 'x': d = dopt("hex", "1"); break;
 		case O_META: d = dopt("meta", optarg); break;
 		case O_META_BTF: d = dopt("meta_btf", optarg); break;
+		case O_DECODER_OPT:
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				rf_errorf("report", "bad decoder option '%s' (want key=value)", optarg);
+				goto out;
+			}
+			d = strdup(optarg);
+			break;
 		case 'f': r.force = true; break;
 		case O_NO_ORDER: r.no_order = true; break;
 		case 'e': r.events = optarg; break;
