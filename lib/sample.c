@@ -250,6 +250,44 @@ static int parse_branch_and_tail(struct rawfrag_sample *s,
 	return parse_tail(s, attr, c, rec, err);
 }
 
+/* the fixed u64 words before READ, each 8 bytes (TID and CPU are two u32s) */
+#define HEAD_BITS                                                                   \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |     \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |      \
+	 PERF_SAMPLE_PERIOD)
+/* everything parse_branch_and_tail() reads */
+#define TAIL_BITS                                                                   \
+	(PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |        \
+	 PERF_SAMPLE_WEIGHT_TYPE | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |         \
+	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |               \
+	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+
+/*
+ * The head when the record holds all of it (checked once by the caller): the
+ * same reads as the checked path, without a bounds test per field.
+ */
+static inline void parse_head(struct rawfrag_sample *s, uint64_t type, struct cursor *c)
+{
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = take64(c);
+	if (type & PERF_SAMPLE_IP)
+		s->ip = take64(c);
+	if (type & PERF_SAMPLE_TID)
+		take32x2(c, &s->pid, &s->tid);
+	if (type & PERF_SAMPLE_TIME)
+		s->time = take64(c);
+	if (type & PERF_SAMPLE_ADDR)
+		s->addr = take64(c);
+	if (type & PERF_SAMPLE_ID)
+		s->id = take64(c);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take64(c);
+	if (type & PERF_SAMPLE_CPU)
+		take32x2(c, &s->cpu, &s->cpu_res);
+	if (type & PERF_SAMPLE_PERIOD)
+		s->period = take64(c);
+}
+
 typedef uint64_t zvec_t __attribute__((vector_size(16), aligned(8), may_alias));
 
 /*
@@ -286,6 +324,10 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 	if (rec->size < 8)
 		return fail(err, rec, "header.size %u is smaller than the header", rec->size);
 
+	if (fits(c, 8ULL * __builtin_popcountll(type & HEAD_BITS))) {
+		parse_head(s, type, c);
+		goto head_done;
+	}
 	U64_FIELD(PERF_SAMPLE_IDENTIFIER, identifier, "IDENTIFIER");
 	U64_FIELD(PERF_SAMPLE_IP, ip, "IP");
 	if (type & PERF_SAMPLE_TID) {
@@ -301,6 +343,7 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 		take32x2(c, &s->cpu, &s->cpu_res);
 	}
 	U64_FIELD(PERF_SAMPLE_PERIOD, period, "PERIOD");
+head_done:
 	if ((type & PERF_SAMPLE_IDENTIFIER) && !(type & PERF_SAMPLE_ID))
 		s->id = s->identifier;
 
@@ -332,9 +375,12 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 		s->raw_offset = c->off;
 		c->off += s->raw_size;
 	}
-	ret = parse_branch_and_tail(s, attr, c, rec, err);
-	if (ret)
-		return ret;
+	/* tracepoint and most other samples end at RAW: skip the tail's two calls */
+	if (type & TAIL_BITS) {
+		ret = parse_branch_and_tail(s, attr, c, rec, err);
+		if (ret)
+			return ret;
+	}
 	s->end_offset = c->off;
 	return 0;
 }

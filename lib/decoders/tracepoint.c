@@ -467,6 +467,7 @@ static void json_str(struct rawfrag_tp_sb *sb, const char *s, size_t len)
 		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
 			rawfrag_tp_sb__flush(sb);
 			rawfrag_out__json_str(sb->o, s, len);
+			rawfrag_tp_sb__init(sb, sb->o);
 			return;
 		}
 	}
@@ -524,11 +525,13 @@ static void json_field(struct rawfrag_tp_sb *sb, const struct tp_field *f,
 static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw,
 			struct rawfrag_emit *em)
 {
-	struct rawfrag_tp_sb sb = { .o = rawfrag_emit__out(em) };
+	struct rawfrag_tp_sb sb;
 	bool swap = te->tf->td.swap;
 	int i;
 
 	rawfrag_emit__begin_object(em, "common");
+	/* after begin_object(): the sb starts where the emitter left the out */
+	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
 	for (i = 0; i < te->nr_common; i++) {
 		if (i)
 			rawfrag_tp_sb__write(&sb, ",", 1);
@@ -536,6 +539,7 @@ static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw
 	}
 	rawfrag_tp_sb__flush(&sb);
 	rawfrag_emit__end_object(em);
+	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
 	for (; i < te->nr_common + te->nr_fields; i++) {
 		rawfrag_tp_sb__write(&sb, ",", 1);
 		json_field(&sb, &te->f[i], raw, swap);

@@ -762,8 +762,7 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 {
 	struct rawfrag_tp_sb sb, *o = &sb;
 
-	sb.o = out;
-	sb.len = 0;
+	rawfrag_tp_sb__init(&sb, out);
 	for (int i = 0; i < p->nr_pieces; i++) {
 		const struct piece *pc = &p->pieces[i];
 		uint64_t v;
