@@ -262,6 +262,15 @@ static int parse_branch_and_tail(struct rawfrag_sample *s,
 	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |               \
 	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
 
+/* without -mpopcnt, __builtin_popcountll() is a libgcc call costing more than this */
+static inline unsigned int bit_count(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /*
  * The head when the record holds all of it (checked once by the caller): the
  * same reads as the checked path, without a bounds test per field.
@@ -324,7 +333,7 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 	if (rec->size < 8)
 		return fail(err, rec, "header.size %u is smaller than the header", rec->size);
 
-	if (fits(c, 8ULL * __builtin_popcountll(type & HEAD_BITS))) {
+	if (fits(c, 8ULL * bit_count(type & HEAD_BITS))) {
 		parse_head(s, type, c);
 		goto head_done;
 	}

@@ -32,6 +32,7 @@
 #define MAX_NODES 256
 #define MAX_PIECES 64
 #define MAX_SYMS 2048
+#define LIT_COPY 16 /* literals up to this long are copied in one fixed-size move */
 
 enum node_type {
 	N_CONST, N_FIELD, N_OP, N_COND, N_CAST, /* numbers */
@@ -66,7 +67,19 @@ struct piece {
 	const char *lit; /* P_LIT */
 	size_t litlen;
 	struct node *arg;
+	/*
+	 * Set by finish() for the common plain conversions, so the run loop needs
+	 * neither eval() nor put_num()'s decisions per sample.
+	 */
+	uint8_t how; /* H_* */
+	uint8_t bits; /* H_DEC_S: the cast's width */
+	uint8_t fsize; /* arg is a field of this size at foff (0: eval the arg) */
+	uint32_t foff;
+	uint64_t umask; /* the cast of the length modifier, as a mask */
 };
+
+/* how a P_NUM/P_PTR piece is rendered */
+enum { H_SLOW, H_HEX, H_HEX_UPPER, H_DEC_U, H_DEC_S, H_PTR };
 
 struct rawfrag_tp_prog {
 	const struct tep_event *ev;
@@ -446,6 +459,35 @@ static int compile_lit(struct rawfrag_tp_prog *p, const char *fmt)
 	return (int)(s - fmt);
 }
 
+/* Pick the run loop's shortcut for a conversion (put_num()'s choices, made once). */
+static void finish(struct piece *pc)
+{
+	static const uint8_t width[] = { 8, 16, 32, 64, 64 }; /* ls -2 .. 2 */
+	const struct node *a = pc->arg;
+
+	pc->how = H_SLOW;
+	if (pc->type != P_NUM && pc->type != P_PTR)
+		return;
+	if (a->type == N_FIELD) {
+		pc->fsize = (uint8_t)a->size;
+		pc->foff = a->off;
+	}
+	if (pc->type == P_PTR) {
+		pc->how = H_PTR;
+		return;
+	}
+	if (!pc->plain || pc->conv == 'o')
+		return;
+	pc->bits = width[pc->ls + 2];
+	pc->umask = pc->bits == 64 ? ~0ULL : (1ULL << pc->bits) - 1;
+	if (pc->conv == 'd' || pc->conv == 'i')
+		pc->how = H_DEC_S;
+	else if (pc->conv == 'u')
+		pc->how = H_DEC_U;
+	else
+		pc->how = pc->conv == 'X' ? H_HEX_UPPER : H_HEX;
+}
+
 void rawfrag_tp_prog__free(struct rawfrag_tp_prog *p)
 {
 	if (!p)
@@ -471,7 +513,8 @@ struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, boo
 	p->ev = ev;
 	p->swap = swap;
 	p->strings_cap = strlen(fmt) + 1 + MAX_PIECES;
-	p->strings = malloc(p->strings_cap);
+	/* zeroed slack after the last string: literals are copied 16 bytes at a time */
+	p->strings = calloc(1, p->strings_cap + LIT_COPY);
 	p->symtab = calloc(MAX_SYMS, sizeof(*p->symtab));
 	if (!p->strings || !p->symtab)
 		goto fail;
@@ -484,9 +527,11 @@ struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, boo
 			goto fail;
 		fmt += n;
 	}
-	for (int i = 0; i < p->nr_pieces; i++)
+	for (int i = 0; i < p->nr_pieces; i++) {
 		if (p->pieces[i].type == P_LIT)
 			p->pieces[i].lit = p->strings + (uintptr_t)p->pieces[i].lit;
+		finish(&p->pieces[i]);
+	}
 	return p;
 fail:
 	rawfrag_tp_prog__free(p);
@@ -578,34 +623,34 @@ static void put_str(struct rawfrag_tp_sb *o, const struct piece *pc, const char 
 	rawfrag_tp_sb__puts(o, buf);
 }
 
-/* one byte (two digits) per step: pointers and addresses are most of the text */
+/*
+ * The 8 nibbles of x as 8 hex digits, most significant first in memory: the
+ * nibbles are spread one per byte, then each byte gets '0' added, and the
+ * distance to 'a' (or 'A') where it is 10 or more. Pointers and addresses are
+ * most of the text; a digit at a time was the largest cost of a line.
+ */
+static inline uint64_t hex8(uint32_t v, uint64_t alpha)
+{
+	uint64_t x = v, ge10;
+
+	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
+	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+	ge10 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	x += 0x3030303030303030ULL + ge10 * alpha;
+	return __builtin_bswap64(x); /* byte 0 (lowest) held the lowest nibble */
+}
+
 static void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
 {
-	static const char pairs[513] =
-		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	int n = v ? (67 - __builtin_clzll(v)) >> 2 : 1, i = n;
-	char buf[16];
+	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10;
+	uint64_t w[4] = { hex8((uint32_t)(v >> 32), alpha), hex8((uint32_t)v, alpha), 0, 0 };
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) >> 2 : 1;
 
-	if (upper) {
-		do {
-			buf[--i] = digits[v & 15];
-			v >>= 4;
-		} while (i);
-	} else {
-		for (; i >= 2; i -= 2, v >>= 8)
-			memcpy(buf + i - 2, pairs + 2 * (v & 0xff), 2);
-		if (i)
-			buf[0] = digits[v & 15];
-	}
-	rawfrag_tp_sb__write(o, buf, n);
+	/* the last n of the 16 digits, moved as a fixed 16 bytes */
+	rawfrag_tp_sb__reserve(o, 16);
+	memcpy(o->b + o->len, (const char *)w + 16 - n, 16);
+	o->len += n;
 }
 
 /* print_arg_number(): the value cast as the length modifier says, then printf'd */
@@ -767,16 +812,36 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 		const struct piece *pc = &p->pieces[i];
 		uint64_t v;
 
-		switch (pc->type) {
-		case P_LIT:
-			rawfrag_tp_sb__write(o, pc->lit, pc->litlen);
+		if (pc->type == P_LIT) {
+			if (pc->litlen <= LIT_COPY) {
+				/* the strings buffer has LIT_COPY bytes of slack */
+				rawfrag_tp_sb__reserve(o, LIT_COPY);
+				memcpy(o->b + o->len, pc->lit, LIT_COPY);
+				o->len += pc->litlen;
+			} else {
+				rawfrag_tp_sb__write(o, pc->lit, pc->litlen);
+			}
+			continue;
+		}
+		if (pc->type == P_STR) {
+			put_strnode(p, o, pc, pc->arg, data, size);
+			continue;
+		}
+		v = pc->fsize ? rd(data + pc->foff, pc->fsize, p->swap) : eval(p, pc->arg, data);
+		switch (pc->how) {
+		case H_HEX:
+		case H_HEX_UPPER:
+			put_hex(o, v & pc->umask, pc->how == H_HEX_UPPER);
 			break;
-		case P_NUM:
-			put_num(o, pc, eval(p, pc->arg, data));
+		case H_DEC_U:
+			rawfrag_tp_sb__u64(o, v & pc->umask);
 			break;
-		case P_PTR:
+		case H_DEC_S:
+			/* the cast to the modifier's width, sign-extended */
+			rawfrag_tp_sb__s64(o, (int64_t)(v << (64 - pc->bits)) >> (64 - pc->bits));
+			break;
+		case H_PTR:
 			/* printf's %p */
-			v = eval(p, pc->arg, data);
 			if (v) {
 				rawfrag_tp_sb__write(o, "0x", 2);
 				put_hex(o, v, false);
@@ -784,11 +849,11 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 				rawfrag_tp_sb__write(o, "(nil)", 5);
 			}
 			break;
-		case P_FUNC:
-			put_func(p, o, pc, eval(p, pc->arg, data));
-			break;
 		default:
-			put_strnode(p, o, pc, pc->arg, data, size);
+			if (pc->type == P_FUNC)
+				put_func(p, o, pc, v);
+			else
+				put_num(o, pc, v);
 			break;
 		}
 	}
