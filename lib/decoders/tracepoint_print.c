@@ -76,6 +76,9 @@ struct piece {
 	uint8_t fsize; /* arg is a field of this size at foff (0: eval the arg) */
 	uint32_t foff;
 	uint64_t umask; /* the cast of the length modifier, as a mask */
+	/* a short literal that came before the conversion, folded into it */
+	const char *pre;
+	size_t prelen;
 };
 
 /* how a P_NUM/P_PTR piece is rendered */
@@ -488,6 +491,25 @@ static void finish(struct piece *pc)
 		pc->how = pc->conv == 'X' ? H_HEX_UPPER : H_HEX;
 }
 
+/* A short literal before a conversion becomes its prefix: half the loop turns. */
+static void fold_literals(struct rawfrag_tp_prog *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr_pieces; i++) {
+		struct piece *pc = &p->pieces[i];
+
+		if (pc->type == P_LIT && pc->litlen <= LIT_COPY && i + 1 < p->nr_pieces &&
+		    p->pieces[i + 1].type != P_LIT) {
+			p->pieces[i + 1].pre = pc->lit;
+			p->pieces[i + 1].prelen = pc->litlen;
+			continue;
+		}
+		p->pieces[n++] = *pc;
+	}
+	p->nr_pieces = n;
+}
+
 void rawfrag_tp_prog__free(struct rawfrag_tp_prog *p)
 {
 	if (!p)
@@ -532,6 +554,7 @@ struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, boo
 			p->pieces[i].lit = p->strings + (uintptr_t)p->pieces[i].lit;
 		finish(&p->pieces[i]);
 	}
+	fold_literals(p);
 	return p;
 fail:
 	rawfrag_tp_prog__free(p);
@@ -641,15 +664,35 @@ static inline uint64_t hex8(uint32_t v, uint64_t alpha)
 	return __builtin_bswap64(x); /* byte 0 (lowest) held the lowest nibble */
 }
 
-static void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
+static inline __attribute__((always_inline)) void put_hex(struct rawfrag_tp_sb *o, uint64_t v,
+								 bool upper)
 {
-	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10;
-	uint64_t w[4] = { hex8((uint32_t)(v >> 32), alpha), hex8((uint32_t)v, alpha), 0, 0 };
-	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) >> 2 : 1;
+	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10, hi, lo;
+	char *d;
+	size_t n;
 
-	/* the last n of the 16 digits, moved as a fixed 16 bytes */
 	rawfrag_tp_sb__reserve(o, 16);
-	memcpy(o->b + o->len, (const char *)w + 16 - n, 16);
+	d = o->b + o->len;
+	if (v < 16) {
+		/* most arguments are small: flags, counts, zero */
+		*d = (char)(v < 10 ? '0' + v : '0' + alpha + v);
+		o->len++;
+		return;
+	}
+	/*
+	 * Digits in memory order are the bytes of hex8() from the lowest: dropping
+	 * the leading zero digits is a right shift, and each half one 8-byte store.
+	 */
+	n = (size_t)(67 - __builtin_clzll(v)) >> 2;
+	lo = hex8((uint32_t)v, alpha);
+	if (n <= 8) {
+		lo >>= 8 * (8 - n);
+		memcpy(d, &lo, 8);
+	} else {
+		hi = hex8((uint32_t)(v >> 32), alpha) >> (8 * (16 - n));
+		memcpy(d, &hi, 8);
+		memcpy(d + n - 8, &lo, 8);
+	}
 	o->len += n;
 }
 
@@ -812,6 +855,12 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 		const struct piece *pc = &p->pieces[i];
 		uint64_t v;
 
+		if (pc->prelen) {
+			/* the strings buffer has LIT_COPY bytes of slack */
+			rawfrag_tp_sb__reserve(o, LIT_COPY);
+			memcpy(o->b + o->len, pc->pre, LIT_COPY);
+			o->len += pc->prelen;
+		}
 		if (pc->type == P_LIT) {
 			if (pc->litlen <= LIT_COPY) {
 				/* the strings buffer has LIT_COPY bytes of slack */
