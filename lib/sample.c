@@ -297,6 +297,74 @@ static inline void parse_head(struct rawfrag_sample *s, uint64_t type, struct cu
 		s->period = take64(c);
 }
 
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * The usual sample (head words and RAW, as tracepoints write, in host order):
+ * the bounds are tested before anything is stored, then the fields are read
+ * with a pointer held in a register. False: the record does not fit, and the
+ * checked parser says where.
+ */
+static inline bool parse_usual(struct rawfrag_sample *s, uint64_t type,
+			       const struct rawfrag_record *rec)
+{
+	const uint8_t *base = rec->data, *d = base + 8;
+	uint32_t room = (uint32_t)rec->size - 8, head = 8 * bit_count(type & HEAD_BITS);
+	uint32_t raw_size = 0;
+
+	if (room < head)
+		return false;
+	if (type & PERF_SAMPLE_RAW) {
+		if (room - head < 4)
+			return false;
+		raw_size = ld32(d + head);
+		if (raw_size > room - head - 4)
+			return false;
+	}
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_IP)
+		s->ip = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_TID)
+		s->pid = ld32(d), s->tid = ld32(d + 4), d += 8;
+	if (type & PERF_SAMPLE_TIME)
+		s->time = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_ADDR)
+		s->addr = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_ID)
+		s->id = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_CPU)
+		s->cpu = ld32(d), s->cpu_res = ld32(d + 4), d += 8;
+	if (type & PERF_SAMPLE_PERIOD)
+		s->period = ld64(d), d += 8;
+	if ((type & PERF_SAMPLE_IDENTIFIER) && !(type & PERF_SAMPLE_ID))
+		s->id = s->identifier;
+	if (type & PERF_SAMPLE_RAW) {
+		s->raw_size = raw_size;
+		s->raw_data = d + 4;
+		s->raw_offset = (uint32_t)(d + 4 - base);
+		d += 4 + raw_size;
+	}
+	s->end_offset = (uint32_t)(d - base);
+	return true;
+}
+
 typedef uint64_t zvec_t __attribute__((vector_size(16), aligned(8), may_alias));
 
 /*
@@ -332,6 +400,8 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 	s->misc = rec->misc;
 	if (rec->size < 8)
 		return fail(err, rec, "header.size %u is smaller than the header", rec->size);
+	if (!swap && !(type & ~(HEAD_BITS | PERF_SAMPLE_RAW)) && parse_usual(s, type, rec))
+		return 0;
 
 	if (fits(c, 8ULL * bit_count(type & HEAD_BITS))) {
 		parse_head(s, type, c);
