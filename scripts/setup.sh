@@ -8,7 +8,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-DEPS=${DEPS:-$top/build/deps}
+# absolute: libperf installs relative to its own source directory otherwise
+DEPS=$(realpath -m "${DEPS:-$top/build/deps}")
 PREFIX=$DEPS/libperf
 
 PKGS=(build-essential pkg-config make gcc clang llvm bpftool
