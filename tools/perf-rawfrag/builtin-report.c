@@ -399,12 +399,20 @@ static char *put_int(char *p, int32_t v, int width, bool left)
 	return put_num(p, v, width, left, ' ');
 }
 
+#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
+
 static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
 	unsigned int f = r->fields;
-	char line[160], *p = line;
+	char stack[LINE_MAX_HEAD], *line, *p;
+	bool direct;
+
+	/* the columns go straight into the out's free space when it has enough */
+	direct = o->cap - o->len >= LINE_MAX_HEAD && !o->err;
+	line = direct ? o->buf + o->len : stack;
+	p = line;
 
 	if (f & F_COMM) {
 		int l;
@@ -460,16 +468,23 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		p += 9;
 	}
 	if (f & F_EVENT) {
-		if (c->text_len <= sizeof(line) - (size_t)(p - line)) {
+		if (c->text_len <= LINE_MAX_HEAD - (size_t)(p - line)) {
 			memcpy(p, c->text, c->text_len);
 			p += c->text_len;
 		} else {
-			rawfrag_out__write(o, line, (size_t)(p - line));
-			p = line;
+			if (direct)
+				o->len += (size_t)(p - line);
+			else
+				rawfrag_out__write(o, line, (size_t)(p - line));
 			rawfrag_out__write(o, c->text, c->text_len);
+			direct = false;
+			p = line = stack;
 		}
 	}
-	rf_out_write(o, line, (size_t)(p - line));
+	if (direct)
+		o->len += (size_t)(p - line);
+	else
+		rf_out_write(o, line, (size_t)(p - line));
 	if (f & F_TRACE) {
 		struct rawfrag_raw raw;
 
