@@ -161,6 +161,8 @@ static uint32_t field_align(const struct tp_field *f, int long_size)
 	return a;
 }
 
+#define JKEY_COPY 32 /* keys up to this long are copied in one fixed-size move */
+
 /* Precompute "name": when the name is plain (it always is for kernel formats). */
 static int json_key(struct tp_field *f)
 {
@@ -169,7 +171,8 @@ static int json_key(struct tp_field *f)
 	for (size_t i = 0; i < n; i++)
 		if (!isalnum((unsigned char)f->name[i]) && f->name[i] != '_')
 			return 0;
-	f->jkey = malloc(n + 4);
+	/* zeroed slack: keys are copied JKEY_COPY bytes at a time */
+	f->jkey = calloc(1, n + 4 + JKEY_COPY);
 	if (!f->jkey)
 		return -ENOMEM;
 	f->jkey_len = (uint32_t)snprintf(f->jkey, n + 4, "\"%s\":", f->name);
@@ -274,7 +277,7 @@ static uint64_t rd_num(const uint8_t *p, uint32_t n, bool swap, bool sign)
  * Where the field's bytes are in this payload. Returns false when they are not
  * inside raw->size (the fixed part of f, or the area a locator points at).
  */
-static bool field_span(const struct tp_field *f, const struct rawfrag_raw *raw, bool swap,
+static inline bool field_span(const struct tp_field *f, const struct rawfrag_raw *raw, bool swap,
 		       uint32_t *off, uint32_t *len)
 {
 	uint64_t o;
@@ -459,8 +462,8 @@ static void sb_hex(struct rawfrag_tp_sb *sb, uint64_t v)
 	rawfrag_tp_sb__write(sb, buf + i, 16 - i);
 }
 
-static void json_elem(struct rawfrag_tp_sb *sb, const struct tp_field *f, const uint8_t *p,
-		      uint32_t n, bool swap)
+static inline void json_elem(struct rawfrag_tp_sb *sb, const struct tp_field *f,
+			     const uint8_t *p, uint32_t n, bool swap)
 {
 	uint64_t v = rd_num(p, n, swap, f->is_signed);
 
@@ -500,7 +503,13 @@ static void json_field(struct rawfrag_tp_sb *sb, const struct tp_field *f,
 	const uint8_t *p;
 	uint32_t off, len;
 
-	rawfrag_tp_sb__write(sb, f->jkey, f->jkey_len);
+	if (f->jkey_len <= JKEY_COPY) {
+		rawfrag_tp_sb__reserve(sb, JKEY_COPY);
+		memcpy(sb->b + sb->len, f->jkey, JKEY_COPY);
+		sb->len += f->jkey_len;
+	} else {
+		rawfrag_tp_sb__write(sb, f->jkey, f->jkey_len);
+	}
 	if (!field_span(f, raw, swap, &off, &len)) {
 		rawfrag_tp_sb__write(sb, "null", 4);
 		return;
