@@ -253,7 +253,7 @@ err:
 
 /* ---- reading a payload ---- */
 
-static uint64_t rd_num(const uint8_t *p, uint32_t n, bool swap, bool sign)
+static inline uint64_t rd_num(const uint8_t *p, uint32_t n, bool swap, bool sign)
 {
 	switch (n) {
 	case 1:
