@@ -4,8 +4,10 @@
  * time, and the sink findings go to. lib/check.c drives this per record.
  * The wrapped-size heuristic for samples that do not parse is in check.c.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "internal/check_sink.h"
 
@@ -42,8 +44,17 @@ static void check_pad(const struct rawfrag_sample *smp, uint32_t len,
 {
 	struct rawfrag_check_evstats *st = sink ? sink->st : NULL;
 	uint32_t pad = smp->raw_size - len, nz = 0, first = 0;
+	uint64_t w = 0;
 
-	for (uint32_t i = len; i < smp->raw_size; i++) {
+	/*
+	 * pad is 0..7 (the caller checked): the usual all-zero pad is told by one
+	 * OR over the last 8 bytes of the raw area, counting only when it is not.
+	 */
+	if (pad && smp->raw_size >= 8) {
+		memcpy(&w, smp->raw_data + smp->raw_size - 8, 8);
+		w = (uint64_t)le64toh(w) >> (8 * (8 - pad));
+	}
+	for (uint32_t i = len; (w || smp->raw_size < 8) && i < smp->raw_size; i++) {
 		if (smp->raw_data[i] && !nz++)
 			first = i;
 	}
