@@ -731,23 +731,33 @@ static bool strings_unterminated(const struct tp_event *te, const struct rawfrag
 	return false;
 }
 
+/* A payload the quick test did not pass: the full checks, "[bad ...]" when they fail. */
+static __attribute__((noinline)) int tp_text_checked(const struct tp_event *te,
+						     const struct rawfrag_raw *raw,
+						     struct rawfrag_out *out)
+{
+	char why[128];
+	uint32_t end;
+
+	if (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
+	    strings_unterminated(te, raw, why, sizeof(why))) {
+		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
+				    why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		   struct rawfrag_out *out, bool verbose)
 {
 	struct tp_event *te = priv;
 	struct tp_file *tf = te->tf;
-	char why[128];
-	uint32_t end;
 	int ret;
 
 	/* counted arrays and strings need strings_unterminated(): the long way */
-	if ((te->nr_lenchk || !tp_plain_ok(te, raw)) &&
-	    (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
-	     strings_unterminated(te, raw, why, sizeof(why)))) {
-		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
-				    why);
+	if ((te->nr_lenchk || !tp_plain_ok(te, raw)) && tp_text_checked(te, raw, out))
 		return -EINVAL;
-	}
 	if (te->prog) {
 		ret = fast_text(te, raw, s, out);
 	} else {

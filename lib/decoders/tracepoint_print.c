@@ -81,8 +81,8 @@ struct piece {
 	size_t prelen;
 };
 
-/* how a P_NUM/P_PTR piece is rendered */
-enum { H_SLOW, H_HEX, H_HEX_UPPER, H_DEC_U, H_DEC_S, H_PTR };
+/* how a piece is rendered: one switch in the run loop */
+enum { H_SLOW, H_HEX, H_HEX_UPPER, H_DEC_U, H_DEC_S, H_PTR, H_LIT, H_STR };
 
 struct rawfrag_tp_prog {
 	const struct tep_event *ev;
@@ -468,7 +468,7 @@ static void finish(struct piece *pc)
 	static const uint8_t width[] = { 8, 16, 32, 64, 64 }; /* ls -2 .. 2 */
 	const struct node *a = pc->arg;
 
-	pc->how = H_SLOW;
+	pc->how = pc->type == P_LIT ? H_LIT : pc->type == P_STR ? H_STR : H_SLOW;
 	if (pc->type != P_NUM && pc->type != P_PTR)
 		return;
 	if (a->type == N_FIELD) {
@@ -845,6 +845,13 @@ static void put_func(const struct rawfrag_tp_prog *p, struct rawfrag_tp_sb *o,
 	put_hex(o, tep_get_long_size(tep) == 4 ? (uint64_t)(uint32_t)val : val, false);
 }
 
+/* the conversion's argument: a field read straight, or the expression */
+static inline uint64_t piece_value(const struct rawfrag_tp_prog *p, const struct piece *pc,
+				   const uint8_t *data)
+{
+	return pc->fsize ? rd(data + pc->foff, pc->fsize, p->swap) : eval(p, pc->arg, data);
+}
+
 void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
 			    struct rawfrag_out *out)
 {
@@ -861,36 +868,35 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			memcpy(o->b + o->len, pc->pre, LIT_COPY);
 			o->len += pc->prelen;
 		}
-		if (pc->type == P_LIT) {
+		switch (pc->how) {
+		case H_LIT:
 			if (pc->litlen <= LIT_COPY) {
-				/* the strings buffer has LIT_COPY bytes of slack */
 				rawfrag_tp_sb__reserve(o, LIT_COPY);
 				memcpy(o->b + o->len, pc->lit, LIT_COPY);
 				o->len += pc->litlen;
 			} else {
 				rawfrag_tp_sb__write(o, pc->lit, pc->litlen);
 			}
-			continue;
-		}
-		if (pc->type == P_STR) {
+			break;
+		case H_STR:
 			put_strnode(p, o, pc, pc->arg, data, size);
-			continue;
-		}
-		v = pc->fsize ? rd(data + pc->foff, pc->fsize, p->swap) : eval(p, pc->arg, data);
-		switch (pc->how) {
+			break;
 		case H_HEX:
 		case H_HEX_UPPER:
+			v = piece_value(p, pc, data);
 			put_hex(o, v & pc->umask, pc->how == H_HEX_UPPER);
 			break;
 		case H_DEC_U:
-			rawfrag_tp_sb__u64(o, v & pc->umask);
+			rawfrag_tp_sb__u64(o, piece_value(p, pc, data) & pc->umask);
 			break;
 		case H_DEC_S:
 			/* the cast to the modifier's width, sign-extended */
+			v = piece_value(p, pc, data);
 			rawfrag_tp_sb__s64(o, (int64_t)(v << (64 - pc->bits)) >> (64 - pc->bits));
 			break;
 		case H_PTR:
 			/* printf's %p */
+			v = piece_value(p, pc, data);
 			if (v) {
 				rawfrag_tp_sb__write(o, "0x", 2);
 				put_hex(o, v, false);
@@ -899,6 +905,7 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			}
 			break;
 		default:
+			v = piece_value(p, pc, data);
 			if (pc->type == P_FUNC)
 				put_func(p, o, pc, v);
 			else

@@ -32,6 +32,9 @@ enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
+#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
+#define TEXT_COPY 32 /* event names up to this long are copied in one fixed-size move */
+
 struct report {
 	const char *input, *output;
 	enum out_format fmt;
@@ -177,7 +180,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
 	name = name ? name : "";
 	l = (int)strlen(name);
-	c->text = malloc((size_t)(l > r->name_width ? l : r->name_width) + 3);
+	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
+	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3 + TEXT_COPY);
 	if (!c->text)
 		return -ENOMEM;
 	c->text_len = (uint32_t)sprintf(c->text, "%*s: ", r->name_width, name);
@@ -399,8 +403,6 @@ static char *put_int(char *p, int32_t v, int width, bool left)
 	return put_num(p, v, width, left, ' ');
 }
 
-#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
-
 static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
@@ -468,7 +470,10 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		p += 9;
 	}
 	if (f & F_EVENT) {
-		if (c->text_len <= LINE_MAX_HEAD - (size_t)(p - line)) {
+		if (c->text_len <= TEXT_COPY && TEXT_COPY <= LINE_MAX_HEAD - (size_t)(p - line)) {
+			memcpy(p, c->text, TEXT_COPY);
+			p += c->text_len;
+		} else if (c->text_len <= LINE_MAX_HEAD - (size_t)(p - line)) {
 			memcpy(p, c->text, c->text_len);
 			p += c->text_len;
 		} else {
