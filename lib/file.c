@@ -318,7 +318,8 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 				return r;
 			continue;
 		}
-		r = rf_record__apply(f, rec);
+		/* only perf's own (user) records change the file's state */
+		r = rec->type >= RAWFRAG_RECORD_HEADER_ATTR ? rf_record__apply(f, rec) : 0;
 		if (r < 0 && skip_bad(f, rec) == 1)
 			continue;
 		return r < 0 ? r : 1;

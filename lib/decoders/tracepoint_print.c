@@ -33,6 +33,8 @@
 #define MAX_PIECES 64
 #define MAX_SYMS 2048
 #define LIT_COPY 16 /* literals up to this long are copied in one fixed-size move */
+/* a folded prefix and the longest number: "0x" and 16 digits, or a sign and 20 */
+#define PIECE_ROOM (LIT_COPY + 24)
 
 enum node_type {
 	N_CONST, N_FIELD, N_OP, N_COND, N_CAST, /* numbers */
@@ -664,15 +666,14 @@ static inline uint64_t hex8(uint32_t v, uint64_t alpha)
 	return __builtin_bswap64(x); /* byte 0 (lowest) held the lowest nibble */
 }
 
-static inline __attribute__((always_inline)) void put_hex(struct rawfrag_tp_sb *o, uint64_t v,
-								 bool upper)
+/* v in hex where the caller made room for 16 bytes */
+static inline __attribute__((always_inline)) void put_hex_room(struct rawfrag_tp_sb *o,
+								uint64_t v, bool upper)
 {
 	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10, hi, lo;
-	char *d;
+	char *d = o->b + o->len;
 	size_t n;
 
-	rawfrag_tp_sb__reserve(o, 16);
-	d = o->b + o->len;
 	if (v < 16) {
 		/* most arguments are small: flags, counts, zero */
 		*d = (char)(v < 10 ? '0' + v : '0' + alpha + v);
@@ -694,6 +695,12 @@ static inline __attribute__((always_inline)) void put_hex(struct rawfrag_tp_sb *
 		memcpy(d + n - 8, &lo, 8);
 	}
 	o->len += n;
+}
+
+static inline void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
+{
+	rawfrag_tp_sb__reserve(o, 16);
+	put_hex_room(o, v, upper);
 }
 
 /* print_arg_number(): the value cast as the length modifier says, then printf'd */
@@ -862,9 +869,10 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 		const struct piece *pc = &p->pieces[i];
 		uint64_t v;
 
+		/* room for the prefix and any number: the cases below write without checks */
+		rawfrag_tp_sb__reserve(o, PIECE_ROOM);
 		if (pc->prelen) {
 			/* the strings buffer has LIT_COPY bytes of slack */
-			rawfrag_tp_sb__reserve(o, LIT_COPY);
 			memcpy(o->b + o->len, pc->pre, LIT_COPY);
 			o->len += pc->prelen;
 		}
@@ -884,24 +892,26 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 		case H_HEX:
 		case H_HEX_UPPER:
 			v = piece_value(p, pc, data);
-			put_hex(o, v & pc->umask, pc->how == H_HEX_UPPER);
+			put_hex_room(o, v & pc->umask, pc->how == H_HEX_UPPER);
 			break;
 		case H_DEC_U:
-			rawfrag_tp_sb__u64(o, piece_value(p, pc, data) & pc->umask);
+			rawfrag_tp_sb__u64_room(o, piece_value(p, pc, data) & pc->umask);
 			break;
 		case H_DEC_S:
 			/* the cast to the modifier's width, sign-extended */
 			v = piece_value(p, pc, data);
-			rawfrag_tp_sb__s64(o, (int64_t)(v << (64 - pc->bits)) >> (64 - pc->bits));
+			rawfrag_tp_sb__s64_room(o, (int64_t)(v << (64 - pc->bits)) >> (64 - pc->bits));
 			break;
 		case H_PTR:
 			/* printf's %p */
 			v = piece_value(p, pc, data);
 			if (v) {
-				rawfrag_tp_sb__write(o, "0x", 2);
-				put_hex(o, v, false);
+				memcpy(o->b + o->len, "0x", 2);
+				o->len += 2;
+				put_hex_room(o, v, false);
 			} else {
-				rawfrag_tp_sb__write(o, "(nil)", 5);
+				memcpy(o->b + o->len, "(nil)", 5);
+				o->len += 5;
 			}
 			break;
 		default:

@@ -137,7 +137,8 @@ static inline unsigned int rawfrag_tp__ndigits(uint64_t v)
 	return t - (v < pow10[t]) + 1;
 }
 
-static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
+/* v in decimal where the caller made room for 20 bytes */
+static inline void rawfrag_tp_sb__u64_room(struct rawfrag_tp_sb *sb, uint64_t v)
 {
 	/* two digits per division, written in place from the end: numbers are most of a JSON line */
 	static const char d2[] = "00010203040506070809101112131415161718192021222324"
@@ -147,7 +148,6 @@ static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
 	unsigned int n;
 	char *e;
 
-	rawfrag_tp_sb__reserve(sb, 20);
 	if (v < 10) {
 		sb->b[sb->len++] = (char)('0' + v);
 		return;
@@ -168,15 +168,27 @@ static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
 	sb->len += n;
 }
 
-static inline void rawfrag_tp_sb__s64(struct rawfrag_tp_sb *sb, int64_t v)
+static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
+{
+	rawfrag_tp_sb__reserve(sb, 20);
+	rawfrag_tp_sb__u64_room(sb, v);
+}
+
+/* v in decimal where the caller made room for 21 bytes */
+static inline void rawfrag_tp_sb__s64_room(struct rawfrag_tp_sb *sb, int64_t v)
 {
 	if (v < 0) {
-		rawfrag_tp_sb__reserve(sb, 1);
 		sb->b[sb->len++] = '-';
-		rawfrag_tp_sb__u64(sb, 0 - (uint64_t)v);
+		rawfrag_tp_sb__u64_room(sb, 0 - (uint64_t)v);
 	} else {
-		rawfrag_tp_sb__u64(sb, (uint64_t)v);
+		rawfrag_tp_sb__u64_room(sb, (uint64_t)v);
 	}
+}
+
+static inline void rawfrag_tp_sb__s64(struct rawfrag_tp_sb *sb, int64_t v)
+{
+	rawfrag_tp_sb__reserve(sb, 21);
+	rawfrag_tp_sb__s64_room(sb, v);
 }
 
 /*
