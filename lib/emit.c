@@ -100,6 +100,30 @@ static void emit_close(struct rawfrag_emit *e, char c)
 		e->depth--;
 }
 
+/*
+ * begin_object(name) for a caller that has the JSON key written out once
+ * (jkey: quotes and colon included): the per-sample escaping scan of a constant name
+ * was a tenth of a tracepoint's JSON line.
+ */
+void rf_emit__begin_object_jkey(struct rawfrag_emit *e, const char *name, const char *jkey,
+				size_t len)
+{
+	struct rawfrag_out *o = e->out;
+
+	if (e->fmt != RAWFRAG_EMIT_JSON) {
+		emit_open(e, name, '{');
+		return;
+	}
+	if (!e->first[e->depth])
+		rf_out_putc(o, ',');
+	e->first[e->depth] = false;
+	rf_out_write(o, jkey, len);
+	rf_out_putc(o, '{');
+	if (e->depth < EMIT_MAX_DEPTH - 1)
+		e->depth++;
+	e->first[e->depth] = true;
+}
+
 void rawfrag_emit__begin_object(struct rawfrag_emit *e, const char *name)
 {
 	emit_open(e, name, '{');

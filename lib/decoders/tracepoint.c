@@ -555,7 +555,7 @@ static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw
 	bool swap = te->tf->td.swap;
 	int i;
 
-	rawfrag_emit__begin_object(em, "common");
+	rf_emit__begin_object_jkey(em, "common", "\"common\":", 9);
 	/* after begin_object(): the sb starts where the emitter left the out */
 	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
 	for (i = 0; i < te->nr_common; i++) {

@@ -35,4 +35,8 @@ static inline void rf_out_write(struct rawfrag_out *o, const void *p, size_t n)
 	}
 }
 
+/* lib/emit.c: begin_object(name), with the key already in JSON form ("name":) */
+void rf_emit__begin_object_jkey(struct rawfrag_emit *e, const char *name, const char *jkey,
+				size_t len);
+
 #endif /* __RAWFRAG_INTERNAL_OUT_H */
