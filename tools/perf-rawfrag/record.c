@@ -44,12 +44,10 @@
 #define ATTR_SIZE 128 /* PERF_ATTR_SIZE_VER7: the largest perf 6.1 reads */
 
 static volatile sig_atomic_t rec_done;
-static volatile sig_atomic_t rec_signal;
 
 static void rec_sig(int sig)
 {
 	rec_done = 1;
-	rec_signal = sig;
 }
 
 static void rec_sigchld(int sig)
@@ -864,9 +862,4 @@ int record__run(struct record *rec)
 	if (!rec->opts.quiet)
 		summary(rec);
 	return err;
-}
-
-int record__signal(void)
-{
-	return rec_signal;
 }

@@ -57,8 +57,6 @@ int record__set_filter(struct record *rec, const char *filter);
 int record__prepare(struct record *rec);
 /* Record until signal, --duration or the workload's exit; 0 or -errno. */
 int record__run(struct record *rec);
-/* the signal (SIGINT/SIGTERM) that stopped the recording, or 0 */
-int record__signal(void);
 
 /* --- for other event sources (skb-record.c), between prepare and run --- */
 /* the cpus recorded: idx in [0, record__nr_cpus()) */
