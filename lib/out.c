@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal/dec.h"
 #include "internal/out.h"
 
 #define OUT_CHUNK (256 * 1024) /* flush threshold: few, large write(2)s */
@@ -175,11 +176,6 @@ void rawfrag_out__printf(struct rawfrag_out *o, const char *fmt, ...)
 		o->len += (size_t)n;
 }
 
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
 void rawfrag_out__u64(struct rawfrag_out *o, uint64_t v)
 {
 	char tmp[24];
@@ -190,11 +186,11 @@ void rawfrag_out__u64(struct rawfrag_out *o, uint64_t v)
 
 		v /= 100;
 		p -= 2;
-		memcpy(p, digit_pairs + 2 * r, 2);
+		memcpy(p, rf_digit_pairs + 2 * r, 2);
 	}
 	if (v >= 10) {
 		p -= 2;
-		memcpy(p, digit_pairs + 2 * v, 2);
+		memcpy(p, rf_digit_pairs + 2 * v, 2);
 	} else {
 		*--p = (char)('0' + v);
 	}

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <rawfrag/emit.h>
+#include "internal/dec.h"
 #include "internal/out.h" /* inline writes: the per-sample path is made of them */
 
 #include "builtin.h"
@@ -305,12 +306,9 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 
 /*
  * The columns are built in a local buffer with hand-made number formatting
- * (two digits per division): printf was most of the time spent per line.
+ * (two digits per division, internal/dec.h): printf was most of the time
+ * spent per line.
  */
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
 
 /*
  * Decimal digits of v ending just before end; returns where they start.
@@ -327,44 +325,28 @@ static inline __attribute__((always_inline)) char *dec_back(char *end, uint64_t 
 		v /= 100000000;
 		for (int i = 0; i < 4; i++, lo /= 100) {
 			end -= 2;
-			memcpy(end, digit_pairs + 2 * (lo % 100), 2);
+			memcpy(end, rf_digit_pairs + 2 * (lo % 100), 2);
 		}
 	}
 	w = (uint32_t)v;
 	while (w >= 100) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * (w % 100), 2);
+		memcpy(end, rf_digit_pairs + 2 * (w % 100), 2);
 		w /= 100;
 	}
 	if (w >= 10) {
 		end -= 2;
-		memcpy(end, digit_pairs + 2 * w, 2);
+		memcpy(end, rf_digit_pairs + 2 * w, 2);
 	} else {
 		*--end = (char)('0' + w);
 	}
 	return end;
 }
 
-/* decimal digits of v: log10 from the bit length, corrected by one compare */
-static inline __attribute__((always_inline)) int ndigits(uint64_t v)
-{
-	static const uint64_t p10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
-	uint64_t w = v | 1;
-	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;
-
-	return t - (w < p10[t]) + 1;
-}
-
 /* v in decimal at p; returns the end */
 static inline __attribute__((always_inline)) char *put_dec(char *p, uint64_t v)
 {
-	int n = ndigits(v);
+	int n = rf_ndigits(v);
 
 	dec_back(p + n, v);
 	return p + n;
@@ -390,7 +372,7 @@ static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, i
 		dec_back(p + width, mag);
 		return p + width;
 	}
-	n = ndigits(mag) + (v < 0);
+	n = rf_ndigits(mag) + (v < 0);
 	w = n > width ? n : width;
 	s = dec_back(left ? p + n : p + w, mag);
 	if (v < 0)
@@ -463,9 +445,9 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		/* "%5lu.%06lu: " */
 		p = put_num(p, (int64_t)secs, 5, false, ' ');
 		*p = '.';
-		memcpy(p + 1, digit_pairs + 2 * (usecs / 10000), 2);
-		memcpy(p + 3, digit_pairs + 2 * (usecs / 100 % 100), 2);
-		memcpy(p + 5, digit_pairs + 2 * (usecs % 100), 2);
+		memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
+		memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
+		memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
 		memcpy(p + 7, ": ", 2);
 		p += 9;
 	}
@@ -535,7 +517,7 @@ static char *json_time(struct report *r, char *p, uint64_t t)
 	memcpy(p, r->time_hi_digits, 16);
 	p += r->time_hi_len;
 	for (int i = 3; i >= 0; i--, lo /= 100)
-		memcpy(p + 2 * i, digit_pairs + 2 * (lo % 100), 2);
+		memcpy(p + 2 * i, rf_digit_pairs + 2 * (lo % 100), 2);
 	return p + 8;
 }
 

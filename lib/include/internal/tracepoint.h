@@ -15,6 +15,7 @@
 
 #include <rawfrag/decoder.h>
 
+#include "internal/dec.h"
 #include "internal/out.h"
 
 struct tep_handle;
@@ -121,30 +122,10 @@ static inline void rawfrag_tp_sb__puts(struct rawfrag_tp_sb *sb, const char *s)
 	rawfrag_tp_sb__write(sb, s, strlen(s));
 }
 
-/* decimal digits of v (v > 0 gives 1..20) */
-static inline unsigned int rawfrag_tp__ndigits(uint64_t v)
-{
-	static const uint64_t pow10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
-	/* log10 from the bit length (1233/4096 ~ log10(2)), then one correction */
-	unsigned int t = ((64 - (unsigned int)__builtin_clzll(v | 1)) * 1233) >> 12;
-
-	return t - (v < pow10[t]) + 1;
-}
-
 /* v in decimal where the caller made room for 20 bytes */
 static inline void rawfrag_tp_sb__u64_room(struct rawfrag_tp_sb *sb, uint64_t v)
 {
 	/* two digits per division, written in place from the end: numbers are most of a JSON line */
-	static const char d2[] = "00010203040506070809101112131415161718192021222324"
-				 "25262728293031323334353637383940414243444546474849"
-				 "50515253545556575859606162636465666768697071727374"
-				 "75767778798081828384858687888990919293949596979899";
 	unsigned int n;
 	char *e;
 
@@ -152,17 +133,17 @@ static inline void rawfrag_tp_sb__u64_room(struct rawfrag_tp_sb *sb, uint64_t v)
 		sb->b[sb->len++] = (char)('0' + v);
 		return;
 	}
-	n = rawfrag_tp__ndigits(v);
+	n = rf_ndigits(v);
 	e = sb->b + sb->len + n;
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
 		v /= 100;
 		e -= 2;
-		memcpy(e, d2 + 2 * r, 2);
+		memcpy(e, rf_digit_pairs + 2 * r, 2);
 	}
 	if (v >= 10)
-		memcpy(e - 2, d2 + 2 * v, 2);
+		memcpy(e - 2, rf_digit_pairs + 2 * v, 2);
 	else
 		e[-1] = (char)('0' + v);
 	sb->len += n;
