@@ -367,15 +367,9 @@ static int open_input(struct rawfrag_file *f, const char *path, const struct raw
 /* pipe format: magic + size 16, also accepted in a regular file */
 static bool is_pipe_header(const uint8_t *h)
 {
-	uint64_t magic, size;
+	int swap = rf_magic_swap(h);
 
-	memcpy(&magic, h, 8);
-	memcpy(&size, h + 8, 8);
-	if (magic == PERF_MAGIC2)
-		return size == RF_PIPE_HEADER_SIZE;
-	if (magic == __builtin_bswap64(PERF_MAGIC2))
-		return __builtin_bswap64(size) == RF_PIPE_HEADER_SIZE;
-	return false;
+	return swap >= 0 && rf_u64(h + 8, swap) == RF_PIPE_HEADER_SIZE;
 }
 
 RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,

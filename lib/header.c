@@ -73,8 +73,7 @@ static void read_bitmap(struct rawfrag_file *f, const uint8_t *raw)
 static int read_file_header(struct rawfrag_file *f)
 {
 	uint8_t h[RF_FILE_HEADER_SIZE];
-	uint64_t magic;
-	int err;
+	int err, swap;
 
 	if (f->size < RF_FILE_HEADER_OLD)
 		return rf_error(f, 0, 0, "file too short for a perf.data header (%" PRIu64 " bytes)",
@@ -83,13 +82,10 @@ static int read_file_header(struct rawfrag_file *f)
 	err = rf_pread(f, h, f->size < sizeof(h) ? f->size : sizeof(h), 0);
 	if (err)
 		return rf_error(f, 0, 0, "cannot read the file header: %s", strerror(-err));
-	memcpy(&magic, h, 8);
-	if (magic == PERF_MAGIC2)
-		f->swap = false;
-	else if (magic == __builtin_bswap64(PERF_MAGIC2))
-		f->swap = true;
-	else
+	swap = rf_magic_swap(h);
+	if (swap < 0)
 		return rf_error(f, 0, 0, "not a perf.data file (bad magic)");
+	f->swap = swap;
 
 	f->hdr_size = rf_u64(h + 8, f->swap);
 	if (f->hdr_size != RF_FILE_HEADER_SIZE && f->hdr_size != RF_FILE_HEADER_OLD)

@@ -57,7 +57,8 @@ static int64_t rd_read(struct rawfrag_file *f, void *dst, uint64_t n)
 int rf_pipe__open(struct rawfrag_file *f)
 {
 	uint8_t h[16];
-	uint64_t magic, size;
+	uint64_t size;
+	int swap;
 	int64_t r;
 
 	f->rd_cap = RD_BUF_SIZE;
@@ -74,13 +75,10 @@ int rf_pipe__open(struct rawfrag_file *f)
 	if (r < (int64_t)sizeof(h))
 		return rf_error(f, 0, 0, "file too short for a perf.data header (%" PRId64 " bytes)",
 				r);
-	memcpy(&magic, h, 8);
-	if (magic == PERF_MAGIC2)
-		f->swap = false;
-	else if (magic == __builtin_bswap64(PERF_MAGIC2))
-		f->swap = true;
-	else
+	swap = rf_magic_swap(h);
+	if (swap < 0)
 		return rf_error(f, 0, 0, "not a perf.data file (bad magic)");
+	f->swap = swap;
 	size = rf_u64(h + 8, f->swap);
 	if (size != RF_PIPE_HEADER_SIZE)
 		return rf_error(f, 8, 0, "pipe header size %" PRIu64 " is not 16", size);

@@ -163,6 +163,18 @@ static inline uint64_t rf_u64(const void *p, bool swap)
 	return rawfrag__get64(p, swap);
 }
 
+/* byte order of the "PERFILE2" magic at h: 0 host, 1 swapped, -1 not a perf.data file */
+static inline int rf_magic_swap(const void *h)
+{
+	uint64_t magic = rawfrag__get64(h, false);
+
+	if (magic == PERF_MAGIC2)
+		return 0;
+	if (magic == __builtin_bswap64(PERF_MAGIC2))
+		return 1;
+	return -1;
+}
+
 /* a + b <= lim without overflow */
 static inline bool rf_fits(uint64_t a, uint64_t b, uint64_t lim)
 {
