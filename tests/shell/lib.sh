@@ -39,6 +39,25 @@ t_grep() {
 		t_fail "$1" "pattern not found: $2" "in $3: $(head -c 400 "$3")"; fi
 }
 is_root() { [ "$(id -u)" = 0 ]; }
+# t_bin NAME: the test helper NAME (tests/gen), its ASan build when present
+t_bin() {
+	if [ -x "$ASAN_O/tests/$1" ] && [ "${NO_ASAN:-0}" != 1 ]; then echo "$ASAN_O/tests/$1"
+	else echo "$O/tests/$1"; fi
+}
+# perf_samples_py: writes $T/samples.py, a `perf script -s` handler printing perf's
+# view of each sample: "event pid tid cpu time raw_size period ip"
+perf_samples_py() {
+	cat >"$T/samples.py" <<'EOF'
+def emit(p):
+    s = p["sample"]
+    print("%s %d %d %d %d %d %d %x" % (p["ev_name"], s["pid"], s["tid"], s["cpu"],
+          s["time"], len(p.get("raw_buf", b"")), s["period"], s["ip"]))
+def process_event(p):
+    emit(p)
+def trace_unhandled(event_name, context, fields, p):
+    emit(p)
+EOF
+}
 have_tracefs() { [ -d /sys/kernel/tracing/events ]; }
 ensure_tracefs() {
 	have_tracefs || { is_root && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }

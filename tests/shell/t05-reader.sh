@@ -6,8 +6,7 @@
 # memory.
 source "$(dirname "$0")/lib.sh"
 
-WALK=$O/tests/rawfrag-walk
-[ -x "$ASAN_O/tests/rawfrag-walk" ] && [ "${NO_ASAN:-0}" != 1 ] && WALK=$ASAN_O/tests/rawfrag-walk
+WALK=$(t_bin rawfrag-walk)
 if [ ! -x "$WALK" ]; then t_skip "reader" "rawfrag-walk not built"; exit 0; fi
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip "reader" "needs root, tracefs and perf"; exit 0

@@ -7,11 +7,7 @@
 # and, per sample, the same event, pid, tid, cpu, time, raw size, period and ip.
 source "$(dirname "$0")/lib.sh"
 
-if [ -x "$ASAN_O/tests/rawfrag-dump" ] && [ "${NO_ASAN:-0}" != 1 ]; then
-	DUMP=$ASAN_O/tests/rawfrag-dump
-else
-	DUMP=$O/tests/rawfrag-dump
-fi
+DUMP=$(t_bin rawfrag-dump)
 [ -x "$DUMP" ] || { t_skip "perf record" "rawfrag-dump not built"; exit 0; }
 command -v "$PERF" >/dev/null || { t_skip "perf record" "no perf binary"; exit 0; }
 is_root || { t_skip "perf record" "needs root for -a and raw tracepoint samples"; exit 0; }
@@ -19,16 +15,7 @@ is_root || { t_skip "perf record" "needs root for -a and raw tracepoint samples"
 	{ t_skip "perf record" "perf built without libpython (perf script -s is the oracle)"; exit 0; }
 ensure_tracefs || { t_skip "perf record" "no tracefs"; exit 0; }
 
-cat >"$T/samples.py" <<'EOF'
-def emit(p):
-    s = p["sample"]
-    print("%s %d %d %d %d %d %d %x" % (p["ev_name"], s["pid"], s["tid"], s["cpu"],
-          s["time"], len(p.get("raw_buf", b"")), s["period"], s["ip"]))
-def process_event(p):
-    emit(p)
-def trace_unhandled(event_name, context, fields, p):
-    emit(p)
-EOF
+perf_samples_py
 
 # a small workload that switches and wakes up tasks on both CPUs
 cat >"$T/work.sh" <<'EOF'

@@ -7,12 +7,8 @@
 # defect is a raw-layout violation for the checker rather than bad input).
 source "$(dirname "$0")/lib.sh"
 
-bin() { # the ASan build of a test helper when present
-	if [ -x "$ASAN_O/tests/$1" ] && [ "${NO_ASAN:-0}" != 1 ]; then echo "$ASAN_O/tests/$1"
-	else echo "$O/tests/$1"; fi
-}
-GEN=$(bin rawfrag-gen)
-DUMP=$(bin rawfrag-dump)
+GEN=$(t_bin rawfrag-gen)
+DUMP=$(t_bin rawfrag-dump)
 if [ ! -x "$GEN" ] || [ ! -x "$DUMP" ]; then
 	t_skip "fixtures" "rawfrag-gen/rawfrag-dump not built"
 	exit 0
@@ -25,17 +21,8 @@ fi
 t_run "generate fixtures" 0 "$GEN" "$T/fx"
 [ -s "$T/fx/MANIFEST" ] || { t_fail "MANIFEST written"; exit 0; }
 
-# perf's view, one line per sample, in the format below
-cat >"$T/samples.py" <<'EOF'
-def emit(p):
-    s = p["sample"]
-    print("%s %d %d %d %d %d %d %x" % (p["ev_name"], s["pid"], s["tid"], s["cpu"],
-          s["time"], len(p.get("raw_buf", b"")), s["period"], s["ip"]))
-def process_event(p):
-    emit(p)
-def trace_unhandled(event_name, context, fields, p):
-    emit(p)
-EOF
+# perf's view, one line per sample (lib.sh: perf_samples_py), in the format below
+perf_samples_py
 # ours: event pid tid cpu time raw_size period ip (a missing RAW counts as 0)
 ours() { "$DUMP" "$1" | awk '{ r = $6 == "-" ? 0 : $6; print $1, $2, $3, $4, $5, r, $7, $8 }' | sort; }
 
