@@ -58,6 +58,23 @@ def trace_unhandled(event_name, context, fields, p):
     emit(p)
 EOF
 }
+# record --skb: the dump programs loaded now (bpftool), waiting for N of them
+# (the recorder attached) or for none (a leak stays), 10 s at most
+skb_progs() { bpftool prog show 2>/dev/null | grep -c 'name skbdump_'; }
+wait_progs() {
+	for _ in $(seq 100); do
+		[ "$(skb_progs)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+wait_no_progs() {
+	for _ in $(seq 100); do
+		[ "$(skb_progs)" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 have_tracefs() { [ -d /sys/kernel/tracing/events ]; }
 ensure_tracefs() {
 	have_tracefs || { is_root && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }

@@ -15,15 +15,6 @@ if ! command -v bpftool >/dev/null || ! command -v python3 >/dev/null; then
 	t_skip "skb on lo" "needs bpftool and python3"; exit 0
 fi
 
-# wait until N dump programs are loaded (the recorder is attached)
-wait_progs() {
-	for _ in $(seq 100); do
-		[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # record_lo NAME SNAPLEN FILTER SENDER-ARGS...: record lo while the sender runs
 record_lo() {
 	local name=$1 snap=$2 filt=$3; shift 3
@@ -276,8 +267,5 @@ if command -v tshark >/dev/null; then
 fi
 
 # nothing left attached (a leak stays; a concurrent test run's recorder goes away)
-for _ in $(seq 100); do
-	[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" = 0 ] && break
-	sleep 0.1
-done
-t_eq "no dump program left loaded" 0 "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')"
+wait_no_progs
+t_eq "no dump program left loaded" 0 "$(skb_progs)"

@@ -34,13 +34,6 @@ ip -n "$N2" link set rfv1 up
 ip netns exec "$N2" python3 "$SCRIPTS/pkt_send.py" --echo-server --bind 10.77.0.2 --port $BASE >echo.out &
 EP=$!
 
-wait_progs() {
-	for _ in $(seq 100); do
-		[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
 for _ in $(seq 50); do grep -q ready echo.out && break; sleep 0.1; done
 
 ip netns exec "$N1" "$RAWFRAG" record --skb rfv0,lo --hook tc-ingress,tc-egress,xdp -a -e dummy \
@@ -181,11 +174,8 @@ RP=$!
 wait_progs 3
 kill -KILL $RP
 wait $RP 2>/dev/null
-for _ in $(seq 100); do
-	[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" = 0 ] && break
-	sleep 0.1
-done
-t_eq "after SIGKILL: no dump program loaded" 0 "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')"
+wait_no_progs
+t_eq "after SIGKILL: no dump program loaded" 0 "$(skb_progs)"
 t_eq "after SIGKILL: no xdp on rfv0" 0 "$(ip -n "$N1" link show rfv0 | grep -c ' xdp')"
 t_eq "after SIGKILL: no tcx/tc programs on rfv0" "" \
 	"$(ip netns exec "$N1" bpftool net show dev rfv0 2>/dev/null | grep -E 'skbdump|tcx')"

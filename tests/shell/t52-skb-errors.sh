@@ -37,9 +37,6 @@ else
 fi
 
 # nothing left attached (a leak stays; a concurrent test run's recorder goes away)
-for _ in $(seq 100); do
-	[ "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')" = 0 ] && break
-	sleep 0.1
-done
-t_eq "no dump program left loaded" 0 "$(bpftool prog show 2>/dev/null | grep -c 'name skbdump_')"
+wait_no_progs
+t_eq "no dump program left loaded" 0 "$(skb_progs)"
 t_eq "no xdp left on lo" 0 "$(ip link show lo | grep -c ' xdp')"

@@ -15,10 +15,7 @@ if ! is_root; then t_skip "big skb records" "needs root"; exit 0; fi
 "$RAWFRAG" record --skb lo --snaplen 16384 -m 16 --filter "udp and dst port $BASE" -a -e dummy \
 	-o big.data 2>big.rec &
 RP=$!
-for _ in $(seq 100); do
-	bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
-	sleep 0.1
-done
+wait_progs 1
 sleep 0.3 # attach, then the rings
 # 6 sizes x 250 = 1500 datagrams, ~16 MB through 64 KiB rings, paced for the
 # (ASan) recorder: 2 datagrams per 2 ms
@@ -48,10 +45,7 @@ t_grep "check: bpf_skb producer with stale pad counted" 'skbdump:1=lo +bpf_skb' 
 "$RAWFRAG" record --skb lo --snaplen 65436 -m 64 --filter "udp and dst port $BASE" -a -e dummy \
 	-o max.data 2>max.rec &
 RP=$!
-for _ in $(seq 100); do
-	bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
-	sleep 0.1
-done
+wait_progs 1
 sleep 0.3 # attach, then the rings
 python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 65000,65394,65395,65507 --pace 1 \
 	>max.sent
