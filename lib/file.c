@@ -273,6 +273,20 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 	return 1;
 }
 
+/*
+ * The file state an accounted record changes. 1: hand it out, 0: skipped
+ * (opts.force), < 0: error.
+ */
+static int apply_record(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	/* only perf's own (user) records change the file's state */
+	int r = rec->type >= RAWFRAG_RECORD_HEADER_ATTR ? rf_record__apply(f, rec) : 0;
+
+	if (r < 0 && skip_bad(f, rec) == 1)
+		return 0;
+	return r < 0 ? r : 1;
+}
+
 RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
 	int r;
@@ -292,10 +306,10 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 					return r;
 				if (r == 1)
 					continue;
-				r = rf_record__apply(f, rec);
-				if (r < 0 && skip_bad(f, rec) == 1)
+				r = apply_record(f, rec);
+				if (r == 0)
 					continue;
-				return r < 0 ? r : 1;
+				return r;
 			}
 		}
 		if (f->mode == RAWFRAG_MODE_FILE)
@@ -318,11 +332,10 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 				return r;
 			continue;
 		}
-		/* only perf's own (user) records change the file's state */
-		r = rec->type >= RAWFRAG_RECORD_HEADER_ATTR ? rf_record__apply(f, rec) : 0;
-		if (r < 0 && skip_bad(f, rec) == 1)
+		r = apply_record(f, rec);
+		if (r == 0)
 			continue;
-		return r < 0 ? r : 1;
+		return r;
 	}
 }
 
