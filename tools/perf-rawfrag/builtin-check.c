@@ -170,12 +170,6 @@ static bool unparsable(const char *path, struct rawfrag_session *s,
 	return true;
 }
 
-static bool is_describing(uint32_t type)
-{
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
-}
-
 /* Returns an exit status for this file. */
 static int check_file(const char *path, const struct check_args *a)
 {
@@ -212,7 +206,7 @@ static int check_file(const char *path, const struct check_args *a)
 		goto fail;
 	}
 	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		if (is_describing(rec.type) && rawfrag_session__refresh(s, &err))
+		if (rf_is_describing(rec.type) && rawfrag_session__refresh(s, &err))
 			goto fail;
 		if (rawfrag_checker__record(c, &rec, NULL) < 0) {
 			err.err = -ENOMEM;

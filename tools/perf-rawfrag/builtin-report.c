@@ -658,12 +658,6 @@ static void print_stats(struct report *r)
 	}
 }
 
-static bool is_describing(uint32_t type)
-{
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
-}
-
 /* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
 static int time_span(struct report *r)
 {
@@ -875,7 +869,7 @@ static int run(struct report *r)
 	if (fd < 0)
 		goto out;
 	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-		if (is_describing(rec.type)) {
+		if (rf_is_describing(rec.type)) {
 			if (rawfrag_session__refresh(r->sess, &err))
 				goto fail;
 			if (update_evsels(r))

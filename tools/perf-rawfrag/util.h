@@ -24,6 +24,13 @@ int rf_lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_
 void rf_print_err(const char *cmd, const char *path, const struct rawfrag_err *e);
 void rf_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* a record that describes the file (attrs, tracing data, features): refresh the session */
+static inline bool rf_is_describing(uint32_t type)
+{
+	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
+	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+}
+
 /* "1,3-5,7": sorted, merged ranges */
 struct rf_list {
 	int nr;
