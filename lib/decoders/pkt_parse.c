@@ -10,11 +10,6 @@
 
 #define ETH_HLEN 14
 
-static bool have(const struct pkt *k, uint32_t off, uint32_t n)
-{
-	return off <= k->caplen && n <= k->caplen - off;
-}
-
 static uint16_t ip_csum(const uint8_t *p, uint32_t n)
 {
 	uint32_t s = 0;
@@ -31,7 +26,7 @@ static void parse_ip4(struct pkt *k, uint32_t off)
 	const uint8_t *h = k->p + off;
 	uint32_t hl;
 
-	if (!have(k, off, 20) || (h[0] >> 4) != 4)
+	if (!pkt_have(k, off, 20) || (h[0] >> 4) != 4)
 		return;
 	hl = (h[0] & 0xf) * 4;
 	if (hl < 20)
@@ -42,10 +37,10 @@ static void parse_ip4(struct pkt *k, uint32_t off)
 	k->ip_len = pkt_be16(h + 2);
 	k->l4proto = h[9];
 	k->frag_later = (pkt_be16(h + 6) & 0x1fff) != 0;
-	k->ip4_csum_ok = have(k, off, hl) && ip_csum(h, hl) == 0;
+	k->ip4_csum_ok = pkt_have(k, off, hl) && ip_csum(h, hl) == 0;
 	if (k->ip_len >= hl)
 		k->l4len = k->ip_len - hl;
-	if (!k->frag_later && have(k, off + hl, 1))
+	if (!k->frag_later && pkt_have(k, off + hl, 1))
 		k->l4off = off + hl;
 }
 
@@ -60,7 +55,7 @@ static void parse_ip6(struct pkt *k, uint32_t off)
 	uint32_t o = off + 40;
 	uint8_t nh;
 
-	if (!have(k, off, 40) || (h[0] >> 4) != 6)
+	if (!pkt_have(k, off, 40) || (h[0] >> 4) != 6)
 		return;
 	k->ip6 = true;
 	k->l3off = off;
@@ -69,7 +64,7 @@ static void parse_ip6(struct pkt *k, uint32_t off)
 	while (ip6_is_ext(nh) && k->nr_ext < PKT_MAX_EXT) {
 		uint32_t len;
 
-		if (!have(k, o, 8))
+		if (!pkt_have(k, o, 8))
 			goto cut;
 		k->ext[k->nr_ext++] = nh;
 		if (nh == 44) {
@@ -88,7 +83,7 @@ static void parse_ip6(struct pkt *k, uint32_t off)
 	k->l3hlen = o - off;
 	if (k->ip_len >= k->l3hlen)
 		k->l4len = k->ip_len - k->l3hlen;
-	if (!k->frag_later && !ip6_is_ext(nh) && have(k, o, 1))
+	if (!k->frag_later && !ip6_is_ext(nh) && pkt_have(k, o, 1))
 		k->l4off = o;
 	return;
 cut:
@@ -105,11 +100,11 @@ void pkt_parse(struct pkt *k, const uint8_t *p, uint32_t caplen, uint32_t wirele
 	k->p = p;
 	k->caplen = caplen;
 	k->wirelen = wirelen;
-	if (!have(k, 0, ETH_HLEN))
+	if (!pkt_have(k, 0, ETH_HLEN))
 		return;
 	k->eth = true;
 	et = pkt_be16(p + 12);
-	while ((et == 0x8100 || et == 0x88a8) && k->nr_vlan < PKT_MAX_VLAN && have(k, off, 4)) {
+	while ((et == 0x8100 || et == 0x88a8) && k->nr_vlan < PKT_MAX_VLAN && pkt_have(k, off, 4)) {
 		k->vlan_tpid[k->nr_vlan] = et;
 		k->vlan_tci[k->nr_vlan++] = pkt_be16(p + off);
 		et = pkt_be16(p + off + 2);
@@ -120,7 +115,7 @@ void pkt_parse(struct pkt *k, const uint8_t *p, uint32_t caplen, uint32_t wirele
 		parse_ip4(k, off);
 	} else if (et == 0x86dd) {
 		parse_ip6(k, off);
-	} else if (et == 0x0806 && have(k, off, 8)) {
+	} else if (et == 0x0806 && pkt_have(k, off, 8)) {
 		k->arp = true;
 		k->l3off = off;
 	}

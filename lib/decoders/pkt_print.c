@@ -9,11 +9,6 @@
 
 #include "internal/pkt.h"
 
-static bool have(const struct pkt *k, uint32_t off, uint32_t n)
-{
-	return off <= k->caplen && n <= k->caplen - off;
-}
-
 static void mac_str(const uint8_t *m, char *buf)
 {
 	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
@@ -61,7 +56,7 @@ static void tcp_text(const struct pkt *k, struct rawfrag_out *o, const char *s, 
 	char f[9];
 	int n = 0;
 
-	if (!have(k, k->l4off, 20)) {
+	if (!pkt_have(k, k->l4off, 20)) {
 		rawfrag_out__printf(o, "%s > %s: [|tcp]", s, d);
 		return;
 	}
@@ -89,11 +84,11 @@ static void icmp_text(const struct pkt *k, struct rawfrag_out *o, bool v6)
 	uint8_t echo_req = v6 ? 128 : 8, echo_rep = v6 ? 129 : 0;
 
 	rawfrag_out__puts(o, v6 ? "ICMP6, " : "ICMP ");
-	if (!have(k, k->l4off, 4)) {
+	if (!pkt_have(k, k->l4off, 4)) {
 		rawfrag_out__puts(o, v6 ? "[|icmp6]" : "[|icmp]");
 		return;
 	}
-	if ((t[0] == echo_req || t[0] == echo_rep) && have(k, k->l4off, 8))
+	if ((t[0] == echo_req || t[0] == echo_rep) && pkt_have(k, k->l4off, 8))
 		rawfrag_out__printf(o, "echo %s, id %u, seq %u", t[0] == echo_req ? "request" : "reply",
 				    pkt_be16(t + 4), pkt_be16(t + 6));
 	else if (!v6 && t[0] == 3)
@@ -125,7 +120,7 @@ static void l4_text(const struct pkt *k, struct rawfrag_out *o)
 		tcp_text(k, o, s, d);
 		break;
 	case 17:
-		if (!have(k, k->l4off, 8)) {
+		if (!pkt_have(k, k->l4off, 8)) {
 			rawfrag_out__printf(o, "%s > %s: [|udp]", s, d);
 			break;
 		}
@@ -150,7 +145,7 @@ static void arp_text(const struct pkt *k, struct rawfrag_out *o)
 
 	/* Ethernet/IPv4 ARP only; others by opcode */
 	if (pkt_be16(a) != 1 || pkt_be16(a + 2) != 0x0800 || a[4] != 6 || a[5] != 4 ||
-	    !have(k, k->l3off, 28)) {
+	    !pkt_have(k, k->l3off, 28)) {
 		rawfrag_out__printf(o, "ARP, opcode %u, length %u", op, k->wirelen - k->l3off);
 		return;
 	}
@@ -189,7 +184,7 @@ void pkt_text(const struct pkt *k, struct rawfrag_out *o)
 	}
 	if (k->ip4) {
 		rawfrag_out__puts(o, "IP ");
-		if (!k->ip4_csum_ok && have(k, k->l3off, k->l3hlen))
+		if (!k->ip4_csum_ok && pkt_have(k, k->l3off, k->l3hlen))
 			rawfrag_out__puts(o, "(bad cksum) ");
 		l4_text(k, o);
 	} else if (k->ip6) {
@@ -239,7 +234,7 @@ static void l4_fields(const struct pkt *k, struct rawfrag_emit *em)
 
 	if (!k->l4off)
 		return;
-	if (k->l4proto == 6 && have(k, k->l4off, 20)) {
+	if (k->l4proto == 6 && pkt_have(k, k->l4off, 20)) {
 		rawfrag_emit__begin_object(em, "tcp");
 		rawfrag_emit__u64(em, "sport", pkt_be16(t));
 		rawfrag_emit__u64(em, "dport", pkt_be16(t + 2));
@@ -250,18 +245,18 @@ static void l4_fields(const struct pkt *k, struct rawfrag_emit *em)
 		rawfrag_emit__u64(em, "win", pkt_be16(t + 14));
 		rawfrag_emit__u64(em, "options_len", (t[12] >> 4) * 4 > 20 ? (t[12] >> 4) * 4 - 20 : 0);
 		rawfrag_emit__end_object(em);
-	} else if (k->l4proto == 17 && have(k, k->l4off, 8)) {
+	} else if (k->l4proto == 17 && pkt_have(k, k->l4off, 8)) {
 		rawfrag_emit__begin_object(em, "udp");
 		rawfrag_emit__u64(em, "sport", pkt_be16(t));
 		rawfrag_emit__u64(em, "dport", pkt_be16(t + 2));
 		rawfrag_emit__u64(em, "len", pkt_be16(t + 4));
 		rawfrag_emit__hex(em, "csum", pkt_be16(t + 6));
 		rawfrag_emit__end_object(em);
-	} else if ((k->l4proto == 1 || k->l4proto == 58) && have(k, k->l4off, 4)) {
+	} else if ((k->l4proto == 1 || k->l4proto == 58) && pkt_have(k, k->l4off, 4)) {
 		rawfrag_emit__begin_object(em, k->l4proto == 1 ? "icmp" : "icmp6");
 		rawfrag_emit__u64(em, "type", t[0]);
 		rawfrag_emit__u64(em, "code", t[1]);
-		if (have(k, k->l4off, 8)) {
+		if (pkt_have(k, k->l4off, 8)) {
 			rawfrag_emit__u64(em, "id", pkt_be16(t + 4));
 			rawfrag_emit__u64(em, "seq", pkt_be16(t + 6));
 		}
@@ -299,7 +294,7 @@ static void l3_fields(const struct pkt *k, struct rawfrag_emit *em)
 	} else if (k->arp) {
 		rawfrag_emit__begin_object(em, "arp");
 		rawfrag_emit__u64(em, "op", pkt_be16(h + 6));
-		if (have(k, k->l3off, 28) && h[4] == 6 && h[5] == 4) {
+		if (pkt_have(k, k->l3off, 28) && h[4] == 6 && h[5] == 4) {
 			char ip[16];
 
 			mac_str(h + 8, m);

@@ -58,6 +58,12 @@ void pkt_hex(const struct pkt *k, struct rawfrag_out *out);
 /* parsed headers as nested objects */
 void pkt_fields(const struct pkt *k, struct rawfrag_emit *em);
 
+/* [off, off + n) is inside the captured bytes (overflow-safe) */
+static inline bool pkt_have(const struct pkt *k, uint32_t off, uint32_t n)
+{
+	return off <= k->caplen && n <= k->caplen - off;
+}
+
 static inline uint16_t pkt_be16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
