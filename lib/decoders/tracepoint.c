@@ -87,6 +87,18 @@ struct tp_event {
 		uint32_t len_off, len_size; /* the field giving the count */
 		uint32_t el_size; /* bytes per counted element */
 	} lenchk[8];
+	/*
+	 * "x / REC->y" and "x % REC->y" in the print args: libtraceevent 1.7.1
+	 * divides without checking (SIGFPE on a hostile payload). Fields used as
+	 * divisors are checked per sample; any other divisor that is not a non-zero
+	 * constant keeps libtraceevent away from this event (div_unsafe).
+	 */
+	int nr_divchk;
+	struct tp_divchk {
+		uint32_t off, size;
+		const char *name;
+	} divchk[8];
+	bool div_unsafe;
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -191,6 +203,7 @@ static void tp_event_free(struct tp_event *te)
 	free(te);
 }
 
+static void find_divs(struct tp_event *te, struct tep_print_arg *a);
 static void find_lenchk(struct tp_event *te, struct tep_print_arg *a);
 
 static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
@@ -241,6 +254,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
 	find_lenchk(te, ev->print_fmt.args);
+	find_divs(te, ev->print_fmt.args);
 	te->json_fast = true;
 	for (int i = 0; i < n; i++)
 		if (!te->f[i].jkey)
@@ -695,6 +709,90 @@ static void find_lenchk(struct tp_event *te, struct tep_print_arg *a)
 	}
 }
 
+/* the right operand of a '/' or '%': a non-zero constant, or a field checked per sample */
+static void add_divisor(struct tp_event *te, struct tep_print_arg *r)
+{
+	const struct tep_format_field *f;
+	char *end;
+
+	if (r && r->type == TEP_PRINT_ATOM && r->atom.atom) {
+		if (strtoull(r->atom.atom, &end, 0) == 0 || *end)
+			te->div_unsafe = true;
+		return;
+	}
+	if (!r || r->type != TEP_PRINT_FIELD || !r->field.name) {
+		te->div_unsafe = true;
+		return;
+	}
+	f = tep_find_any_field(te->ev, r->field.name);
+	if (!f || !int_size((uint32_t)f->size) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    te->nr_divchk >= (int)(sizeof(te->divchk) / sizeof(te->divchk[0]))) {
+		te->div_unsafe = true;
+		return;
+	}
+	te->divchk[te->nr_divchk++] = (struct tp_divchk){
+		.off = (uint32_t)f->offset, .size = (uint32_t)f->size, .name = f->name };
+}
+
+static void find_divs_one(struct tp_event *te, struct tep_print_arg *a)
+{
+	switch (a->type) {
+	case TEP_PRINT_OP:
+		if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")))
+			add_divisor(te, a->op.right);
+		find_divs(te, a->op.left);
+		find_divs(te, a->op.right);
+		break;
+	case TEP_PRINT_TYPE:
+		find_divs(te, a->typecast.item);
+		break;
+	case TEP_PRINT_FLAGS:
+		find_divs(te, a->flags.field);
+		break;
+	case TEP_PRINT_SYMBOL:
+		find_divs(te, a->symbol.field);
+		break;
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		find_divs(te, a->hex.field);
+		find_divs(te, a->hex.size);
+		break;
+	case TEP_PRINT_INT_ARRAY:
+		find_divs(te, a->int_array.field);
+		find_divs(te, a->int_array.count);
+		find_divs(te, a->int_array.el_size);
+		break;
+	case TEP_PRINT_FUNC:
+		find_divs(te, a->func.args);
+		break;
+	default:
+		break;
+	}
+}
+
+/* every division in the print args (sub-args are single args, lists use ->next) */
+static void find_divs(struct tp_event *te, struct tep_print_arg *a)
+{
+	for (; a; a = a->next)
+		find_divs_one(te, a);
+}
+
+/* a divisor field that is 0 in this payload (libtraceevent would trap) */
+static bool divides_by_zero(const struct tp_event *te, const struct rawfrag_raw *raw,
+			    char *why, size_t whylen)
+{
+	for (int i = 0; i < te->nr_divchk; i++) {
+		const struct tp_divchk *d = &te->divchk[i];
+
+		if ((uint64_t)d->off + d->size > raw->size ||
+		    !rd_num(raw->data + d->off, d->size, te->tf->td.swap, false)) {
+			snprintf(why, whylen, "the print format divides by %s, which is 0", d->name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * libtraceevent prints __get_str() up to the NUL, wherever that is: a dynamic
  * string with no NUL before the end of the raw area would be read past it.
@@ -740,7 +838,8 @@ static __attribute__((noinline)) int tp_text_checked(const struct tp_event *te,
 	uint32_t end;
 
 	if (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
-	    strings_unterminated(te, raw, why, sizeof(why))) {
+	    strings_unterminated(te, raw, why, sizeof(why)) ||
+	    divides_by_zero(te, raw, why, sizeof(why))) {
 		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
 				    why);
 		return -EINVAL;
@@ -753,12 +852,18 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 {
 	struct tp_event *te = priv;
 	struct tp_file *tf = te->tf;
-	int ret;
+	int ret = 0;
 
-	/* counted arrays and strings need strings_unterminated(): the long way */
-	if ((te->nr_lenchk || !tp_plain_ok(te, raw)) && tp_text_checked(te, raw, out))
+	/* counted arrays, divisors and strings need the long way */
+	if ((te->nr_lenchk || te->nr_divchk || !tp_plain_ok(te, raw)) &&
+	    tp_text_checked(te, raw, out))
 		return -EINVAL;
-	if (te->prog) {
+	if (te->div_unsafe) {
+		rawfrag_out__printf(out, "[%s:%s: print format not used: it divides by a value "
+					 "that may be 0]",
+				    te->ev->system, te->ev->name);
+		verbose = true;
+	} else if (te->prog) {
 		ret = fast_text(te, raw, s, out);
 	} else {
 		ret = tep_text(te, raw, s);
