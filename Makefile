@@ -27,7 +27,7 @@ BPFTOOL ?= bpftool
 PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
 export PKG_CONFIG_PATH
 
-PKGS := libtraceevent libbpf libzstd libelf zlib
+PKGS := libtraceevent libbpf libzstd libelf zlib libunwind-generic
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LIBPERF_DIR := $(abspath $(DEPS))/libperf

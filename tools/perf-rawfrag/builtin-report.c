@@ -25,15 +25,14 @@
 
 #include "builtin.h"
 #include "report-order.h"
+#include "report-sym.h"
 #include "skb.h"
 #include "util.h"
 
-enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F_TRACE = 64 };
-#define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
-#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
+#define LINE_MAX_HEAD 256 /* the columns before the trace text, but a long event name */
 #define TEXT_COPY 32 /* event names up to this long are copied in one fixed-size move */
 
 struct report {
@@ -42,6 +41,10 @@ struct report {
 	bool stats, verbose_text, force;
 	int verbose;
 	unsigned int fields;
+	bool fields_set;
+	/* symbols and call chains (report-sym.c) */
+	struct rs_ctx rs;
+	struct rawfrag_machine_opts mopts;
 	/* selection */
 	const char *events; /* comma list of names/globs */
 	bool has_pid, has_tid, has_cpu, has_time;
@@ -64,6 +67,8 @@ struct report {
 		uint32_t text_len, json_len;
 		const struct rawfrag_decoder *d;
 		void *dpriv;
+		unsigned int fields; /* -F, else perf script's default for the event */
+		const struct perf_event_attr *attr;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
@@ -96,7 +101,14 @@ static const char report_usage[] =
 	"        --tid <list>      only these thread ids\n"
 	"    -C, --cpu <list>      only these CPUs\n"
 	"        --time <range>    start,stop in seconds, or percentages (10%-20%, 10%/2)\n"
-	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace\n"
+	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace,ip,sym,\n"
+	"                          symoff,dso,addr,period,iregs,uregs,tod,flags\n"
+	"    -G, --hide-call-graph  one line per sample, no call chain\n"
+	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
+	"        --ns              times with nanoseconds\n"
+	"        --symfs <dir>     look for DSOs and debug files under dir\n"
+	"        --kallsyms <file> kernel symbols from this file\n"
+	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
 	"    -h, --help            show this help\n";
 
@@ -105,9 +117,12 @@ static int parse_fields(const char *s, unsigned int *out)
 	static const struct {
 		const char *name;
 		unsigned int bit;
-	} names[] = { { "comm", F_COMM }, { "pid", F_PID },	{ "tid", F_TID },
-		      { "cpu", F_CPU },	  { "time", F_TIME },	{ "event", F_EVENT },
-		      { "trace", F_TRACE }, { "raw", F_TRACE } };
+	} names[] = { { "comm", F_COMM },     { "pid", F_PID },	      { "tid", F_TID },
+		      { "cpu", F_CPU },	      { "time", F_TIME },     { "event", F_EVENT },
+		      { "trace", F_TRACE },   { "raw", F_TRACE },     { "ip", F_IP },
+		      { "sym", F_SYM },	      { "symoff", F_SYMOFF }, { "dso", F_DSO },
+		      { "addr", F_ADDR },     { "period", F_PERIOD }, { "iregs", F_IREGS },
+		      { "uregs", F_UREGS },   { "tod", F_TOD },	      { "flags", F_FLAGS } };
 	unsigned int f = 0;
 	char *dup = strdup(s), *save = NULL;
 
@@ -120,7 +135,8 @@ static int parse_fields(const char *s, unsigned int *out)
 			if (!strcmp(t, names[i].name))
 				break;
 		if (i == sizeof(names) / sizeof(names[0])) {
-			rf_errorf("report", "unknown field '%s' in -F (comm,pid,tid,cpu,time,event,trace)", t);
+			rf_errorf("report", "unknown field '%s' in -F (comm,pid,tid,cpu,time,event,trace,"
+				  "ip,sym,symoff,dso,addr,period,iregs,uregs,tod,flags)", t);
 			free(dup);
 			return -EINVAL;
 		}
@@ -164,6 +180,18 @@ static void free_evc(struct report *r)
 	}
 }
 
+/* perf script shows symbols for all tracepoints when one of them has call chains */
+static bool any_tp_chain(struct report *r)
+{
+	for (int i = 0; i < rawfrag_file__nr_evsels(r->file); i++) {
+		const struct perf_event_attr *a = rawfrag_evsel__attr(rawfrag_file__evsel(r->file, i));
+
+		if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+			return !r->rs.hide_cg;
+	}
+	return false;
+}
+
 /*
  * The constant parts of an evsel's lines, rendered once: "%*s: " of the event
  * name (perf script pads to the longest name) and '{"event":..,"producer":..'.
@@ -179,6 +207,10 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 
 	c->d = d;
 	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+	c->attr = rawfrag_evsel__attr(ev);
+	c->fields = r->fields_set ? r->fields :
+		    rs_default_fields(rawfrag_evsel__attr(ev), any_tp_chain(r)) &
+			    rs_available(rawfrag_evsel__attr(ev));
 	name = name ? name : "";
 	l = (int)strlen(name);
 	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
@@ -389,7 +421,7 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
-	unsigned int f = r->fields;
+	unsigned int f = c->fields;
 	char stack[LINE_MAX_HEAD], *line, *p;
 	bool direct;
 
@@ -408,7 +440,11 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		 * columns that follow, or not written out.
 		 */
 		memset(p, ' ', 16);
-		if (l <= 16) {
+		if (f & F_IP && rs_chain_line(&r->rs, c->attr, f)) {
+			/* perf: "%s " when chain lines follow */
+			memcpy(p, comm, l);
+			p += l;
+		} else if (l <= 16) {
 			memcpy(p + 16 - l, comm, 16);
 			p += 16;
 		} else {
@@ -438,7 +474,12 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		*p++ = ']';
 		*p++ = ' ';
 	}
-	if (f & F_TIME) {
+	if (f & F_TOD)
+		p = rs_text_tod(&r->rs, p, smp->time);
+	if ((f & F_TIME) && r->rs.ns) {
+		p += sprintf(p, "%5" PRIu64 ".%09" PRIu64 ": ", smp->time / 1000000000ULL,
+			     smp->time % 1000000000ULL);
+	} else if (f & F_TIME) {
 		uint64_t secs = smp->time / 1000000000ULL;
 		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
 
@@ -451,6 +492,10 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		memcpy(p + 7, ": ", 2);
 		p += 9;
 	}
+	if (f & F_PERIOD)
+		/* without PERIOD in the sample, perf shows the attr's period */
+		p += sprintf(p, "%10" PRIu64 " ", smp->sample_type & PERF_SAMPLE_PERIOD ?
+						    smp->period : c->attr->sample_period);
 	if (f & F_EVENT) {
 		if (c->text_len <= TEXT_COPY && TEXT_COPY <= LINE_MAX_HEAD - (size_t)(p - line)) {
 			memcpy(p, c->text, TEXT_COPY);
@@ -472,12 +517,16 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		o->len += (size_t)(p - line);
 	else
 		rf_out_write(o, line, (size_t)(p - line));
+	if (f & F_FLAGS) /* perf's flags are those of branch samples (PT, BTS): none here */
+		rawfrag_out__printf(o, "  %-21s ", "");
 	if (f & F_TRACE) {
 		struct rawfrag_raw raw;
 
 		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
 			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
 	}
+	if (f & (F_ADDR | F_IP | F_IREGS | F_UREGS))
+		rs_text_tail(&r->rs, o, f, smp, c->attr);
 	rf_out_putc(o, '\n');
 }
 
@@ -574,6 +623,12 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		p = line;
 	} else {
 		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
+	}
+	if (st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+		  PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)) {
+		rf_out_write(o, line, (size_t)(p - line));
+		rs_json(&r->rs, o, smp, c->attr);
+		p = line;
 	}
 	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
 		uint32_t len = 0;
@@ -784,6 +839,8 @@ static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
 	struct report *r = ctx;
 
 	if (rec->type != PERF_RECORD_SAMPLE) {
+		if (r->rs.m && rawfrag_machine__process_record(r->rs.m, rec, r->swap))
+			return -ENOMEM;
 		return rf_threads__event(r->threads, rec, r->swap);
 	}
 	if (!do_sample(r, rec, ev, r->err)) {
@@ -795,13 +852,19 @@ static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
 	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
+/* records that build the machine's maps */
+static bool machine_record(uint32_t type)
+{
+	return type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 || type == PERF_RECORD_KSYMBOL;
+}
+
 /* A kernel record in perf's order: now (no time) or through the queue. */
 static int order_record(struct report *r, const struct rawfrag_record *rec)
 {
 	struct rawfrag_evsel *ev;
 	uint64_t t = rec_time(r, rec, &ev);
 	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
-		    rec->type == PERF_RECORD_FORK;
+		    rec->type == PERF_RECORD_FORK || machine_record(rec->type);
 
 	if (!t || t == UINT64_MAX)
 		return keep ? deliver(r, rec, ev) : 0;
@@ -859,6 +922,15 @@ static int run(struct report *r)
 		r->threads = rf_threads__new();
 		if (!r->threads)
 			goto oom;
+		r->mopts.sz = sizeof(r->mopts);
+		r->mopts.print = rf_lib_print;
+		r->mopts.print_ctx = &pc;
+		r->rs.m = rawfrag_machine__new(r->file, &r->mopts);
+		r->rs.cc = rawfrag_callchain__new();
+		if (!r->rs.m || !r->rs.cc)
+			goto oom;
+		r->rs.env = rawfrag_file__env(r->file);
+		r->rs.arch = r->rs.env ? r->rs.env->arch : NULL;
 	}
 	if (!r->stats && !r->no_order) {
 		r->oq = ro_queue__new(deliver, r);
@@ -891,7 +963,15 @@ static int run(struct report *r)
 				goto fail;
 			continue;
 		}
-		/* --no-order: names as of the position in the file */
+		/* --no-order: names and maps as of the position in the file */
+		if (r->rs.m && machine_record(rec.type)) {
+			if (rawfrag_machine__process_record(r->rs.m, &rec, r->swap))
+				goto oom;
+			continue;
+		}
+		if (r->rs.m && rec.type == PERF_RECORD_FORK &&
+		    rawfrag_machine__process_record(r->rs.m, &rec, r->swap))
+			goto oom;
 		if (r->threads && (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK)) {
 			if (rf_threads__event(r->threads, &rec, r->swap))
 				goto oom;
@@ -971,11 +1051,13 @@ out:
 	free(r->ev_lost);
 	ro_queue__delete(r->oq);
 	rf_threads__delete(r->threads);
+	rawfrag_machine__delete(r->rs.m);
+	rawfrag_callchain__delete(r->rs.cc);
 	return rc;
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
-       O_DECODER_OPT };
+       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -1006,6 +1088,12 @@ int cmd_report(int argc, char **argv)
 		{ "time", required_argument, NULL, O_TIME },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "no-order", no_argument, NULL, O_NO_ORDER },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "ns", no_argument, NULL, O_NS },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1015,7 +1103,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:o:vxfe:C:F:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:h", longopts, NULL)) != -1) {
 		char *d = NULL;
 
 		switch (opt) {
@@ -1076,7 +1164,24 @@ int cmd_report(int argc, char **argv)
 		case 'F':
 			if (parse_fields(optarg, &r.fields))
 				goto out;
+			r.fields_set = true;
 			break;
+		case 'G': r.rs.hide_cg = true; break;
+		case O_NS: r.rs.ns = true; break;
+		case O_SYMFS: r.mopts.symfs = optarg; break;
+		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
+		case 'k': r.mopts.vmlinux = optarg; break;
+		case O_MAX_STACK: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || v > 65535) {
+				rf_errorf("report", "bad --max-stack '%s' (a number of frames)", optarg);
+				goto out;
+			}
+			r.rs.max_stack = v ? (uint32_t)v : 1;
+			break;
+		}
 		case 'h':
 			fputs(report_usage, stdout);
 			rc = RF_EXIT_OK;
