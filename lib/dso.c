@@ -106,6 +106,11 @@ static uint64_t page_up(uint64_t v)
 	return (v + 4095) & ~4095ULL;
 }
 
+void rf_dso__sort_syms(struct rf_dso *d)
+{
+	qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
+}
+
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
 {
 	size_t n = 0;
@@ -304,6 +309,13 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 			d->nr_syms = d->strs_len = 0;
 	}
 	rf_dso__finish_syms(d, false);
+	if (d->nr_syms && rt && rt->path) {
+		size_t before = d->nr_syms;
+
+		rf_elf__plt_syms(d, rt->path);
+		if (d->nr_syms != before)
+			rf_dso__sort_syms(d);
+	}
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" per line, hex (perf's dso__load_perf_map) */

@@ -587,9 +587,34 @@ static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all)
 					      (size_t)(tab - n));
 			continue;
 		}
+		if (!strcmp(n, "__entry_SYSCALL_64_trampoline"))
+			continue; /* perf drops it */
 		ret = rf_dso__add_sym(d, s->start - delta, s->end - s->start, s->bind, n, strlen(n));
 	}
 	return ret;
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct rf_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* perf's map__fixup_start/end after kallsyms: the kernel map spans its symbols */
+static void kernel_map_fixup(struct rawfrag_machine *m)
+{
+	struct rf_dso *k = m->kernel;
+
+	if (!k->nr_syms || m->vmlinux)
+		return;
+	for (int i = 0; i < m->kmaps.nr; i++) {
+		if (m->kmaps.v[i].dso != k)
+			continue;
+		m->kmaps.v[i].start = k->syms[0].start;
+		m->kmaps.v[i].end = k->syms[k->nr_syms - 1].end;
+	}
+	qsort(m->kmaps.v, (size_t)m->kmaps.nr, sizeof(*m->kmaps.v), map_cmp);
 }
 
 static void load_kernel(struct rawfrag_machine *m)
@@ -622,6 +647,7 @@ static void load_kernel(struct rawfrag_machine *m)
 	for (int i = 0; i < m->kmaps.nr; i++)
 		if (m->kmaps.v[i].dso->kind == RF_DSO_MODULE)
 			rf_dso__finish_syms(m->kmaps.v[i].dso, false);
+	kernel_map_fixup(m);
 }
 
 /* ---- lookups ---- */
@@ -646,7 +672,7 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 			     uint8_t cpumode, struct rawfrag_frame *fr)
 {
 	struct rf_maps *ms = NULL;
-	struct rf_map *map = NULL;
+	struct rf_map *found = NULL, *map, copy;
 	const struct rf_sym *s;
 	struct rf_dso *d;
 	uint64_t a;
@@ -657,12 +683,15 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	else if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_HYPERVISOR)
 		ms = &m->kmaps;
 	if (ms)
-		map = rf_maps__find(ms, addr);
+		found = rf_maps__find(ms, addr);
 	/* perf looks outside all user maps in the kernel (vsyscall and the like) */
-	if (!map && cpumode == PERF_RECORD_MISC_USER && m->kernel_start && addr >= m->kernel_start)
-		map = rf_maps__find(&m->kmaps, addr);
-	if (!map)
+	if (!found && cpumode == PERF_RECORD_MISC_USER && m->kernel_start && addr >= m->kernel_start)
+		found = rf_maps__find(&m->kmaps, addr);
+	if (!found)
 		return 0;
+	/* loading kernel symbols moves the kernel map: this lookup keeps the one found */
+	copy = *found;
+	map = &copy;
 	d = map->dso;
 	fr->dso = d->name;
 	a = map->identity ? addr : addr - map->start + map->pgoff;

@@ -155,6 +155,7 @@ int rf_elf__open(const char *path, struct rf_elf **out)
 	}
 	e->fd = fd;
 	e->size = size;
+	e->path = strdup(path);
 	e->e_type = eh.e_type;
 	for (size_t i = 0; i < phnum && e->nr_load < RF_MAX_LOAD; i++) {
 		GElf_Phdr ph;
@@ -179,6 +180,7 @@ void rf_elf__close(struct rf_elf *e)
 	if (!e)
 		return;
 	close(e->fd);
+	free(e->path);
 	free(e);
 }
 
@@ -345,6 +347,88 @@ int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *r
 out:
 	rf_elf__close(own);
 	elf_end(L.elf);
+	close(fd);
+	return ret;
+}
+
+static Elf_Scn *sec_by_name(Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *sh,
+			    size_t *idx)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (gelf_getshdr(scn, sh) && !strcmp(sec_name(elf, shstrndx, sh), name)) {
+			if (idx)
+				*idx = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+static int plt_add(struct rf_dso *d, Elf_Data *dsyms, Elf_Data *dstr, uint64_t symidx,
+		   uint64_t off, uint64_t size)
+{
+	const char *name = "";
+	char buf[1024];
+	GElf_Sym s;
+
+	if (symidx <= INT32_MAX && gelf_getsym(dsyms, (int)symidx, &s) && s.st_name < dstr->d_size)
+		name = (const char *)dstr->d_buf + s.st_name;
+	snprintf(buf, sizeof(buf), "%.*s@plt",
+		 (int)strnlen(name, 512), name);
+	return rf_dso__add_sym(d, off, size, 1, buf, strlen(buf));
+}
+
+/* perf's dso__synthesize_plt_symbols(): "name@plt" per .rela.plt entry, in .plt order */
+int rf_elf__plt_syms(struct rf_dso *d, const char *path)
+{
+	GElf_Shdr rsh, psh, dsh, ssh;
+	Elf_Scn *rel, *dyn, *str;
+	Elf_Data *rd, *dsyms, *dstr;
+	size_t shstrndx, dynidx;
+	uint64_t size, off, ent;
+	int fd, ret = 0;
+	Elf *elf = elf_open_fd(path, &fd, &size);
+
+	if (!elf)
+		return 0;
+	if (elf_getshdrstrndx(elf, &shstrndx) ||
+	    !(dyn = sec_by_name(elf, shstrndx, ".dynsym", &dsh, &dynidx)) ||
+	    dsh.sh_type != SHT_DYNSYM)
+		goto out;
+	rel = sec_by_name(elf, shstrndx, ".rela.plt", &rsh, NULL);
+	if (!rel)
+		rel = sec_by_name(elf, shstrndx, ".rel.plt", &rsh, NULL);
+	if (!rel || rsh.sh_link != dynidx || !rsh.sh_entsize ||
+	    !sec_by_name(elf, shstrndx, ".plt", &psh, NULL))
+		goto out;
+	if (!(rd = sec_data(rel, &rsh, size)) || !(dsyms = sec_data(dyn, &dsh, size)) ||
+	    !(str = elf_getscn(elf, dsh.sh_link)) || !gelf_getshdr(str, &ssh) ||
+	    !(dstr = sec_data(str, &ssh, size)) || !dstr->d_size)
+		goto out;
+	ent = psh.sh_entsize;
+	off = psh.sh_offset + ent;
+	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize && !ret; i++, off += ent) {
+		uint64_t info;
+
+		if (rsh.sh_type == SHT_RELA) {
+			GElf_Rela r;
+
+			if (!gelf_getrela(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		} else {
+			GElf_Rel r;
+
+			if (!gelf_getrel(rd, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		ret = plt_add(d, dsyms, dstr, GELF_R_SYM(info), off, ent);
+	}
+out:
+	elf_end(elf);
 	close(fd);
 	return ret;
 }

@@ -39,6 +39,7 @@ struct rf_elf {
 	uint64_t text_vaddr, text_off; /* .text, for symbols outside any PT_LOAD */
 	uint8_t bid[20];
 	uint8_t bid_size;
+	char *path;
 };
 
 struct rf_dso {
@@ -74,6 +75,7 @@ struct rawfrag_machine;
 int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 		    const char *name, size_t nlen);
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms);
+void rf_dso__sort_syms(struct rf_dso *d);
 const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr);
 static inline const char *rf_dso__sym_name(const struct rf_dso *d, const struct rf_sym *s)
 {
@@ -97,6 +99,8 @@ void rf_elf__close(struct rf_elf *e);
  */
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt,
 		      bool kernel, int64_t delta, bool *has_symtab);
+/* perf's "name@plt" symbols of path's .plt (added unsorted to d) */
+int rf_elf__plt_syms(struct rf_dso *d, const char *path);
 /* the .gnu_debuglink name of path into buf; -1 if none */
 int rf_elf__debuglink(const char *path, char *buf, size_t len);
 /* build-id of an ELF file; its size or -1 */
