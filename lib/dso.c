@@ -229,6 +229,12 @@ static int user_candidates(struct rawfrag_machine *m, struct rf_dso *d, char can
 
 	cand_set(file, "%s%s", symfs, d->path);
 	cand_set(dir, "%s", file);
+	/* none recorded: the file's own, for the build-id paths (perf does the same) */
+	if (!d->bid_size && is_file(file)) {
+		int b = rf_elf__build_id(file, d->bid);
+
+		d->bid_size = b > 0 ? (uint8_t)b : 0;
+	}
 	if (strrchr(dir, '/'))
 		*strrchr(dir, '/') = 0;
 	if (is_file(file) && !rf_elf__debuglink(file, link, sizeof(link))) {

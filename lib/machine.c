@@ -49,7 +49,13 @@ struct rawfrag_machine {
 	uint64_t kernel_start;
 	int vdso_fd;
 	char vdso_path[64];
+	void *unw_as;
 };
+
+void **rf_machine__unw_as(struct rawfrag_machine *m)
+{
+	return &m->unw_as;
+}
 
 const char *rf_machine__symfs(const struct rawfrag_machine *m)
 {
@@ -813,6 +819,7 @@ void rawfrag_machine__delete(struct rawfrag_machine *m)
 		free(m->bids[i].name);
 	free(m->bids);
 	free(m->kmaps.v);
+	rf_unwind__as_free(m->unw_as);
 	if (m->vdso_fd >= 0)
 		close(m->vdso_fd);
 	free(m->symfs);

@@ -123,6 +123,9 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack);
 void rf_unwind__dso_free(struct rf_dso *d);
+void rf_unwind__as_free(void *as);
+/* the machine's libunwind address space (created by unwind.c) */
+void **rf_machine__unw_as(struct rawfrag_machine *m);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
 
