@@ -20,8 +20,14 @@ unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chai
 
 	if (a->type == PERF_TYPE_TRACEPOINT)
 		return any_tp_chain ? f | F_SYMS : f;
-	/* events that carry a raw payload keep it as their text */
-	if (a->sample_type & PERF_SAMPLE_RAW)
+	/*
+	 * Raw producers (BPF output, PMUs of their own such as IBS, raw PMU
+	 * events) keep their decoded payload as the text, perf's generic
+	 * events get perf script's columns.
+	 */
+	if ((a->sample_type & PERF_SAMPLE_RAW) &&
+	    ((a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT) ||
+	     a->type == PERF_TYPE_RAW || a->type >= PERF_TYPE_MAX))
 		return (a->sample_type & PERF_SAMPLE_CALLCHAIN) ? f | F_SYMS : f;
 	return (f & ~F_TRACE) | F_SYMS | F_PERIOD;
 }
