@@ -7,12 +7,15 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <rawfrag/rawfrag.h>
+#include <rawfrag/machine.h>
+#include "internal/machine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,10 +24,27 @@ static int quiet(enum rawfrag_print_level level, void *ctx, const char *fmt, va_
 	return 0;
 }
 
+/* symbols and call chains of a sample: no file of this machine is read */
+static void resolve(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
+		    const struct rawfrag_sample *smp, const struct perf_event_attr *attr)
+{
+	struct rawfrag_frame fr;
+
+	if (!m || !cc)
+		return;
+	rawfrag_machine__resolve(m, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
+				 smp->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
+	rawfrag_callchain__resolve(cc, m, smp, attr, 0);
+}
+
 static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk,
 		       struct rawfrag_file *f, struct rawfrag_out *out,
 		       struct rawfrag_emit *em_json, struct rawfrag_emit *em_text)
 {
+	RAWFRAG_OPTS(rawfrag_machine_opts, mopts, .print = quiet, .symfs = "/nonexistent",
+		     .kallsyms = "/dev/null", .buildid_dir = "/nonexistent");
+	struct rawfrag_machine *m = rawfrag_machine__new(f, &mopts);
+	struct rawfrag_callchain *cc = rawfrag_callchain__new();
 	struct rawfrag_record rec;
 	struct rawfrag_sample smp;
 	struct rawfrag_err err;
@@ -41,8 +61,11 @@ static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk
 		    rec.type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
 		    rec.type == RAWFRAG_RECORD_HEADER_FEATURE)
 			rawfrag_session__refresh(sess, &err);
-		if (rec.type != PERF_RECORD_SAMPLE)
+		if (rec.type != PERF_RECORD_SAMPLE) {
+			if (m && rec.type < RAWFRAG_RECORD_HEADER_ATTR)
+				rawfrag_machine__process_record(m, &rec, rawfrag_file__needs_swap(f));
 			continue;
+		}
 		ev = rawfrag_file__evsel_of(f, &rec);
 		if (!ev)
 			continue;
@@ -50,6 +73,7 @@ static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk
 					  rawfrag_file__needs_swap(f), &err))
 			continue;
 		rawfrag_checker__record(chk, &rec, &smp);
+		resolve(m, cc, &smp, rawfrag_evsel__attr(ev));
 		if (!rawfrag_session__raw(sess, &rec, &smp, &raw))
 			continue;
 		dec = rawfrag_session__decoder(sess, ev);
@@ -72,6 +96,39 @@ static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk
 		}
 		rawfrag_out__reset(out);
 	}
+	rawfrag_callchain__delete(cc);
+	rawfrag_machine__delete(m);
+}
+
+/* An ELF file (input starting with its magic) through the symbolizer. */
+static void symbolize_elf(int fd)
+{
+	struct rf_dso d = { .kind = RF_DSO_USER };
+	struct rf_elf *e = NULL;
+	char path[64], link[256];
+	uint8_t bid[20];
+	bool symtab;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	rf_elf__build_id(path, bid);
+	rf_elf__debuglink(path, link, sizeof(link));
+	if (rf_elf__open(path, &e))
+		e = NULL;
+	if (rf_elf__load_syms(&d, path, e, false, 0, &symtab) == 0) {
+		rf_dso__finish_syms(&d, false);
+		rf_elf__plt_syms(&d, path);
+		rf_dso__sort_syms(&d);
+		for (uint64_t a = 0; a < 0x10000; a += 0x101)
+			rf_dso__find(&d, a);
+	}
+	if (e && e->nr_load) {
+		uint8_t buf[64];
+
+		rf_elf__pread(e, buf, sizeof(buf), e->load[0].off);
+	}
+	rf_elf__close(e);
+	free(d.syms);
+	free(d.strs);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -93,6 +150,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && write(fd, data, size) != (ssize_t)size)
 		goto out;
 	lseek(fd, 0, SEEK_SET);
+	if (size >= 4 && !memcmp(data, "\177ELF", 4)) {
+		symbolize_elf(fd);
+		goto out;
+	}
 	fopts.fd = fd;
 	f = rawfrag_file__open("fuzz.data", &fopts, &err);
 	if (!f)
