@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -275,6 +276,28 @@ static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *sh, bool *has_symtab)
 	return dyn;
 }
 
+/*
+ * C++ names as perf shows them: libiberty's demangler without parameters
+ * (perf's demangle_flags when not verbose); kernel symbols stay as they are.
+ */
+static int add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
+		   const char *name, size_t nlen, bool demangle)
+{
+	char *dm = NULL;
+	int ret;
+
+	if (demangle && nlen > 2 && name[0] == '_' && name[1] == 'Z') {
+		dm = cplus_demangle(name, DMGL_NO_OPTS);
+		if (dm) {
+			name = dm;
+			nlen = strlen(dm);
+		}
+	}
+	ret = rf_dso__add_sym(d, start, len, bind, name, nlen);
+	free(dm);
+	return ret;
+}
+
 struct symload {
 	Elf *elf;
 	uint64_t fsize;
@@ -288,6 +311,7 @@ static int load_one(struct rf_dso *d, struct symload *L, const GElf_Sym *s, Elf_
 {
 	bool label = sym_is_label(s);
 	const char *name;
+	size_t nlen;
 	uint64_t v = s->st_value;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -310,8 +334,10 @@ static int load_one(struct rf_dso *d, struct symload *L, const GElf_Sym *s, Elf_
 	else
 		v = sym_to_offset(L->rt, v, &sh);
 	name = (const char *)str->d_buf + s->st_name;
-	return rf_dso__add_sym(d, v, s->st_size, GELF_ST_BIND(s->st_info), name,
-			       strnlen(name, str->d_size - s->st_name));
+	nlen = strnlen(name, str->d_size - s->st_name);
+	/* an unterminated last name is taken as it is, not demangled */
+	return add_sym(d, v, s->st_size, GELF_ST_BIND(s->st_info), name, nlen,
+		       !L->kernel && nlen < str->d_size - s->st_name);
 }
 
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt, bool kernel,
@@ -370,13 +396,16 @@ static int plt_add(struct rf_dso *d, Elf_Data *dsyms, Elf_Data *dstr, uint64_t s
 		   uint64_t off, uint64_t size)
 {
 	const char *name = "";
-	char buf[1024];
+	char buf[1024], *dm = NULL;
 	GElf_Sym s;
 
-	if (symidx <= INT32_MAX && gelf_getsym(dsyms, (int)symidx, &s) && s.st_name < dstr->d_size)
+	if (symidx <= INT32_MAX && gelf_getsym(dsyms, (int)symidx, &s) && s.st_name < dstr->d_size &&
+	    memchr((const char *)dstr->d_buf + s.st_name, 0, dstr->d_size - s.st_name))
 		name = (const char *)dstr->d_buf + s.st_name;
-	snprintf(buf, sizeof(buf), "%.*s@plt",
-		 (int)strnlen(name, 512), name);
+	if (name[0] == '_' && name[1] == 'Z' && (dm = cplus_demangle(name, DMGL_NO_OPTS)))
+		name = dm;
+	snprintf(buf, sizeof(buf), "%.*s@plt", (int)strnlen(name, 1000), name);
+	free(dm);
 	return rf_dso__add_sym(d, off, size, 1, buf, strlen(buf));
 }
 

@@ -42,6 +42,7 @@ struct report {
 	int verbose;
 	unsigned int fields;
 	bool fields_set;
+	bool show_task; /* --show-task-events */
 	/* symbols and call chains (report-sym.c) */
 	struct rs_ctx rs;
 	struct rawfrag_machine_opts mopts;
@@ -106,6 +107,7 @@ static const char report_usage[] =
 	"    -G, --hide-call-graph  one line per sample, no call chain\n"
 	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
 	"        --ns              times with nanoseconds\n"
+	"        --show-task-events  also COMM, FORK and EXIT records, as perf script\n"
 	"        --symfs <dir>     look for DSOs and debug files under dir\n"
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
@@ -232,6 +234,53 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 		return -ENOMEM;
 	memcpy(c->json, rawfrag_out__mem(mem, NULL), len);
 	c->json_len = (uint32_t)len;
+	return 0;
+}
+
+/*
+ * perf script's evsel__check_attr(): a column asked for with -F that the
+ * event did not sample is an error (a default one is just left out).
+ */
+static int check_fields(struct report *r)
+{
+	static const struct {
+		unsigned int f;
+		uint64_t need;
+		const char *msg, *name;
+	} req[] = {
+		{ F_IP, PERF_SAMPLE_IP, "IP", "ip" },
+		{ F_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr" },
+		{ F_PID | F_TID, PERF_SAMPLE_TID, "TID", "tid" },
+		{ F_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
+		{ F_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
+		{ F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs" },
+		{ F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs" },
+	};
+
+	if (!r->fields_set)
+		return 0;
+	if ((r->fields & F_SYMOFF) && !(r->fields & F_SYM)) {
+		rf_errorf("report", "Display of offsets requested but symbol is not selected.");
+		return -EINVAL;
+	}
+	for (int i = 0; i < rawfrag_file__nr_evsels(r->file); i++) {
+		struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+		uint64_t st = rawfrag_evsel__attr(ev)->sample_type;
+
+		for (size_t k = 0; k < sizeof(req) / sizeof(req[0]); k++) {
+			if (!(r->fields & req[k].f) || (st & req[k].need))
+				continue;
+			rf_errorf("report", "Samples for '%s' event do not have %s attribute set. "
+				  "Cannot print '%s' field.", rawfrag_evsel__name(ev), req[k].msg,
+				  req[k].name);
+			return -EINVAL;
+		}
+		if ((r->fields & (F_SYM | F_DSO)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			rf_errorf("report", "Display of symbols requested but neither sample IP nor "
+				  "sample address available.");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -477,8 +526,8 @@ static void print_text(struct report *r, const struct ev_cache *c,
 	if (f & F_TOD)
 		p = rs_text_tod(&r->rs, p, smp->time);
 	if ((f & F_TIME) && r->rs.ns) {
-		p += sprintf(p, "%5" PRIu64 ".%09" PRIu64 ": ", smp->time / 1000000000ULL,
-			     smp->time % 1000000000ULL);
+		p += sprintf(p, "%5" PRIu64 ".%09" PRIu64 ": ", smp->time / (uint64_t)1000000000,
+			     smp->time % (uint64_t)1000000000);
 	} else if (f & F_TIME) {
 		uint64_t secs = smp->time / 1000000000ULL;
 		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
@@ -495,7 +544,7 @@ static void print_text(struct report *r, const struct ev_cache *c,
 	if (f & F_PERIOD)
 		/* without PERIOD in the sample, perf shows the attr's period */
 		p += sprintf(p, "%10" PRIu64 " ", smp->sample_type & PERF_SAMPLE_PERIOD ?
-						    smp->period : c->attr->sample_period);
+						    smp->period : (uint64_t)c->attr->sample_period);
 	if (f & F_EVENT) {
 		if (c->text_len <= TEXT_COPY && TEXT_COPY <= LINE_MAX_HEAD - (size_t)(p - line)) {
 			memcpy(p, c->text, TEXT_COPY);
@@ -833,15 +882,78 @@ static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec,
 	return id.time;
 }
 
+/*
+ * --show-task-events: perf script's line for a COMM, FORK or EXIT record, the
+ * start columns of its event (its sample_id_all tid, cpu and time) and
+ * perf_event__fprintf()'s text; the name is that of the record's thread.
+ */
+static void print_task_event(struct report *r, const struct rawfrag_record *rec)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	const uint8_t *p = rec->data;
+	struct rawfrag_sample id = { 0 }, who = { 0 };
+	const struct perf_event_attr *a;
+	unsigned int f;
+	const char *comm;
+	int l;
+
+	if (!ev || rec->size < 24 || rawfrag_evsel__idx(ev) >= r->nr_known)
+		return;
+	a = rawfrag_evsel__attr(ev);
+	f = r->evc[rawfrag_evsel__idx(ev)].fields;
+	if (!a->sample_id_all || rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
+		id = (struct rawfrag_sample){ 0 };
+	who.pid = rawfrag__get32(p + 8, r->swap);
+	who.tid = rawfrag__get32(p + (rec->type == PERF_RECORD_COMM ? 12 : 16), r->swap);
+	comm = task_name(r, &who, &l);
+	if (f & F_COMM)
+		rawfrag_out__printf(r->out, rs_chain_line(&r->rs, a, f) ? "%.*s " : "%16.*s ", l, comm);
+	if ((f & F_PID) && (f & F_TID))
+		rawfrag_out__printf(r->out, "%5d/%-5d ", (int32_t)id.pid, (int32_t)id.tid);
+	else if (f & (F_PID | F_TID))
+		rawfrag_out__printf(r->out, "%5d ", (int32_t)(f & F_PID ? id.pid : id.tid));
+	if (f & F_CPU)
+		rawfrag_out__printf(r->out, "[%03d] ", (int32_t)id.cpu);
+	if (f & F_TIME)
+		rawfrag_out__printf(r->out, r->rs.ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
+						   "%5" PRIu64 ".%06" PRIu64 ": ",
+				    id.time / 1000000000, r->rs.ns ? id.time % 1000000000 :
+								     id.time % 1000000000 / 1000);
+	if (rec->type == PERF_RECORD_COMM) {
+		const char *name = (const char *)p + 16;
+
+		rawfrag_out__printf(r->out, "PERF_RECORD_COMM%s: %.*s:%d/%d\n",
+				    rec->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
+				    (int)strnlen(name, rec->size - 16), name, (int32_t)who.pid,
+				    (int32_t)who.tid);
+		return;
+	}
+	rawfrag_out__printf(r->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+			    rec->type == PERF_RECORD_FORK ? "FORK" : "EXIT", (int32_t)who.pid,
+			    (int32_t)who.tid, (int32_t)rawfrag__get32(p + 12, r->swap),
+			    (int32_t)rawfrag__get32(p + 20, r->swap));
+}
+
+static bool task_record(uint32_t type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT;
+}
+
 /* 1: output closed or failed (stop quietly), else 0 or -errno (r->err set) */
 static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
 {
 	struct report *r = ctx;
 
 	if (rec->type != PERF_RECORD_SAMPLE) {
+		int ret;
+
 		if (r->rs.m && rawfrag_machine__process_record(r->rs.m, rec, r->swap))
 			return -ENOMEM;
-		return rf_threads__event(r->threads, rec, r->swap);
+		ret = rf_threads__event(r->threads, rec, r->swap);
+		if (!ret && r->show_task && task_record(rec->type) && !r->stats &&
+		    r->fmt == FMT_TEXT)
+			print_task_event(r, rec);
+		return ret;
 	}
 	if (!do_sample(r, rec, ev, r->err)) {
 		if (!r->force)
@@ -864,7 +976,8 @@ static int order_record(struct report *r, const struct rawfrag_record *rec)
 	struct rawfrag_evsel *ev;
 	uint64_t t = rec_time(r, rec, &ev);
 	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
-		    rec->type == PERF_RECORD_FORK || machine_record(rec->type);
+		    rec->type == PERF_RECORD_FORK || machine_record(rec->type) ||
+		    (r->show_task && rec->type == PERF_RECORD_EXIT);
 
 	if (!t || t == UINT64_MAX)
 		return keep ? deliver(r, rec, ev) : 0;
@@ -910,6 +1023,8 @@ static int run(struct report *r)
 		goto fail;
 	if (update_evsels(r))
 		goto oom;
+	if (check_fields(r))
+		goto out;
 	if (r->has_time && time_span(r))
 		goto out;
 	if (r->fmt == FMT_PCAPNG) {
@@ -964,16 +1079,8 @@ static int run(struct report *r)
 			continue;
 		}
 		/* --no-order: names and maps as of the position in the file */
-		if (r->rs.m && machine_record(rec.type)) {
-			if (rawfrag_machine__process_record(r->rs.m, &rec, r->swap))
-				goto oom;
-			continue;
-		}
-		if (r->rs.m && rec.type == PERF_RECORD_FORK &&
-		    rawfrag_machine__process_record(r->rs.m, &rec, r->swap))
-			goto oom;
-		if (r->threads && (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK)) {
-			if (rf_threads__event(r->threads, &rec, r->swap))
+		if (r->threads && (machine_record(rec.type) || task_record(rec.type))) {
+			if (deliver(r, &rec, NULL) < 0)
 				goto oom;
 			continue;
 		}
@@ -1057,7 +1164,7 @@ out:
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
-       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS };
+       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -1091,6 +1198,7 @@ int cmd_report(int argc, char **argv)
 		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ "ns", no_argument, NULL, O_NS },
+		{ "show-task-events", no_argument, NULL, O_SHOW_TASK },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' },
@@ -1168,6 +1276,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'G': r.rs.hide_cg = true; break;
 		case O_NS: r.rs.ns = true; break;
+		case O_SHOW_TASK: r.show_task = true; break;
 		case O_SYMFS: r.mopts.symfs = optarg; break;
 		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
 		case 'k': r.mopts.vmlinux = optarg; break;
