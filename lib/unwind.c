@@ -239,12 +239,13 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	uint32_t n = 1;
 	int ret;
 
-	if (!s->user_regs_abi || !s->user_regs || reg_value(&u, REG_X86_IP, &ip))
+	/* perf: nothing captured (no regs, an empty stack copy) or no maps, no frames */
+	u.maps = rf_machine__maps(m, (int32_t)s->pid);
+	if (!s->user_regs_abi || !s->user_regs || !s->stack_data || !s->stack_dyn_size ||
+	    !u.maps || !u.maps->nr || reg_value(&u, REG_X86_IP, &ip))
 		return 0;
 	ret = push_ip(&u, cc, ip);
-	u.maps = rf_machine__maps(m, (int32_t)s->pid);
-	if (ret || max_stack < 2 || !u.maps || reg_value(&u, REG_X86_SP, &u.sp) ||
-	    !s->stack_data || !s->stack_dyn_size)
+	if (ret || max_stack < 2 || reg_value(&u, REG_X86_SP, &u.sp))
 		return ret;
 	as = *rf_machine__unw_as(m);
 	if (!as) {

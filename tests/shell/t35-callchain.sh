@@ -134,7 +134,7 @@ rec_perf() { # file prog perf-record-options...
 rec_perf fp_g.data fp_g -g -e cpu-clock -c 50000
 cmp_script "perf -g, fp + debug info" "$T/fp_g.data"
 has "kernel frames present" 'do_syscall_64\+0x[0-9a-f]+ \(\[kernel\.kallsyms\]\)'
-has "program frames present" ' mid\+0x[0-9a-f]+ \('"$T"'/fp_g\)'
+has "program frames present" ' top\+0x[0-9a-f]+ \('"$T"'/fp_g\)'
 has "shared library frames present" ' lib_leaf\+0x[0-9a-f]+ \('"$T"'/libt35.so\)'
 has "vdso frames present" '\(\[vdso\]\)'
 cmp_script "perf -g, -F comm,tid,time,event,ip,sym,symoff,dso" "$T/fp_g.data" \
@@ -153,7 +153,7 @@ has "stripped binary's symbols from the debug file" ' top\+0x[0-9a-f]+ \('"$T"'/
 rec_perf del.data del -g -e cpu-clock -c 50000
 rm -f "$T/del"
 cmp_script "perf -g, binary deleted before report (build-id cache)" "$T/del.data"
-has "deleted binary's symbols" ' mid\+0x[0-9a-f]+ \('"$T"'/del\)'
+has "deleted binary's symbols" ' top\+0x[0-9a-f]+ \('"$T"'/del\)'
 
 # tracepoint with call chains: perf adds ip/sym/dso to the tracepoint columns
 ensure_tracefs && {
