@@ -172,6 +172,8 @@ const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr)
 void rf_dso__free(struct rf_dso *d)
 {
 	rf_unwind__dso_free(d);
+	rf_a2l__free(d->a2l);
+	free(d->symsrc);
 	rf_elf__close(d->rt);
 	free(d->syms);
 	free(d->strs);
@@ -301,8 +303,10 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 			d->nr_syms = d->strs_len = 0;
 			continue;
 		}
-		if (symtab)
+		if (symtab) {
+			d->symsrc = strdup(cand[i]);
 			break;
+		}
 		/* .dynsym only: keep looking for a .symtab, come back to this one */
 		if (!dyn)
 			dyn = cand[i];

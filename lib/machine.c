@@ -50,7 +50,25 @@ struct rawfrag_machine {
 	int vdso_fd;
 	char vdso_path[64];
 	void *unw_as;
+	bool no_inline;
 };
+
+bool rf_machine__inline(const struct rawfrag_machine *m)
+{
+	return !m->no_inline;
+}
+
+struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint64_t *map_ip)
+{
+	struct rf_maps *ms = rf_machine__maps(m, pid);
+	struct rf_map *map = ms ? rf_maps__find(ms, addr) : NULL;
+
+	if (!map || map->identity)
+		return NULL;
+	*map_ip = addr - map->start + map->pgoff;
+	return map->dso;
+}
 
 void **rf_machine__unw_as(struct rawfrag_machine *m)
 {
@@ -770,6 +788,7 @@ struct rawfrag_machine *rawfrag_machine__new(struct rawfrag_file *f,
 		return NULL;
 	m->vdso_fd = -1;
 	m->print = RAWFRAG_OPTS_GET(opts, print, NULL);
+	m->no_inline = RAWFRAG_OPTS_GET(opts, no_inline, false);
 	m->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);
 	m->symfs = dup_opt(RAWFRAG_OPTS_GET(opts, symfs, NULL), &fail);
 	m->kallsyms = dup_opt(RAWFRAG_OPTS_GET(opts, kallsyms, NULL), &fail);

@@ -217,14 +217,51 @@ static unw_accessors_t accessors = {
 	.get_proc_name = get_proc_name,
 };
 
+/*
+ * perf's append_inlines(): a frame with a symbol becomes the list addr2line
+ * gives for it, innermost first; names other than the symbol's are marked
+ * inlined. DSOs named "[...]" (vdso) and perf-PID.map have none.
+ */
+static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
+			const struct rawfrag_frame *fr)
+{
+	struct rf_dso *d;
+	uint64_t a;
+	char **names;
+	int n;
+
+	if (!fr->sym || !rf_machine__inline(u->m) ||
+	    !(d = rf_machine__frame_dso(u->m, (int32_t)u->s->pid, fr->addr, &a)) ||
+	    d->kind != RF_DSO_USER || d->name[0] == '[' || !strncmp(d->name, "/tmp/perf-", 10))
+		return 0;
+	/* the address as objdump sees it: perf's map__rip_2objdump() */
+	if (d->rt)
+		a += d->rt->text_vaddr - d->rt->text_off;
+	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, &names);
+	for (int i = 0; i < n; i++) {
+		struct rawfrag_frame in = *fr;
+
+		in.inlined = strcmp(names[i], fr->sym) != 0;
+		if (in.inlined)
+			in.sym = names[i];
+		if (rf_callchain__push(cc, &in))
+			return -ENOMEM;
+	}
+	return n;
+}
+
 static int push_ip(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t ip)
 {
 	struct rawfrag_frame fr;
+	int n;
 
 	if (!ip)
 		return 0; /* perf skips zero entries */
 	rawfrag_machine__resolve(u->m, (int32_t)u->s->pid, (int32_t)u->s->tid, ip,
 				 PERF_RECORD_MISC_USER, &fr);
+	n = push_inlines(u, cc, &fr);
+	if (n)
+		return n < 0 ? n : 0;
 	return rf_callchain__push(cc, &fr);
 }
 

@@ -5,14 +5,10 @@
 # file, deleted before report), recorded now with Debian's perf (-g and
 # --call-graph dwarf) and with our record (-g), and every sample's text must be
 # what perf script prints, chain line by chain line.
-#
-# Known difference, tested as such: for DWARF-unwound frames perf adds the
-# inlined functions found by addr2line and, when the DWARF name of a frame's
-# function differs from its ELF symbol (init_cpu_features vs
-# init_cpu_features.constprop.0), prints that name "(inlined)" instead of the
-# symbol line; we print the ELF symbol line. The comparison folds each of
-# perf's all-"(inlined)" ip groups and our line for that ip into one marker,
-# and drops perf's "(inlined)" lines in front of a real frame line.
+# DWARF-unwound frames carry the inlined functions addr2line finds, as perf's
+# do; with --no-inline they are left out, which the last DWARF check folds:
+# each of perf's all-"(inlined)" ip groups and our line for that ip become one
+# marker, perf's "(inlined)" lines in front of a real frame line are dropped.
 source "$(dirname "$0")/lib.sh"
 
 command -v "$PERF" >/dev/null || { t_skip "callchains" "no perf binary"; exit 0; }
@@ -209,11 +205,14 @@ fi
 # ---- (c) DWARF unwinding ----
 for p in nofp_g nofp_nog fp_g; do
 	rec_perf dw_$p.data $p --call-graph dwarf -e cpu-clock -c 100000
-	"$PERF" script -i "$T/dw_$p.data" >"$T/p.txt" 2>/dev/null
-	RF report -i "$T/dw_$p.data" >"$T/o.txt" 2>"$T/o.err"
-	same "perf --call-graph dwarf, $p" "$T/p.txt" "$T/o.txt"
+	cmp_script "perf --call-graph dwarf, $p" "$T/dw_$p.data"
 done
+has "inlined functions (addr2line) in the chains" ' \(inlined\)$'
+cmp_script "perf --call-graph dwarf, -F comm,tid,time,event,ip,sym,symoff,dso" "$T/dw_nofp_g.data" \
+	-F comm,tid,time,event,ip,sym,symoff,dso
 "$PERF" script -i "$T/dw_nofp_g.data" >"$T/p.txt" 2>/dev/null
+RF report -i "$T/dw_nofp_g.data" --no-inline >"$T/o.txt" 2>"$T/o.err"
+same "--no-inline: the chains without perf's inline frames" "$T/p.txt" "$T/o.txt"
 has "DWARF chains through the frame-pointer-less program" \
 	'^\s+[0-9a-f]+ mid\+0x[0-9a-f]+ \('"$T"'/nofp_g\)'
 grep -A1 -E '^\s+[0-9a-f]+ mid\+0x' "$T/p.txt" | grep -qE ' top\+0x' &&

@@ -108,6 +108,7 @@ static const char report_usage[] =
 	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
 	"        --ns              times with nanoseconds\n"
 	"        --show-task-events  also COMM, FORK and EXIT records, as perf script\n"
+	"        --no-inline       no inlined functions in DWARF-unwound chains\n"
 	"        --symfs <dir>     look for DSOs and debug files under dir\n"
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
@@ -1164,7 +1165,7 @@ out:
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
-       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK };
+       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -1199,6 +1200,7 @@ int cmd_report(int argc, char **argv)
 		{ "max-stack", required_argument, NULL, O_MAX_STACK },
 		{ "ns", no_argument, NULL, O_NS },
 		{ "show-task-events", no_argument, NULL, O_SHOW_TASK },
+		{ "no-inline", no_argument, NULL, O_NO_INLINE },
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' },
@@ -1277,6 +1279,7 @@ int cmd_report(int argc, char **argv)
 		case 'G': r.rs.hide_cg = true; break;
 		case O_NS: r.rs.ns = true; break;
 		case O_SHOW_TASK: r.show_task = true; break;
+		case O_NO_INLINE: r.mopts.no_inline = true; break;
 		case O_SYMFS: r.mopts.symfs = optarg; break;
 		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
 		case 'k': r.mopts.vmlinux = optarg; break;

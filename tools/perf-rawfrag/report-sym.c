@@ -64,8 +64,10 @@ static void put_sym(struct rawfrag_out *o, unsigned int f, const struct rawfrag_
 		else
 			rawfrag_out__printf(o, " %s", fr->sym);
 	}
-	if (f & F_DSO)
+	if ((f & F_DSO) && !fr->inlined)
 		rawfrag_out__printf(o, " (%s)", fr->dso ? fr->dso : "[unknown]");
+	if (fr->inlined)
+		rawfrag_out__puts(o, " (inlined)");
 }
 
 static void text_chain(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
@@ -165,6 +167,8 @@ static void json_frame(struct rawfrag_out *o, const struct rawfrag_frame *fr, bo
 		rawfrag_out__json_str(o, fr->dso, (size_t)-1);
 	else
 		rawfrag_out__puts(o, "null");
+	if (fr->inlined)
+		rawfrag_out__puts(o, ",\"inlined\":true");
 	if (obj)
 		rf_out_putc(o, '}');
 }

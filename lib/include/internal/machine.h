@@ -54,6 +54,8 @@ struct rf_dso {
 	char *strs;
 	size_t strs_len, strs_cap;
 	struct rf_elf *rt; /* NULL when none was found */
+	char *symsrc; /* the file the .symtab came from */
+	struct rf_a2l *a2l; /* inline.c */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
 	struct rf_dso *next;
 };
@@ -128,6 +130,15 @@ void rf_unwind__as_free(void *as);
 void **rf_machine__unw_as(struct rawfrag_machine *m);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
+
+/* inline.c */
+struct rf_a2l;
+int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, char ***names);
+void rf_a2l__free(struct rf_a2l *a);
+/* machine.c: the DSO and file address of a resolved user frame, for inline.c */
+struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint64_t *map_ip);
+bool rf_machine__inline(const struct rawfrag_machine *m);
 
 /* regs.c */
 /* index in the sample's register array of PERF_REG idx, or -1 */

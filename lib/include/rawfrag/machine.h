@@ -30,8 +30,13 @@ struct rawfrag_machine_opts {
 	const char *kallsyms; /* kernel symbols from this file, no build-id check */
 	const char *vmlinux; /* kernel symbols from this ELF */
 	const char *buildid_dir; /* build-id cache; NULL: $HOME/.debug */
+	/*
+	 * DWARF-unwound frames stay as they are: no inlined functions from
+	 * addr2line (perf script --no-inline)
+	 */
+	bool no_inline;
 };
-#define rawfrag_machine_opts__last_field buildid_dir
+#define rawfrag_machine_opts__last_field no_inline
 
 /* One resolved address, with perf script's view of it. */
 struct rawfrag_frame {
@@ -41,6 +46,7 @@ struct rawfrag_frame {
 	uint64_t symoff;
 	const char *dso; /* NULL: no map ([unknown]) */
 	uint8_t cpumode; /* PERF_RECORD_MISC_* */
+	bool inlined; /* a function inlined at this address (sym is its name, no dso shown) */
 };
 
 struct rawfrag_callchain {
