@@ -136,6 +136,8 @@ has "vdso frames present" '\(\[vdso\]\)'
 cmp_script "perf -g, -F comm,tid,time,event,ip,sym,symoff,dso" "$T/fp_g.data" \
 	-F comm,tid,time,event,ip,sym,symoff,dso
 cmp_script "perf -g, -G (ip sym+off dso per sample)" "$T/fp_g.data" -G
+cmp_script "perf -g, --show-task-events" "$T/fp_g.data" --show-task-events
+has "task events shown" 'PERF_RECORD_COMM exec: fp_g:'
 cmp_script "perf -g, --max-stack 3, -F ip,sym,dso --ns" "$T/fp_g.data" --max-stack 3 \
 	-F comm,pid,tid,time,ip,sym,dso --ns
 
