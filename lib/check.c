@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "internal/check_sink.h"
+#include "internal/opts.h"
 
 #define STALE_EXAMPLES 8
 #define DEFAULT_EXAMPLES 20
@@ -136,17 +137,22 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 }
 
 struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
-					     const struct rawfrag_check_opts *opts)
+					     const struct rawfrag_check_opts *opts,
+					     struct rawfrag_err *err)
 {
 	struct rawfrag_checker *c;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_check_opts, err))
+		return NULL;
 	if (!s) {
-		errno = EINVAL;
+		rf_err_set(err, -EINVAL, "no session");
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		rf_err_set(err, -ENOMEM, "out of memory");
 		return NULL;
+	}
 	c->sess = s;
 	c->file = rawfrag_session__file(s);
 	c->swap = rawfrag_file__needs_swap(c->file);

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
+#include "internal/opts.h"
 
 struct rawfrag_session {
 	struct rawfrag_file *file;
@@ -317,6 +318,8 @@ struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (RF_OPTS_CHECK(opts, rawfrag_session_opts, err))
+		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		sess_err(err, -ENOMEM, "out of memory");

@@ -148,18 +148,6 @@ static int check_before_start(struct rawfrag_writer *w, int feat)
 	return 0;
 }
 
-int rawfrag_writer__set_feature(struct rawfrag_writer *w, int feat, const void *data,
-				size_t len)
-{
-	struct rw_buf b = { .swap = w->swap };
-	int ret = check_before_start(w, feat);
-
-	if (ret)
-		return ret;
-	rw_buf__put(&b, data, len);
-	return rw_set_feat(w, feat, &b);
-}
-
 int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s)
 {
 	struct rw_buf b = { .swap = w->swap };

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "internal/writer.h"
+#include "internal/opts.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
 #define FILE_HEADER_SIZE 104
@@ -206,10 +207,13 @@ struct rawfrag_writer *rawfrag_writer__new(const char *path,
 					   const struct rawfrag_writer_opts *opts,
 					   struct rawfrag_err *err)
 {
-	struct rawfrag_writer *w = calloc(1, sizeof(*w));
+	struct rawfrag_writer *w;
 	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	int e;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_writer_opts, err))
+		return NULL;
+	w = calloc(1, sizeof(*w));
 	if (!w) {
 		/* nothing to clean up yet */
 		if (err) {

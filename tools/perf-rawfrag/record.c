@@ -668,9 +668,7 @@ static int open_writer(struct record *rec)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
 	bool pipe = !strcmp(path, "-");
-	struct rawfrag_writer_opts wo = {
-		.sz = sizeof(wo), .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
-	};
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO);
 	struct rawfrag_err rerr = { 0 };
 	int err;
 

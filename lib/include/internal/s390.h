@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
 
 /* attr.config values (arch/s390/include/asm/perf_event.h, asm/pai.h) */
 #define S390_EVENT_CPUM_SF	0xB0000 /* basic sampling */
