@@ -8,14 +8,14 @@
  * of stale pad costs a counter increment per sample, not a vsnprintf.
  *
  * Wrapped header.size (raw_locate()): header.size is a u16 and the kernel
- * truncates a larger sample size into it unchecked (raw-layouts.md §1.3). When a
- * sample does not parse, the fields before RAW (fixed, READ, CALLCHAIN) are
- * walked on their own to find raw_size. If RAW then reaches past header.size
- * and the record needs more than 65535 bytes just up to the end of RAW, no u16
- * can describe it: size_wrapped. If it would fit in a u16, header.size is just
- * too small: raw_outside. The message says whether header.size equals the
- * implied size modulo 65536 (it does for a genuine wrap when the fields after
- * RAW have fixed sizes).
+ * truncates a larger sample size into it unchecked
+ * (Documentation/perf.data-raw-format.txt, The RAW area). When a sample does not parse,
+ * the fields before RAW (fixed, READ, CALLCHAIN) are walked on their own to find
+ * raw_size. If RAW then reaches past header.size and the record needs more than 65535
+ * bytes just up to the end of RAW, no u16 can describe it: size_wrapped. If it would
+ * fit in a u16, header.size is just too small: raw_outside. The message says whether
+ * header.size equals the implied size modulo 65536 (it does for a genuine wrap when the
+ * fields after RAW have fixed sizes).
  *
  * Ownership: the checker owns its figures, kind names and kept violations.
  */

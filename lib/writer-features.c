@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * perf.data writer: feature payloads (perf-ecosystem.md §1.4-1.5) and the attr
- * in the target byte order. Payloads are built in target order when set, except
- * EVENT_DESC, PMU_MAPPINGS and PMU_CAPS, which are built from the collected
- * lists when output starts (rw_build_features()).
+ * perf.data writer: feature payloads and the attr in the target byte order
+ * (Documentation/perf.data-raw-format.txt, sections 1 and 4). Payloads are built in
+ * target order when set, except EVENT_DESC, PMU_MAPPINGS and PMU_CAPS, which are built
+ * from the collected lists when output starts (rw_build_features()).
  */
 #include <ctype.h>
 #include <errno.h>

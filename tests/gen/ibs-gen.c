@@ -15,11 +15,11 @@
  * NRCPUS, EVENT_DESC (names "ibs_fetch//" and "ibs_op//"), and two evsels with
  * sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|RAW (ids 1000 and 2000).
  *
- * Register values: bit positions from raw-layouts.md §2.4 (the kernel's amd-ibs.h,
+ * Register values: bit positions from (the kernel's amd-ibs.h,
  * from the family 19h model 01h PPR) and, for family 10h, the BKDG names used by
  * OProfile's IBS daemon. The macros below are written from those tables, not
  * from the decoder's tables, so the decoder is checked against an independent
- * encoding. Caps words are CPUID 8000_001B EAX values (raw-layouts.md §2.3);
+ * encoding. Caps words are CPUID 8000_001B EAX values;
  * per-CPU caps values are plausible choices for the family, noted where made.
  */
 #include <errno.h>
@@ -36,7 +36,7 @@
 #define B(n) (1ull << (n))
 #define FLD(v, lo, w) (((uint64_t)(v) & ((1ull << (w)) - 1)) << (lo))
 
-/* IbsFetchCtl C001_1030 (§2.4) */
+/* IbsFetchCtl C001_1030 */
 #define FC_MAXCNT(x) FLD(x, 0, 16)
 #define FC_CNT(x) FLD(x, 16, 16)
 #define FC_LAT(x) FLD(x, 32, 16)
@@ -109,7 +109,7 @@
 #define O3_MISSLAT(x) FLD(x, 32, 16)
 #define O3_REFILL(x) FLD(x, 48, 16)
 
-/* caps (§2.3) */
+/* caps */
 #define C_BASE 0x1fu /* AVAIL FETCHSAM OPSAM RDWROPCNT OPCNT */
 #define C_BRNTRGT B(5)
 #define C_OPCNTEXT B(6)

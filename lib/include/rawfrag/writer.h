@@ -2,9 +2,10 @@
 /*
  * perf.data writer (file or pipe mode, either byte order, optional zstd), used by
  * `perf rawfrag record` and by the tests' fixture generator. What it writes is
- * what perf 6.1 reads (perf-ecosystem.md §2.1): attr.size <= 128, HOSTNAME always
- * (the byte-swap probe), ids per evsel, features after the data section (file
- * mode) or as HEADER_FEATURE records before the data (pipe mode).
+ * what perf 6.1 reads (Documentation/perf.data-raw-format.txt, section 4):
+ * attr.size <= 128, HOSTNAME always (the byte-swap probe), ids per evsel, features
+ * after the data section (file mode) or as HEADER_FEATURE records before the data (pipe
+ * mode).
  *
  * Byte order: every value handed in is in host order; the writer converts it to
  * the target order, except byte strings the caller says are already in target
