@@ -443,6 +443,16 @@ int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
 	return ret;
 }
 
+/* the per-sample path of session_decode.c: decoder and state of evsel idx in one step */
+const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,
+						void **priv)
+{
+	if (idx < 0 || idx >= s->nr_bound)
+		return NULL;
+	*priv = s->ev_priv[idx];
+	return s->ev_dec[idx];
+}
+
 const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_t pid)
 {
 	for (int i = 0; i < s->nr_dec; i++) {

@@ -28,11 +28,11 @@ static const struct rawfrag_decoder *bound(struct rawfrag_session *s,
 {
 	const struct rawfrag_decoder *d;
 
-	if (!s || !smp || !rawfrag_session__raw(s, rec, smp, raw))
+	if (!s || !smp || !smp->raw_data || !evsel)
 		return NULL;
-	d = rawfrag_session__decoder(s, evsel);
+	d = rf_session__bound(s, rawfrag_evsel__idx(evsel), priv);
 	if (d)
-		*priv = rawfrag_session__decoder_priv(s, evsel);
+		rawfrag_session__raw(s, rec, smp, raw);
 	return d;
 }
 

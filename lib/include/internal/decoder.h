@@ -93,4 +93,8 @@ struct rawfrag_decoder {
 void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
 				    const struct rawfrag_evsel *evsel);
 
+/* decoder bound to evsel index idx and its state (*priv), or NULL */
+const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,
+						void **priv);
+
 #endif /* __RAWFRAG_INTERNAL_DECODER_H */
