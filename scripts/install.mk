@@ -35,8 +35,8 @@ PUBLIC_HEADERS := $(sort $(wildcard lib/include/rawfrag/*.h))
 MAN_PAGES = $(patsubst Documentation/%.txt,build/doc/%.1,$(sort $(wildcard Documentation/perf-rawfrag*.txt)))
 PC_FILE := $(O)/lib/rawfrag.pc
 # What install-python installs; the Python helper's C extension module adds its
-# objects here (e.g. PYTHON_INSTALL_FILES += $(O)/python/rawfrag*.so).
-PYTHON_INSTALL_FILES ?= $(O)/python/rawfrag.py
+# objects here (e.g. PYTHON_INSTALL_FILES += $(O)/python/<module>.so).
+PYTHON_INSTALL_FILES ?= $(O)/plugins/python/rawfrag.py
 D := $(DESTDIR)
 
 $(PC_FILE): lib/rawfrag.pc.in lib/include/rawfrag/core.h scripts/install.mk
@@ -46,7 +46,7 @@ $(PC_FILE): lib/rawfrag.pc.in lib/include/rawfrag/core.h scripts/install.mk
 		-e 's|@version@|$(LIB_VERSION)|' $< >$@
 
 # the hook finds the plugin object in the build tree; installed, it is in perfexecdir
-$(O)/python/rawfrag.py: plugins/python/rawfrag.py scripts/install.mk
+$(O)/plugins/python/rawfrag.py: plugins/python/rawfrag.py scripts/install.mk
 	$(Q)mkdir -p $(@D)
 	$(Q)sed -e 's|_here, "\.\.", "\.\.", "build", "out", "plugins", "rawfrag-dlfilter.so")|"$(perfexecdir)/dlfilters/rawfrag-dlfilter.so")|' $< >$@
 
