@@ -5,6 +5,7 @@
 #   make test       the test suite (normal and ASan+UBSan builds)
 #   make fuzz       build and run the libFuzzer harness (FUZZ_SECONDS=600)
 #   make bench      benchmarks against perf
+#   make mutate     mutation score of the test suite (tests/mutants.txt; not in CI)
 #   make doc        man pages from Documentation/*.txt
 #   make install    bin, library (.so/.a), headers, rawfrag.pc, man pages, plugins
 #                   (prefix=/usr/local, DESTDIR=; see scripts/install.mk); make uninstall
@@ -80,11 +81,11 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall
+.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
 
 # A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
 # one line instead of failing at link time. Goals that run the set-up first pass.
-ifneq ($(filter-out deps run test clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps run test mutate clean uninstall,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(LIBPERF_DIR)/lib64/libperf.a),)
 $(error $(LIBPERF_DIR)/lib64/libperf.a missing: run 'make deps' first (installs packages, builds libperf))
 endif
@@ -171,6 +172,10 @@ test: deps
 fuzz:
 	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz
 
+# Mutation testing (not in CI): every mutant of tests/mutants.txt must be killed.
+mutate: all
+	$(Q)python3 scripts/mutate.py
+
 bench: all
 	$(Q)bash scripts/bench.sh $(O)
 
@@ -182,4 +187,7 @@ include scripts/install.mk
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+# Every object and every test program (unit tests, generators, the fuzz replay)
+# depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
+# tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

@@ -6,7 +6,7 @@
 # (`perf rawfrag --help`) and the dlfilter by its bare name, and plain make without
 # the deps stops with one line naming `make deps`.
 source "$(dirname "$0")/lib.sh"
-declare -F t_plan >/dev/null && t_plan 18
+t_plan 18
 root=$T/root
 mk() { make -C "$TOP" --no-print-directory -s O="$O" "$@"; }
 
