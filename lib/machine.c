@@ -20,6 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "internal/machine.h"
+#include "internal/opts.h"
 
 #define NR_PROC_HASH 1024
 #define MISC_BUILD_ID_SIZE (1 << 15) /* perf's PERF_RECORD_MISC_BUILD_ID_SIZE */
@@ -780,10 +781,13 @@ static char *dup_opt(const char *s, bool *fail)
 struct rawfrag_machine *rawfrag_machine__new(struct rawfrag_file *f,
 					     const struct rawfrag_machine_opts *opts)
 {
-	struct rawfrag_machine *m = calloc(1, sizeof(*m));
+	struct rawfrag_machine *m;
 	const char *home = getenv("HOME");
 	bool fail = false;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_machine_opts, NULL))
+		return NULL;
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	m->vdso_fd = -1;
