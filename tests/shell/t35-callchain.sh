@@ -10,10 +10,12 @@
 # each of perf's all-"(inlined)" ip groups and our line for that ip become one
 # marker, perf's "(inlined)" lines in front of a real frame line are dropped.
 source "$(dirname "$0")/lib.sh"
+t_plan 37
 
-command -v "$PERF" >/dev/null || { t_skip "callchains" "no perf binary"; exit 0; }
-is_root || { t_skip "callchains" "needs root for kernel call chains"; exit 0; }
-command -v gcc >/dev/null || { t_skip "callchains" "no gcc"; exit 0; }
+command -v "$PERF" >/dev/null || t_skip_rest "no perf binary"
+is_root || t_skip_rest "needs root for kernel call chains"
+command -v gcc >/dev/null || t_skip_rest "no gcc"
+command -v addr2line >/dev/null || t_skip_rest "no addr2line (binutils): perf's inline frames need it"
 
 # perf and we share a private build-id cache: perf record fills it, both read it
 export HOME=$T/home
@@ -34,11 +36,10 @@ __attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 100
 __attribute__((noinline)) long clocks(int n) { struct timespec ts; long s = 0; for (int i = 0; i < n; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec & 1; } return s; }
 int main(void) { long s = 0; for (int k = 0; k < 6; k++) { s += top(20000); s += lib_work(2000000); s += clocks(100000); } printf("%ld\n", s); return 0; }
 EOF
-cc_ok=1
-gcc -O1 -g -fno-omit-frame-pointer -shared -fPIC -o "$T/libt35.so" "$T/lib.c" || cc_ok=0
+t_setup "shared library" gcc -O1 -g -fno-omit-frame-pointer -shared -fPIC -o "$T/libt35.so" "$T/lib.c"
 build() { # name flags...
 	local n=$1; shift
-	gcc -O1 "$@" -o "$T/$n" "$T/prog.c" -L"$T" -lt35 -Wl,-rpath,"$T" || cc_ok=0
+	t_setup "program $n" gcc -O1 "$@" -o "$T/$n" "$T/prog.c" -L"$T" -lt35 -Wl,-rpath,"$T"
 }
 build fp_g -g -fno-omit-frame-pointer
 build fp_nog -fno-omit-frame-pointer
@@ -47,10 +48,8 @@ build nofp_nog -fomit-frame-pointer
 build del -g -fno-omit-frame-pointer
 # stripped, its symbols in a separate file found through .gnu_debuglink
 build strip -g -fno-omit-frame-pointer
-objcopy --only-keep-debug "$T/strip" "$T/strip.debug" && strip --strip-all "$T/strip" &&
-	objcopy --add-gnu-debuglink="$T/strip.debug" "$T/strip" || cc_ok=0
-[ $cc_ok = 1 ] || { t_fail "test programs built" "gcc/objcopy failed"; exit 0; }
-t_ok "test programs built (fp/no-fp, -g/no -g, stripped+debuglink, shared library)"
+t_setup "stripped with a debug link" sh -c "objcopy --only-keep-debug '$T/strip' '$T/strip.debug' &&
+	strip --strip-all '$T/strip' && objcopy --add-gnu-debuglink='$T/strip.debug' '$T/strip'"
 
 RF() { "$RAWFRAG" "$@"; }
 
@@ -116,9 +115,9 @@ cmp_script() {
 	fi
 }
 
-# has NAME PATTERN: perf's output of the last cmp_script shows what is tested
+# has NAME PATTERN: our output of the last cmp_script shows what is tested
 has() {
-	if grep -qE -- "$2" "$T/p.txt"; then t_ok "$1"; else t_fail "$1" "no '$2' in perf script output"; fi
+	if grep -qE -- "$2" "$T/o.txt"; then t_ok "$1"; else t_fail "$1" "no '$2' in our output"; fi
 }
 
 rec_perf() { # file prog perf-record-options...
@@ -154,10 +153,12 @@ cmp_script "perf -g, binary deleted before report (build-id cache)" "$T/del.data
 has "deleted binary's symbols" ' top\+0x[0-9a-f]+ \('"$T"'/del\)'
 
 # tracepoint with call chains: perf adds ip/sym/dso to the tracepoint columns
-ensure_tracefs && {
+if ensure_tracefs; then
 	"$PERF" record -q -o "$T/tp.data" -g -e syscalls:sys_enter_getppid -- "$T/fp_g" >/dev/null 2>&1
 	cmp_script "perf -g tracepoint (trace + chain)" "$T/tp.data"
-}
+else
+	t_skip "perf -g tracepoint (trace + chain)" "no tracefs"
+fi
 
 # our record
 "$RAWFRAG" record -q -g -e cpu-clock -c 50000 -o "$T/our.data" -- "$T/fp_g" >/dev/null 2>"$T/rec.err"
@@ -217,9 +218,9 @@ RF report -i "$T/dw_nofp_g.data" --no-inline >"$T/o.txt" 2>"$T/o.err"
 same "--no-inline: the chains without perf's inline frames" "$T/p.txt" "$T/o.txt"
 has "DWARF chains through the frame-pointer-less program" \
 	'^\s+[0-9a-f]+ mid\+0x[0-9a-f]+ \('"$T"'/nofp_g\)'
-grep -A1 -E '^\s+[0-9a-f]+ mid\+0x' "$T/p.txt" | grep -qE ' top\+0x' &&
-	t_ok "perf unwinds mid -> top (the oracle is a real unwind)" ||
-	t_fail "perf unwinds mid -> top" "$(grep -A1 ' mid+' "$T/p.txt" | head -4)"
+grep -A1 -E '^\s+[0-9a-f]+ mid\+0x' "$T/o.txt" | grep -qE ' top\+0x' &&
+	t_ok "unwound from mid to its caller top without frame pointers" ||
+	t_fail "unwound from mid to top" "$(grep -A1 ' mid+' "$T/o.txt" | head -4)"
 
 # ---- (d) registers ----
 rec_perf regs.data nofp_g --call-graph dwarf -I -e cpu-clock -c 200000
