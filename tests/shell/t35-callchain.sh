@@ -34,7 +34,7 @@ __attribute__((noinline)) static long leaf(long n) { long s = 0; for (long i = 0
 __attribute__((noinline)) long mid(long n) { return leaf(n) + 1; }
 __attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 100; i++) { s += mid(n); getppid(); } return s; }
 __attribute__((noinline)) long clocks(int n) { struct timespec ts; long s = 0; for (int i = 0; i < n; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec & 1; } return s; }
-int main(void) { long s = 0; for (int k = 0; k < 6; k++) { s += top(20000); s += lib_work(2000000); s += clocks(100000); } printf("%ld\n", s); return 0; }
+int main(void) { long s = 0; for (int k = 0; k < 6; k++) { s += top(200000); s += lib_work(2000000); s += clocks(100000); } printf("%ld\n", s); return 0; }
 EOF
 t_setup "shared library" gcc -O1 -g -fno-omit-frame-pointer -shared -fPIC -o "$T/libt35.so" "$T/lib.c"
 build() { # name flags...
