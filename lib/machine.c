@@ -705,8 +705,8 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	*fr = (struct rawfrag_frame){ .addr = addr, .ip = addr, .cpumode = cpumode };
 	if (cpumode == PERF_RECORD_MISC_USER)
 		ms = rf_machine__maps(m, pid);
-	else if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_HYPERVISOR)
-		ms = &m->kmaps;
+	else if (cpumode == PERF_RECORD_MISC_KERNEL)
+		ms = &m->kmaps; /* hypervisor and guest addresses have no map in perf */
 	if (ms)
 		found = rf_maps__find(ms, addr);
 	/* perf looks outside all user maps in the kernel (vsyscall and the like) */
