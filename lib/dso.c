@@ -169,8 +169,36 @@ const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr)
 	return NULL;
 }
 
+#define SYM_CACHE 1024
+
+struct rf_sym_cache {
+	struct {
+		uint64_t addr;
+		const struct rf_sym *s;
+		bool valid;
+	} e[SYM_CACHE];
+};
+
+const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr)
+{
+	size_t h;
+
+	if (!d->cache && d->nr_syms > 64)
+		d->cache = calloc(1, sizeof(*d->cache));
+	if (!d->cache)
+		return rf_dso__find(d, addr);
+	h = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 54) % SYM_CACHE;
+	if (!d->cache->e[h].valid || d->cache->e[h].addr != addr) {
+		d->cache->e[h].addr = addr;
+		d->cache->e[h].s = rf_dso__find(d, addr);
+		d->cache->e[h].valid = true;
+	}
+	return d->cache->e[h].s;
+}
+
 void rf_dso__free(struct rf_dso *d)
 {
+	free(d->cache);
 	rf_unwind__dso_free(d);
 	rf_a2l__free(d->a2l);
 	free(d->symsrc);

@@ -367,7 +367,7 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 	map.dso = dso_findnew(m, name, file, RF_DSO_MODULE, NULL, 0);
 	if (!map.dso)
 		return -ENOMEM;
-	map.dso->loaded = true; /* its symbols come from kallsyms, with the kernel's */
+	/* its symbols come from kallsyms, with the kernel's (dso_load) */
 	return maps_insert(&m->kmaps, &map);
 }
 
@@ -669,9 +669,12 @@ static void load_kernel(struct rawfrag_machine *m)
 	free(all.syms);
 	free(all.strs);
 	rf_dso__finish_syms(k, false);
-	for (int i = 0; i < m->kmaps.nr; i++)
-		if (m->kmaps.v[i].dso->kind == RF_DSO_MODULE)
-			rf_dso__finish_syms(m->kmaps.v[i].dso, false);
+	for (int i = 0; i < m->kmaps.nr; i++) {
+		if (m->kmaps.v[i].dso->kind != RF_DSO_MODULE)
+			continue;
+		rf_dso__finish_syms(m->kmaps.v[i].dso, false);
+		m->kmaps.v[i].dso->loaded = true;
+	}
 	kernel_map_fixup(m);
 }
 
@@ -681,8 +684,13 @@ static void dso_load(struct rawfrag_machine *m, struct rf_dso *d)
 {
 	switch (d->kind) {
 	case RF_DSO_KERNEL:
-	case RF_DSO_MODULE:
 		load_kernel(m);
+		break;
+	case RF_DSO_MODULE:
+		/* a module mapped after the kernel symbols were split has none */
+		if (!m->kernel->loaded)
+			load_kernel(m);
+		d->loaded = true;
 		break;
 	case RF_DSO_PERFMAP:
 		rf_dso__load_perfmap(d);
@@ -724,7 +732,7 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 		fr->ip = a;
 	if (!d->loaded)
 		dso_load(m, d);
-	s = rf_dso__find(d, a);
+	s = rf_dso__find_cached(d, a);
 	if (s) {
 		fr->sym = rf_dso__sym_name(d, s);
 		fr->symoff = a < s->end ? a - s->start : a - map->start - s->start;

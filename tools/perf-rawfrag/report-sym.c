@@ -54,20 +54,63 @@ unsigned int rs_available(const struct perf_event_attr *a)
 	return f;
 }
 
+/* printf was most of the time per frame: hex and names are put by hand */
+static int hex_len(uint64_t v)
+{
+	return v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+}
+
+static char *put_hex(char *p, uint64_t v, int n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = digits[v & 15];
+	return p + n;
+}
+
+/* "%16lx" */
+static void out_hex16(struct rawfrag_out *o, uint64_t v)
+{
+	char buf[16];
+	int n = hex_len(v);
+
+	memset(buf, ' ', 16);
+	put_hex(buf + (n < 16 ? 16 - n : 0), v, n);
+	if (n > 16)
+		put_hex(buf, v, 16); /* not reached: 16 digits hold 64 bits */
+	rf_out_write(o, buf, 16);
+}
+
+static void out_str(struct rawfrag_out *o, const char *s)
+{
+	rf_out_write(o, s, strlen(s));
+}
+
+/* " sym+0xoff (dso)" / " [unknown]" / " name+0xoff (inlined)" as the fields ask */
 static void put_sym(struct rawfrag_out *o, unsigned int f, const struct rawfrag_frame *fr)
 {
 	if (f & F_SYM) {
-		if (!fr->sym)
-			rawfrag_out__puts(o, " [unknown]");
-		else if (f & F_SYMOFF)
-			rawfrag_out__printf(o, " %s+0x%" PRIx64, fr->sym, fr->symoff);
-		else
-			rawfrag_out__printf(o, " %s", fr->sym);
+		if (!fr->sym) {
+			rf_out_write(o, " [unknown]", 10);
+		} else {
+			rf_out_putc(o, ' ');
+			out_str(o, fr->sym);
+			if (f & F_SYMOFF) {
+				char buf[20] = "+0x";
+
+				rf_out_write(o, buf, (size_t)(put_hex(buf + 3, fr->symoff,
+								      hex_len(fr->symoff)) - buf));
+			}
+		}
 	}
-	if ((f & F_DSO) && !fr->inlined)
-		rawfrag_out__printf(o, " (%s)", fr->dso ? fr->dso : "[unknown]");
+	if ((f & F_DSO) && !fr->inlined) {
+		rf_out_write(o, " (", 2);
+		out_str(o, fr->dso ? fr->dso : "[unknown]");
+		rf_out_putc(o, ')');
+	}
 	if (fr->inlined)
-		rawfrag_out__puts(o, " (inlined)");
+		rf_out_write(o, " (inlined)", 10);
 }
 
 static void text_chain(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
@@ -79,7 +122,8 @@ static void text_chain(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
 	for (uint32_t i = 0; i < c->cc->nr; i++) {
 		const struct rawfrag_frame *fr = &c->cc->frames[i];
 
-		rawfrag_out__printf(o, "\t%16" PRIx64, fr->ip);
+		rf_out_putc(o, '\t');
+		out_hex16(o, fr->ip);
 		put_sym(o, f, fr);
 		rf_out_putc(o, '\n');
 	}
@@ -117,7 +161,8 @@ void rs_text_tail(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
 
 			rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
 						 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
-			rawfrag_out__printf(o, " %16" PRIx64, s->ip);
+			rf_out_putc(o, ' ');
+			out_hex16(o, s->ip);
 			put_sym(o, f, &fr);
 		}
 	}

@@ -56,6 +56,7 @@ struct rf_dso {
 	struct rf_elf *rt; /* NULL when none was found */
 	char *symsrc; /* the file the .symtab came from */
 	struct rf_a2l *a2l; /* inline.c */
+	struct rf_sym_cache *cache; /* recent lookups (chains repeat their addresses) */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
 	struct rf_dso *next;
 };
@@ -79,6 +80,8 @@ int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms);
 void rf_dso__sort_syms(struct rf_dso *d);
 const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr);
+/* the same through a small per-DSO cache */
+const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr);
 static inline const char *rf_dso__sym_name(const struct rf_dso *d, const struct rf_sym *s)
 {
 	return d->strs + s->name;
