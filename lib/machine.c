@@ -534,6 +534,9 @@ static const char *kallsyms_path(struct rawfrag_machine *m, char *buf, size_t le
 
 	if (m->kallsyms)
 		return m->kallsyms;
+	/* perf: no local kernel files when a symfs was given */
+	if (m->symfs && m->symfs[0])
+		return NULL;
 	if (!k->bid_size || kernel_bid_is_host(k))
 		return "/proc/kallsyms";
 	for (int i = 0; i < k->bid_size; i++)
@@ -652,8 +655,21 @@ static void load_kernel(struct rawfrag_machine *m)
 	if (m->vmlinux) {
 		bool symtab;
 
-		if (rf_elf__load_syms(k, m->vmlinux, NULL, true, 0, &symtab))
-			rf_machine__warn(m, "%s: no symbols read", m->vmlinux);
+		snprintf(buf, sizeof(buf), "%s%s", rf_machine__symfs(m), m->vmlinux);
+		if (rf_elf__load_syms(k, buf, NULL, true, 0, &symtab))
+			rf_machine__warn(m, "%s: no symbols read", buf);
+		/* relocated to the recorded _text (KASLR), as perf's ref_reloc_sym */
+		for (size_t i = 0; i < k->nr_syms && m->ref_text; i++) {
+			if (strcmp(rf_dso__sym_name(k, &k->syms[i]), "_text"))
+				continue;
+			uint64_t delta = m->ref_text - k->syms[i].start;
+
+			for (size_t j = 0; j < k->nr_syms; j++) {
+				k->syms[j].start += delta;
+				k->syms[j].end += delta;
+			}
+			break;
+		}
 		rf_dso__finish_syms(k, false);
 		return;
 	}
