@@ -10,7 +10,7 @@
 # each of perf's all-"(inlined)" ip groups and our line for that ip become one
 # marker, perf's "(inlined)" lines in front of a real frame line are dropped.
 source "$(dirname "$0")/lib.sh"
-t_plan 37
+t_plan 39
 
 command -v "$PERF" >/dev/null || t_skip_rest "no perf binary"
 is_root || t_skip_rest "needs root for kernel call chains"
@@ -185,7 +185,11 @@ while p < end:
 open(sys.argv[2], "wb").write(d)
 EOF
 cmp_script "kernel build-id mismatch" "$T/badbid.data"
-has "mismatched kernel frames are [unknown] in perf too" '^\s+ffffffff[0-9a-f]+ \[unknown\] \(\[kernel\.kallsyms\]\)'
+has "mismatched kernel frames are [unknown] as in perf" '^\s+ffffffff[0-9a-f]+ \[unknown\] \(\[kernel\.kallsyms\]\)'
+cmp_script "--kallsyms FILE despite the mismatch" "$T/badbid.data" --kallsyms /proc/kallsyms
+# --symfs: DSOs under another root; perf then uses no local kernel symbols
+mkdir -p "$T/sfs$T" && cp "$T/fp_g" "$T/libt35.so" "$T/sfs$T/"
+cmp_script "--symfs DIR" "$T/fp_g.data" --symfs "$T/sfs"
 
 # ---- (b) JSON: the same chain as the text, registers by name ----
 RF report -i "$T/fp_g.data" -F ip,sym,symoff,dso >"$T/chain.txt" 2>/dev/null
