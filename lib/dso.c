@@ -254,9 +254,16 @@ static int user_candidates(struct rawfrag_machine *m, struct rf_dso *d, char can
 	char file[4096], dir[4096], link[256], hex[41];
 	int n = 0;
 
-	if (d->kind == RF_DSO_VDSO)
-		symfs = ""; /* our own copy, see machine.c */
-
+	if (d->kind == RF_DSO_VDSO) {
+		/* perf: the cached copy ("vdso"), else its own vdso unless a symfs is set */
+		if (d->bid_size) {
+			bid_hex(d, hex);
+			cand_set(cand[n++], "%s/.build-id/%.2s/%s/vdso", cache, hex, hex + 2);
+		}
+		if (!symfs[0])
+			cand_set(cand[n++], "%s", d->path);
+		return n;
+	}
 	cand_set(file, "%s%s", symfs, d->path);
 	cand_set(dir, "%s", file);
 	/* none recorded: the file's own, for the build-id paths (perf does the same) */
@@ -299,8 +306,8 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d)
 	for (int i = 0; i < n; i++) {
 		size_t l = strlen(cand[i]);
 
-		if ((l > 6 && !strcmp(cand[i] + l - 6, "/debug")) ||
-		    (l > 6 && !strcmp(cand[i] + l - 6, ".debug")))
+		if (l > 6 && (!strcmp(cand[i] + l - 6, "/debug") ||
+			      !strcmp(cand[i] + l - 6, ".debug")))
 			continue;
 		if (!is_file(cand[i]) || !bid_ok(d, cand[i]) || rf_elf__open(cand[i], &d->rt))
 			continue;
