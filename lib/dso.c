@@ -108,7 +108,8 @@ static uint64_t page_up(uint64_t v)
 
 void rf_dso__sort_syms(struct rf_dso *d)
 {
-	qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
+	if (d->nr_syms)
+		qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
 }
 
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
