@@ -823,6 +823,8 @@ struct rawfrag_machine *rawfrag_machine__new(struct rawfrag_file *f,
 	m->vmlinux = dup_opt(RAWFRAG_OPTS_GET(opts, vmlinux, NULL), &fail);
 	if (RAWFRAG_OPTS_GET(opts, buildid_dir, NULL))
 		m->buildid_dir = strdup(opts->buildid_dir);
+	else if (m->symfs && m->symfs[0]) /* perf: the cache under the symfs */
+		fail |= asprintf(&m->buildid_dir, "%s/.debug", m->symfs) < 0;
 	else if (asprintf(&m->buildid_dir, "%s/.debug", home ? home : "") < 0)
 		m->buildid_dir = NULL;
 	fail |= !m->buildid_dir;

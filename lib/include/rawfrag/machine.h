@@ -29,7 +29,7 @@ struct rawfrag_machine_opts {
 	const char *symfs; /* prefix for every DSO path (perf --symfs) */
 	const char *kallsyms; /* kernel symbols from this file, no build-id check */
 	const char *vmlinux; /* kernel symbols from this ELF */
-	const char *buildid_dir; /* build-id cache; NULL: $HOME/.debug */
+	const char *buildid_dir; /* build-id cache; NULL: <symfs>/.debug, else $HOME/.debug */
 	/*
 	 * DWARF-unwound frames stay as they are: no inlined functions from
 	 * addr2line (perf script --no-inline)
