@@ -344,9 +344,13 @@ static void check_const(const char *sys, const char *fmt, size_t at, size_t n,
 		"%lluull", "0x%llxUL", "0X%llXul", "0%llou", "0%lloLL", "(%llu)", "(%lluUL)",
 		"((%llu))", "(u64)%llu", "(unsigned long)%lluUL", "((u32)(%llu))", "(long)(0x%llx)",
 	};
+	/*
+	 * Not sizeof(int) or sizeof(unsigned int) before another argument:
+	 * libtraceevent 1.7.1's parser reads freed memory there (ASan).
+	 */
 	static const char *const sizeofs[] = {
-		"sizeof(u8)", "sizeof(u16)", "sizeof(u32)", "sizeof(u64)", "sizeof(int)",
-		"sizeof(unsigned int)", "sizeof(long)", "sizeof(unsigned long)",
+		"sizeof(u8)", "sizeof(u16)", "sizeof(u32)", "sizeof(u64)", "sizeof(short)",
+		"sizeof(char)", "sizeof(long)", "sizeof(unsigned long)",
 	};
 	static const char *const zeros[] = { "0", "0UL", "0x0ull", "(0)", "(u8)256", "(u16)0x10000" };
 	char repl[96];
