@@ -840,25 +840,33 @@ static char *cached_kallsyms(const struct rawfrag_file *f)
 	uint64_t size = 0, off = 0;
 	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_BUILD_ID, &size);
 
-	/* build_id_event: header, pid, build_id[24] (20 + size byte), filename */
+	/*
+	 * build_id_event: header, pid, build_id[24] (20 + size byte), filename;
+	 * before 2.6.35 without the pid (perf's "ABI quirk": the kernel's name
+	 * then reads "nel.kallsyms]")
+	 */
 	while (p && home && off + 37 <= size) {
 		uint16_t misc = rawfrag__get16(p + off + 4, swap);
 		uint16_t hsize = rawfrag__get16(p + off + 6, swap);
 		const uint8_t *e = p + off;
+		unsigned int n = 20, id = 12, name = 36;
 		char path[4096], hex[41];
-		unsigned int n = 20;
 
 		if (hsize < 37 || hsize > size - off)
 			break;
 		off += hsize;
-		if (strnlen((const char *)e + 36, hsize - 36) != sizeof(kname) - 1 ||
-		    memcmp(e + 36, kname, sizeof(kname) - 1))
+		if (hsize >= 49 && !memcmp(e + 36, "nel.kallsyms]", 13)) {
+			id = 8;
+			name = 32;
+		}
+		if (strnlen((const char *)e + name, hsize - name) != sizeof(kname) - 1 ||
+		    memcmp(e + name, kname, sizeof(kname) - 1))
 			continue;
 		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
-		if ((misc & (1 << 15)) && e[32] && e[32] <= 20)
+		if (id == 12 && (misc & (1 << 15)) && e[32] && e[32] <= 20)
 			n = e[32];
 		for (unsigned int i = 0; i < n; i++)
-			snprintf(hex + 2 * i, 3, "%02x", e[12 + i]);
+			snprintf(hex + 2 * i, 3, "%02x", e[id + i]);
 		snprintf(path, sizeof(path), "%s/.debug/%s/%s/kallsyms", home, kname, hex);
 		return access(path, R_OK) ? NULL : strdup(path);
 	}

@@ -22,16 +22,18 @@
  *                 4.1), 120 (VER6, 5.5), 128 (VER7, 5.13), 136 (VER8, 6.3),
  *                 144 (a perf newer than any of these); file-attr0: attr.size
  *                 0, read as VER0 (2.6.31 - 2.6.32)
- *   *-event-type  PERF_RECORD_HEADER_EVENT_TYPE records (pipe, 2.6.35 - 3.9)
- *                 or the file header's event_types section (2.6.31 - 3.9);
+ *   *-event-type  PERF_RECORD_HEADER_EVENT_TYPE records (pipe, 2.6.35 to about 3.10)
+ *                 or the file header's event_types section (2.6.31 to about 3.10);
  *                 perf ignores both since
  *   *-build-id    build-id entries without the size byte (before 5.11) and
  *                 with it (PERF_RECORD_MISC_BUILD_ID_SIZE, 5.11 on): pipe
  *                 HEADER_BUILD_ID records, file BUILD_ID feature
+ *   file-build-id-nopid  BUILD_ID feature entries without the pid field
+ *                 (2.6.31 - 2.6.34; perf reads them by its "ABI quirk")
  *   *-mmap        PERF_RECORD_MMAP (all versions) and MMAP2 (3.16 on) records
  *   *-warn        PERF_RECORD_LOST and LOST_SAMPLES, which perf reads with a
  *                 warning only
- *   *-legacy      the "PERFFILE" magic of perf 2.6.31 - 3.1 (the byte order
+ *   *-legacy      the "PERFFILE" magic of perf 2.6.31 to about 3.2 (the byte order
  *                 then comes from the header's sizes; file-legacy with VER0
  *                 attrs, as those releases wrote)
  *   file-hdr72    the 72-byte perf_file_header before the feature bitmap
@@ -215,6 +217,28 @@ static void build_ids(struct buf *b)
 	build_id_entry(b, true, "/usr/lib/compat-gen/new.so", 2);
 }
 
+/*
+ * The BUILD_ID feature before build_id_event had its pid (2.6.31 - 2.6.34):
+ * header, build_id[24], filename. perf tells it by the kernel's entry read
+ * with a pid: "[kernel.kallsyms]" loses its first 4 characters.
+ */
+static void build_ids_nopid(struct buf *b)
+{
+	static const char *const names[] = { "[kernel.kallsyms]", "/usr/lib/compat-gen/old.so" };
+
+	for (int i = 0; i < 2; i++) {
+		size_t nlen = (strlen(names[i]) + 1 + 7) & ~(size_t)7;
+		uint8_t id[24] = { 0 };
+
+		for (int j = 0; j < 20; j++)
+			id[j] = (uint8_t)(i + 7 * j);
+		hdr(b, REC_BUILD_ID, i ? 2 : 1, (uint16_t)(8 + 24 + nlen));
+		put(b, id, 24);
+		put(b, NULL, nlen);
+		memcpy(b->p + b->len - nlen, names[i], strlen(names[i]));
+	}
+}
+
 static void mmap_records(struct buf *b)
 {
 	for (int i = 0; i < m.nr_pids; i++) {
@@ -271,7 +295,7 @@ struct layout {
 	const char *name;
 	bool file;
 	uint32_t attr_size; /* 0: as in the input */
-	bool attr_size_zero, td12, event_type, build_id, mmap, warn, legacy, hdr72;
+	bool attr_size_zero, td12, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
 };
 
 static void attr_bytes(struct buf *b, const struct attr *a, const struct layout *l, bool soft)
@@ -377,7 +401,8 @@ static void write_file(struct buf *o, const struct layout *l)
 		int nfeat = 0;
 
 		for (int f = 1; f < FEAT_LAST; f++)
-			want[f] = m.feat[f] || f == FEAT_TRACING_DATA || (f == FEAT_BUILD_ID && l->build_id);
+			want[f] = m.feat[f] || f == FEAT_TRACING_DATA ||
+				  (f == FEAT_BUILD_ID && (l->build_id || l->build_id_nopid));
 		if (l->td12)
 			want[FEAT_TRACING_DATA] = false;
 		for (int f = 1; f < FEAT_LAST; f++)
@@ -392,6 +417,8 @@ static void write_file(struct buf *o, const struct layout *l)
 				continue;
 			if (f == FEAT_TRACING_DATA)
 				put(&s, m.td, m.td_len);
+			else if (f == FEAT_BUILD_ID && l->build_id_nopid)
+				build_ids_nopid(&s);
 			else if (f == FEAT_BUILD_ID)
 				build_ids(&s);
 			else
@@ -434,6 +461,7 @@ static const struct layout layouts[] = {
 	{ "file-attr0", true, .attr_size = 64, .attr_size_zero = true },
 	BOTH("event-type", .event_type = true),
 	BOTH("build-id", .build_id = true),
+	{ "file-build-id-nopid", true, .build_id_nopid = true },
 	BOTH("mmap", .mmap = true),
 	BOTH("warn", .warn = true),
 	{ "pipe-legacy", false, .legacy = true },
