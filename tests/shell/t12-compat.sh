@@ -20,14 +20,13 @@ if [ ! -x "$CGEN" ] || [ ! -x "$TPGEN" ] || ! have_tracefs; then
 	t_skip "compat layouts" "needs tp-be-gen, compat-gen and tracefs (the formats)"; exit 0
 fi
 layouts=$("$CGEN" -l)
-t_plan $((3 * $(wc -w <<<"$layouts") + 1))
+t_plan $((3 * $(wc -w <<<"$layouts")))
 
-"$TPGEN" -l -p -n "$NR" "$T/base.pipe" "$T/base.jsonl" >/dev/null 2>&1
-t_eq "tp-be-gen writes the base stream ($NR samples)" "$NR" "$(wc -l <"$T/base.jsonl" 2>/dev/null)"
+t_setup "tp-be-gen writes the base stream" "$TPGEN" -l -p -n "$NR" "$T/base.pipe" "$T/base.jsonl"
 
 for l in $layouts; do
 	f=$T/$l.data
-	"$CGEN" "$l" "$T/base.pipe" "$f"
+	t_setup "compat-gen writes $l" "$CGEN" "$l" "$T/base.pipe" "$f"
 	fields=cpu,time,event,trace
 	# the 72-byte header has no features, so no tracing data: software events
 	[ "$l" = file-hdr72 ] && fields=cpu,time
@@ -53,7 +52,8 @@ for l in $layouts; do
 		t_skip "$l: text equals perf script's" "perf 6.1 cannot read this layout ($n of $NR samples)"
 	fi
 	# hostile variants of its historic records
-	python3 "$SCRIPTS/compat_mutate.py" "$f" "$T/mut-$l" >"$T/names"
+	t_setup "hostile variants of $l" python3 "$SCRIPTS/compat_mutate.py" "$f" "$T/mut-$l"
+	cp "$T/setup.out" "$T/names"
 	bad=""
 	while read -r name; do
 		"$RAWFRAG" report -i "$T/mut-$l/$name.data" >/dev/null 2>"$T/m.err"; rc=$?
