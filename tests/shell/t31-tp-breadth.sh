@@ -122,7 +122,12 @@ for f in "${files[@]}"; do
 	if ! diff "$T/perf.txt" "$T/ours.txt" >"$T/diff"; then
 		txt_diff+="$(basename "$f"): $(grep -c '^[<>]' "$T/diff") lines differ: $(head -n 4 "$T/diff")"
 	fi
-	TP_FIELDS_OUT=$T/perf.jsonl "$PERF" script -i "$f" -s "$SCRIPTS/tp_fields.py" >/dev/null 2>&1
+	# perf 6.1's Python scripting has crashed (SIGSEGV) once on a whole file
+	# that it read fine again: the oracle gets a second try
+	for try in 1 2; do
+		TP_FIELDS_OUT=$T/perf.jsonl "$PERF" script -i "$f" -s "$SCRIPTS/tp_fields.py" \
+			>/dev/null 2>&1 && break
+	done
 	"$RAWFRAG" report -i "$f" --format json >"$T/ours.jsonl" 2>/dev/null || rep_rc+=" json:$?"
 	if python3 "$SCRIPTS/tp_cmp_fields.py" "$T/perf.jsonl" "$T/ours.jsonl" >"$T/cmp" 2>&1; then
 		cmp_sum+="$(tail -n 1 "$T/cmp"); "
