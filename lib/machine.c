@@ -301,7 +301,8 @@ static bool is_no_dso(const char *f)
 /* ---- records ---- */
 
 static int user_mmap(struct rawfrag_machine *m, int32_t pid, uint64_t start, uint64_t len,
-		     uint64_t pgoff, const char *file, const uint8_t *bid, uint8_t bid_size)
+		     uint64_t pgoff, const char *file, const uint8_t *bid, uint8_t bid_size,
+		     bool exec)
 {
 	struct rf_proc *p = proc_find(m, pid, true);
 	struct rf_map map = { .start = start, .end = start + len, .pgoff = pgoff };
@@ -309,7 +310,8 @@ static int user_mmap(struct rawfrag_machine *m, int32_t pid, uint64_t start, uin
 
 	if (!p)
 		return -ENOMEM;
-	if (is_anon(file)) {
+	/* perf's map__new(): executable anonymous memory is JIT code of perf-PID.map */
+	if ((is_anon(file) || is_no_dso(file)) && exec) {
 		snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
 		map.dso = dso_findnew(m, name, NULL, RF_DSO_PERFMAP, NULL, 0);
 		map.identity = true;
@@ -319,7 +321,7 @@ static int user_mmap(struct rawfrag_machine *m, int32_t pid, uint64_t start, uin
 		map.dso = dso_findnew(m, file, path ? path : "", RF_DSO_VDSO, bid, bid_size);
 	} else {
 		map.dso = dso_findnew(m, file, NULL, RF_DSO_USER, bid, bid_size);
-		map.identity = is_no_dso(file);
+		map.identity = is_no_dso(file) || is_anon(file);
 		if (map.identity || file[0] == '[')
 			map.dso->loaded = true; /* no file behind it */
 	}
@@ -392,6 +394,7 @@ static int do_mmap(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const uint8_t *bid = NULL;
 	uint8_t bsize = 0;
+	bool exec;
 
 	if (!file || start + len < start)
 		return 0;
@@ -403,7 +406,10 @@ static int do_mmap(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 		bid = p + 44;
 		bsize = p[40];
 	}
-	return user_mmap(m, pid, start, len, pgoff, file, bid, bsize);
+	/* MMAP has no prot: executable unless flagged as data */
+	exec = two ? !!(rawfrag__get32(p + 64, swap) & 4 /* PROT_EXEC */) :
+		     !(rec->misc & PERF_RECORD_MISC_MMAP_DATA);
+	return user_mmap(m, pid, start, len, pgoff, file, bid, bsize, exec);
 }
 
 static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, bool swap)

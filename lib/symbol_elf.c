@@ -13,6 +13,7 @@
 #include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,6 +158,11 @@ int rf_elf__open(const char *path, struct rf_elf **out)
 	e->fd = fd;
 	e->size = size;
 	e->path = strdup(path);
+	if (size && size < (1ULL << 40)) {
+		void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		e->map = p == MAP_FAILED ? NULL : p;
+	}
 	e->e_type = eh.e_type;
 	for (size_t i = 0; i < phnum && e->nr_load < RF_MAX_LOAD; i++) {
 		GElf_Phdr ph;
@@ -180,6 +186,8 @@ void rf_elf__close(struct rf_elf *e)
 {
 	if (!e)
 		return;
+	if (e->map)
+		munmap((void *)e->map, (size_t)e->size);
 	close(e->fd);
 	free(e->path);
 	free(e);
@@ -189,6 +197,10 @@ int rf_elf__pread(const struct rf_elf *e, void *buf, size_t len, uint64_t off)
 {
 	if (off > e->size || len > e->size - off)
 		return -1;
+	if (e->map) {
+		memcpy(buf, e->map + off, len);
+		return 0;
+	}
 	return pread(e->fd, buf, len, (off_t)off) == (ssize_t)len ? 0 : -1;
 }
 

@@ -66,14 +66,22 @@ static int perf_reg_id(unw_regnum_t r)
 	return ids[r];
 }
 
+/*
+ * Memory from the mapped file: 0, or as perf's access_dso_mem() -1 without a
+ * map and 1 when the map's file cannot be read (libunwind takes a positive
+ * answer as a read of 0, which ends the chain with one more frame, as perf's).
+ */
 static int dso_read(struct unw_ctx *u, uint64_t addr, void *buf, size_t len)
 {
 	struct rf_map *map = rf_maps__find(u->maps, addr);
 	struct rf_elf *e;
 
-	if (!map || map->identity || !(e = rf_dso__elf(u->m, map->dso)))
+	if (!map)
 		return -1;
-	return rf_elf__pread(e, buf, len, addr - map->start + map->pgoff);
+	if (map->identity || !(e = rf_dso__elf(u->m, map->dso)) ||
+	    rf_elf__pread(e, buf, len, addr - map->start + map->pgoff))
+		return 1;
+	return 0;
 }
 
 static struct unw_dso *dso_info(struct unw_ctx *u, struct rf_dso *d)
@@ -127,8 +135,12 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	struct unw_dso *ud;
 	unw_dyn_info_t di;
 
+	/*
+	 * -EINVAL as perf answers, not -UNW_ENOINFO: that would let libunwind
+	 * go on guessing through frame pointers where perf's chains stop
+	 */
 	if (!map || map->identity || !(ud = dso_info(u, map->dso)))
-		return -UNW_ENOINFO;
+		return -EINVAL;
 	/* where the file's address 0 is in the process (perf: lowest map of the DSO) */
 	for (int i = 0; i < u->maps->nr; i++)
 		if (u->maps->v[i].dso == map->dso && u->maps->v[i].start < base)
@@ -167,8 +179,13 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	if (addr + sizeof(unw_word_t) < addr)
 		return -UNW_EINVAL;
 	/* perf: the copy serves [sp, sp + dyn_size - 8), the files the rest */
-	if (addr < u->sp || addr + sizeof(unw_word_t) >= end)
-		return dso_read(u, addr, valp, sizeof(*valp)) ? -UNW_EINVAL : 0;
+	if (addr < u->sp || addr + sizeof(unw_word_t) >= end) {
+		int ret = dso_read(u, addr, valp, sizeof(*valp));
+
+		if (ret)
+			*valp = 0;
+		return ret < 0 ? -UNW_EINVAL : ret;
+	}
 	*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
 	return 0;
 }

@@ -126,6 +126,7 @@ static size_t mmap2(uint8_t *buf, int32_t pid, uint64_t start, uint64_t len, uin
 	memcpy(buf + 24, &len, 8);
 	memcpy(buf + 32, &pgoff, 8);
 	strcpy((char *)buf + 72, file);
+	buf[64] = 5; /* prot: PROT_READ | PROT_EXEC */
 	return n;
 }
 
@@ -188,10 +189,15 @@ static void test_maps_cut_and_fork(void **state)
 	where(m, 2, 0x11800, NULL, 0);
 	feed(m, (const uint8_t *)&fork);
 	where(m, 2, 0x11800, "/b", 0x800);
-	/* anonymous memory: perf's JIT map name, addresses as they are */
+	/* executable anonymous memory: perf's JIT map name, addresses as they are */
 	mmap2(buf, 1, 0x20000, 0x1000, 0, "//anon");
 	feed(m, buf);
 	where(m, 1, 0x20010, "/tmp/perf-1.map", 0x20010);
+	/* not executable: its own name */
+	mmap2(buf, 1, 0x30000, 0x1000, 0, "//anon");
+	buf[64] = 3; /* PROT_READ | PROT_WRITE */
+	feed(m, buf);
+	where(m, 1, 0x30010, "//anon", 0x30010);
 	rawfrag_machine__delete(m);
 }
 

@@ -30,6 +30,7 @@ enum rf_dso_kind {
 struct rf_elf {
 	int fd;
 	uint64_t size;
+	const uint8_t *map; /* the file, read-only (unwinding reads it word by word) */
 	uint16_t e_type;
 	int nr_load;
 	struct {
