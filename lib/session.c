@@ -22,6 +22,8 @@
 
 #include <rawfrag/decoder.h>
 
+#include "internal/stream.h"
+
 struct rawfrag_session {
 	struct rawfrag_file *file;
 	rawfrag_print_fn_t print;
@@ -47,7 +49,13 @@ struct rawfrag_session {
 		int n[3];
 		uint64_t names; /* evsel names (EVENT_UPDATE renames) */
 	} snap;
+	struct rf_stream *stream; /* rawfrag_session__process() state (stream.c) */
 };
+
+struct rf_stream **rf_session__stream(struct rawfrag_session *s)
+{
+	return &s->stream;
+}
 
 static void env_take(struct env_snap *e, const struct rawfrag_file *f,
 		     const struct rawfrag_env *env)
@@ -124,6 +132,20 @@ void rawfrag_decoder_ctx__log(const struct rawfrag_decoder_ctx *ctx,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	call_print(ctx->print, lvl, ctx->print_ctx, "rawfrag: %s", msg);
+}
+
+void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
+		     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!s->print)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	call_print(s->print, lvl, s->print_ctx, "rawfrag: %s", msg);
 }
 
 static void sess_err(struct rawfrag_err *err, int e, const char *fmt, ...)
@@ -368,6 +390,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 {
 	if (!s)
 		return;
+	rf_stream__delete(s->stream);
 	if (s->ctx && s->inited) {
 		unbind_all(s);
 		fini_all(s);

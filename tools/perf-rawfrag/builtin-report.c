@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include <rawfrag/emit.h>
+#include <rawfrag/tool.h>
 #include "internal/dec.h"
 #include "internal/out.h" /* inline writes: the per-sample path is made of them */
 
 #include "builtin.h"
-#include "report-order.h"
 #include "skb.h"
 #include "util.h"
 
@@ -37,6 +37,7 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 #define TEXT_COPY 32 /* event names up to this long are copied in one fixed-size move */
 
 struct report {
+	struct rawfrag_tool tool; /* first: handlers get &r->tool */
 	const char *input, *output;
 	enum out_format fmt;
 	bool stats, verbose_text, force;
@@ -72,10 +73,8 @@ struct report {
 	char time_hi_digits[24];
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
-	/* perf's order (default): records go through the queue */
+	/* perf's order (default): the session orders records */
 	bool no_order;
-	struct ro_queue *oq;
-	struct rf_threads *threads; /* COMM/FORK applied in delivery order */
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
 };
 
@@ -292,11 +291,9 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	char buf[32];
 	const char *c;
 
-	if (r->threads) {
-		c = rf_threads__comm(r->threads, (int32_t)smp->pid, (int32_t)smp->tid, len);
-		if (c)
-			return c;
-	}
+	c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, len);
+	if (c)
+		return c;
 	c = task_name_fallback(r, smp, buf, sizeof(buf));
 	*len = (int)strnlen(c, 32);
 	memset(r->name_buf, 0, sizeof(r->name_buf));
@@ -658,41 +655,55 @@ static void print_stats(struct report *r)
 	}
 }
 
+struct span {
+	struct rawfrag_tool tool;
+	uint64_t first, last;
+};
+
+static int span_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	struct span *sp = (struct span *)tool;
+
+	if (ev->sample->time < sp->first)
+		sp->first = ev->sample->time;
+	if (ev->sample->time > sp->last)
+		sp->last = ev->sample->time;
+	return 0;
+}
+
+/* samples that do not parse are left to the real pass */
+static int span_skip(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		     const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
 /* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
 static int time_span(struct report *r)
 {
 	const struct rawfrag_env *env = rawfrag_file__env(r->file);
-	uint64_t first = env ? env->first_sample_time : 0, last = env ? env->last_sample_time : 0;
-	struct rawfrag_record rec;
-	int ret;
+	struct span sp = { .tool = { .sz = sizeof(sp.tool), .sample = span_sample,
+				     .sample_error = span_skip },
+			   .first = env ? env->first_sample_time : 0,
+			   .last = env ? env->last_sample_time : 0 };
+	struct rawfrag_err err;
 
 	if (!r->time.nr_pct)
 		return 0;
-	if (!last && rawfrag_file__mode(r->file) == RAWFRAG_MODE_FILE) {
-		first = UINT64_MAX;
-		while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-			struct rawfrag_evsel *ev;
-			struct rawfrag_sample smp;
-
-			if (rec.type != PERF_RECORD_SAMPLE ||
-			    !(ev = rawfrag_file__evsel_of(r->file, &rec)) ||
-			    rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), &rec, r->swap, NULL))
-				continue;
-			if (smp.time < first)
-				first = smp.time;
-			if (smp.time > last)
-				last = smp.time;
-		}
-		if (ret < 0 || rawfrag_file__rewind(r->file) < 0)
+	if (!sp.last && rawfrag_file__mode(r->file) == RAWFRAG_MODE_FILE) {
+		sp.first = UINT64_MAX;
+		if (rawfrag_session__process(r->sess, &sp.tool, &err) < 0 ||
+		    rawfrag_session__rewind(r->sess) < 0)
 			return -EIO;
-		if (first == UINT64_MAX)
-			first = 0;
+		if (sp.first == UINT64_MAX)
+			sp.first = 0;
 	}
-	if (!last) {
+	if (!sp.last) {
 		rf_errorf("report", "--time with percentages needs the sample time span (not in this input)");
 		return -EINVAL;
 	}
-	return rf_time__resolve(&r->time, first, last);
+	return rf_time__resolve(&r->time, sp.first, sp.last);
 }
 
 static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
@@ -708,104 +719,64 @@ static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
 	return keep_sample(r, rawfrag_evsel__idx(ev), smp);
 }
 
-/* Handle one sample (of ev, NULL: look it up); false when the input is unusable here. */
-static bool do_sample(struct report *r, const struct rawfrag_record *rec,
-		      struct rawfrag_evsel *ev, struct rawfrag_err *err)
+/* One sample of a known evsel: count it, or print it if selected. */
+static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			 const struct rawfrag_event *ev)
 {
-	struct rawfrag_sample smp;
-	int idx;
+	struct report *r = (struct report *)tool;
+	int idx = rawfrag_evsel__idx(ev->evsel);
 
-	if (!ev)
-		ev = rawfrag_file__evsel_of(r->file, rec);
-	if (!ev) {
-		err->err = -ENOENT;
-		err->offset = (int64_t)rec->offset;
-		err->rec_type = rec->type;
-		snprintf(err->reason, sizeof(err->reason), "sample id matches no event");
-		return false;
-	}
-	idx = rawfrag_evsel__idx(ev);
 	if (idx >= r->nr_known && update_evsels(r))
-		return false;
+		return -ENOMEM;
 	if (r->stats) {
 		r->ev_samples[idx]++;
-		return true;
+		return 0;
 	}
-	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, err)) {
-		if (err->offset < 0)
-			err->offset = (int64_t)rec->offset;
-		err->rec_type = rec->type;
-		return false;
-	}
-	if (!keep_sample(r, idx, &smp))
-		return true;
+	if (!keep_sample(r, idx, ev->sample))
+		return 0;
 	if (r->fmt == FMT_JSON)
-		print_json(r, &r->evc[idx], rec, &smp);
+		print_json(r, &r->evc[idx], ev->rec, ev->sample);
 	else
-		print_text(r, &r->evc[idx], rec, &smp);
-	return true;
-}
-
-/*
- * perf's evlist__parse_sample_timestamp(): the TIME of a sample or of a
- * sample_id_all trailer; -1 when there is none (delivered at once, as perf).
- */
-static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec,
-			 struct rawfrag_evsel **evp)
-{
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
-	const struct perf_event_attr *a;
-	struct rawfrag_sample id;
-
-	*evp = ev;
-	if (!ev)
-		return UINT64_MAX;
-	a = rawfrag_evsel__attr(ev);
-	if (!(a->sample_type & PERF_SAMPLE_TIME))
-		return UINT64_MAX;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		uint64_t st = a->sample_type;
-		uint32_t pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-				       !!(st & PERF_SAMPLE_TID));
-
-		if (rec->size < pos + 8u)
-			return UINT64_MAX;
-		return rawfrag__get64((const uint8_t *)rec->data + pos, r->swap);
-	}
-	if (!a->sample_id_all ||
-	    rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
-		return UINT64_MAX;
-	return id.time;
-}
-
-/* 1: output closed or failed (stop quietly), else 0 or -errno (r->err set) */
-static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
-{
-	struct report *r = ctx;
-
-	if (rec->type != PERF_RECORD_SAMPLE) {
-		return rf_threads__event(r->threads, rec, r->swap);
-	}
-	if (!do_sample(r, rec, ev, r->err)) {
-		if (!r->force)
-			return r->err->err ? r->err->err : -EINVAL;
-		r->nr_bad++;
-		r->err->offset = -1;
-	}
+		print_text(r, &r->evc[idx], ev->rec, ev->sample);
+	/* output closed or failed: stop quietly */
 	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
-/* A kernel record in perf's order: now (no time) or through the queue. */
-static int order_record(struct report *r, const struct rawfrag_record *rec)
+/* a sample with an unknown id or that does not parse: the error, or skip it with -f */
+static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			     const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
-	struct rawfrag_evsel *ev;
-	uint64_t t = rec_time(r, rec, &ev);
-	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
-		    rec->type == PERF_RECORD_FORK;
+	struct report *r = (struct report *)tool;
 
-	if (!t || t == UINT64_MAX)
-		return keep ? deliver(r, rec, ev) : 0;
-	return ro_queue__add(r->oq, rec, t, keep, ev);
+	if (!r->force) {
+		*r->err = *err;
+		return err->err;
+	}
+	r->nr_bad++;
+	return 0;
+}
+
+/* --stats: perf shows the samples lost per event */
+static int report_lost_samples(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			       const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+	int idx = ev->evsel ? rawfrag_evsel__idx(ev->evsel) : -1;
+
+	if (ev->rec->size < 16)
+		return 0;
+	if (idx >= r->nr_known && update_evsels(r))
+		return -ENOMEM;
+	if (idx >= 0)
+		r->ev_lost[idx] += rawfrag__get64((const uint8_t *)ev->rec->data + 8, r->swap);
+	return 0;
+}
+
+/* new evsels or names (pipe mode): the per-evsel state again */
+static int report_describe(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			   const struct rawfrag_event *ev)
+{
+	return update_evsels((struct report *)tool) ? -ENOMEM : 0;
 }
 
 static int open_output(struct report *r)
@@ -834,7 +805,6 @@ static int run(struct report *r)
 	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = rf_lib_print, .print_ctx = &pc,
 		     .dopts = r->dopts);
 	struct rawfrag_err err = { .offset = -1 };
-	struct rawfrag_record rec;
 	int ret, rc = RF_EXIT_USAGE, fd = -1;
 
 	r->dopts[r->nr_dopts] = NULL;
@@ -850,89 +820,28 @@ static int run(struct report *r)
 	if (r->has_time && time_span(r))
 		goto out;
 	if (r->fmt == FMT_PCAPNG) {
-		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r);
+		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r, &err);
+		if (ret < 0 && err.err)
+			goto fail;
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
 		goto out;
 	}
 	r->err = &err;
-	if (!r->stats) {
-		r->threads = rf_threads__new();
-		if (!r->threads)
-			goto oom;
-	}
-	if (!r->stats && !r->no_order) {
-		r->oq = ro_queue__new(deliver, r);
-		if (!r->oq)
-			goto oom;
-	}
+	r->tool = (struct rawfrag_tool){
+		.sz = sizeof(r->tool),
+		.sample = report_sample,
+		.sample_error = report_bad_sample,
+		.lost_samples = r->stats ? report_lost_samples : NULL,
+		.describe = report_describe,
+		.ordered = !r->stats && !r->no_order,
+		.no_parse = r->stats,
+	};
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
-	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-		if (rf_is_describing(rec.type)) {
-			if (rawfrag_session__refresh(r->sess, &err))
-				goto fail;
-			if (update_evsels(r))
-				goto oom;
-			continue;
-		}
-		if (r->oq) {
-			if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
-				ret = ro_queue__round(r->oq);
-			else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
-				ret = order_record(r, &rec);
-			else
-				continue;
-			if (ret == 1)
-				break;
-			if (ret == -ENOMEM)
-				goto oom;
-			if (ret)
-				goto fail;
-			continue;
-		}
-		/* --no-order: names as of the position in the file */
-		if (r->threads && (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK)) {
-			if (rf_threads__event(r->threads, &rec, r->swap))
-				goto oom;
-			continue;
-		}
-		if (r->stats && rec.type == PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
-			struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, &rec);
-			int idx = ev ? rawfrag_evsel__idx(ev) : -1;
-
-			if (idx >= r->nr_known && update_evsels(r))
-				goto oom;
-			if (idx >= 0)
-				r->ev_lost[idx] += rawfrag__get64((const uint8_t *)rec.data + 8,
-								  r->swap);
-			continue;
-		}
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (!do_sample(r, &rec, NULL, &err)) {
-			if (!r->force)
-				goto fail;
-			r->nr_bad++;
-			err.offset = -1;
-		}
-		if (rawfrag_out__error(r->out))
-			break;
-	}
-	if (ret < 0) {
-		/* a bad sample still queued comes first in the file: its error wins */
-		if (r->oq && ro_queue__flush(r->oq) < 0 && err.err)
-			goto fail;
-		err = *rawfrag_file__error(r->file);
+	ret = rawfrag_session__process(r->sess, &r->tool, &err);
+	if (ret < 0)
 		goto fail;
-	}
-	if (r->oq && ret == 0) {
-		ret = ro_queue__flush(r->oq);
-		if (ret == -ENOMEM)
-			goto oom;
-		if (ret < 0)
-			goto fail;
-	}
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -942,9 +851,13 @@ static int run(struct report *r)
 		goto out;
 	}
 	/* reader closed early (| head): not an error */
-	if (r->oq && r->verbose >= 2)
+	if (r->tool.ordered && r->verbose >= 2) {
+		struct rawfrag_process_stats ps = { .sz = sizeof(ps) };
+
+		rawfrag_session__process_stats(r->sess, &ps);
 		fprintf(stderr, "perf rawfrag report: the ordering queue held at most %" PRIu64
-			" records\n", ro_queue__peak(r->oq));
+			" records\n", ps.queue_peak);
+	}
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
@@ -969,8 +882,6 @@ out:
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
-	ro_queue__delete(r->oq);
-	rf_threads__delete(r->threads);
 	return rc;
 }
 
