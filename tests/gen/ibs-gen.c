@@ -31,6 +31,7 @@
 #include <rawfrag/decoder.h>
 #include <rawfrag/emit.h>
 #include <rawfrag/file.h>
+#include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
 
 #define B(n) (1ull << (n))
@@ -490,25 +491,31 @@ static int cmd_list(void)
 	return 0;
 }
 
-static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record *rec,
-			const struct rawfrag_evsel *ev, struct rawfrag_emit *em,
-			struct rawfrag_out *o, struct rawfrag_out *txt)
+struct dump {
+	struct rawfrag_tool tool; /* first: the handler gets &d->tool */
+	struct rawfrag_emit *em;
+	struct rawfrag_out *o, *txt;
+};
+
+/* one parsed sample (the session skips those that do not parse) */
+static int dump_sample(struct rawfrag_tool *tool, struct rawfrag_session *ss,
+		       const struct rawfrag_event *e)
 {
+	struct dump *d = (struct dump *)tool;
+	const struct rawfrag_record *rec = e->rec;
+	const struct rawfrag_evsel *ev = e->evsel;
 	const struct rawfrag_decoder *dec = rawfrag_session__decoder(ss, ev);
 	void *priv = rawfrag_session__decoder_priv(ss, ev);
-	struct rawfrag_file *f = rawfrag_session__file(ss);
-	struct rawfrag_sample smp;
+	const struct rawfrag_sample smp = *e->sample;
+	struct rawfrag_emit *em = d->em;
+	struct rawfrag_out *o = d->o, *txt = d->txt;
 	struct rawfrag_raw raw;
-	struct rawfrag_err err;
 	uint32_t len = 0;
 	const char *t;
 	size_t tl;
 
-	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, rawfrag_file__needs_swap(f),
-				  &err))
-		return;
 	if (!dec || !rawfrag_session__raw(ss, rec, &smp, &raw))
-		return;
+		return 0;
 	rawfrag_emit__reset(em);
 	rawfrag_emit__begin_object(em, NULL);
 	rawfrag_emit__u64(em, "offset", rec->offset);
@@ -532,6 +539,13 @@ static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record 
 	}
 	rawfrag_emit__end_object(em);
 	rawfrag_out__putc(o, '\n');
+	return 0;
+}
+
+static int skip_bad(struct rawfrag_tool *tool, struct rawfrag_session *ss,
+		    const struct rawfrag_event *e, const struct rawfrag_err *err)
+{
+	return 0;
 }
 
 static int cmd_dump(const char *path)
@@ -539,11 +553,12 @@ static int cmd_dump(const char *path)
 	struct rawfrag_err err = { 0 };
 	struct rawfrag_file *f = rawfrag_file__open(path, NULL, &err);
 	struct rawfrag_session *ss = NULL;
+	struct dump d = { .tool = { .sz = sizeof(d.tool), .sample = dump_sample,
+				    .sample_error = skip_bad } };
 	struct rawfrag_out *o = NULL, *txt = NULL;
 	struct rawfrag_emit *em = NULL;
-	struct rawfrag_record rec;
 	char buf[512];
-	int ret = 2, r;
+	int ret = 2;
 
 	if (!f)
 		goto out;
@@ -553,19 +568,11 @@ static int cmd_dump(const char *path)
 	em = o ? rawfrag_emit__new(o, RAWFRAG_EMIT_JSON) : NULL;
 	if (!ss || !txt || !em)
 		goto out;
-	while ((r = rawfrag_file__next(f, &rec)) > 0) {
-		const struct rawfrag_evsel *ev;
-
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (ev)
-			dump_sample(ss, &rec, ev, em, o, txt);
-	}
-	if (r < 0) {
-		err = *rawfrag_file__error(f);
+	d.em = em;
+	d.o = o;
+	d.txt = txt;
+	if (rawfrag_session__process(ss, &d.tool, &err) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	if (ret)
