@@ -58,7 +58,12 @@ struct oe_queue {
 	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
 	uint64_t next_flush; /* perf's next_flush: limit of the next round */
 	uint64_t peak;
-	uint64_t bytes, max_bytes; /* what the queued entries cost, and the bound */
+	/*
+	 * The bound: arena bytes of chunks that hold records (added as records
+	 * are carved, dropped when a chunk empties) plus the entries' share of
+	 * the arrays; counted per chunk so the per-record cost is one add.
+	 */
+	uint64_t arena_bytes, max_bytes;
 	uint64_t nr_half;
 	struct oe_chunk *cur, *spare;
 	int nr_spare;
@@ -81,20 +86,20 @@ struct oe_queue *oe_queue__new(oe_deliver_fn deliver, void *ctx, uint64_t max_by
 	return q;
 }
 
-/* an entry's share of the memory: its slot in the three arrays and its copy */
-static uint64_t ent_cost(const struct oe_ent *e)
+static uint64_t held_bytes(const struct oe_queue *q)
 {
-	uint64_t c = 3 * sizeof(*e);
-
-	if (e->h)
-		c += (sizeof(*e->h) + e->h->size + 7u) & ~7u;
-	return c;
+	return q->arena_bytes + 3 * sizeof(struct oe_ent) * (q->rem_end - q->rem_start + q->nb);
 }
 
 static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 {
-	if (--c->live || c == q->cur)
+	if (--c->live)
 		return;
+	q->arena_bytes -= c->used;
+	if (c == q->cur) {
+		c->used = 0; /* nothing of it is held: start over */
+		return;
+	}
 	if (q->nr_spare < OE_SPARE_CHUNKS) {
 		c->next = q->spare;
 		q->spare = c;
@@ -114,7 +119,6 @@ void oe_queue__reset(struct oe_queue *q)
 			chunk_put(q, q->b[i].h->chunk);
 	q->rem_start = q->rem_end = q->nb = 0;
 	q->max_time = q->next_flush = 0;
-	q->bytes = 0;
 	q->err = 0;
 }
 
@@ -143,12 +147,8 @@ static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk *
 
 	size = (size + 7u) & ~7u;
 	if (c && c->used + size > OE_CHUNK_SIZE) {
-		if (!c->live) {
-			c->used = 0; /* nothing of it is held: start over */
-		} else {
-			q->cur = NULL;
-			c = NULL;
-		}
+		q->cur = NULL; /* full: freed by its last chunk_put() */
+		c = NULL;
 	}
 	if (!c) {
 		if (q->spare) {
@@ -166,6 +166,7 @@ static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk *
 	*chunk = c;
 	c->live++;
 	c->used += size;
+	q->arena_bytes += size;
 	return c->data + c->used - size;
 }
 
@@ -223,8 +224,7 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 	q->nb++;
 	if (n >= q->peak)
 		q->peak = n + 1;
-	q->bytes += ent_cost(e);
-	if (q->max_bytes && q->bytes > q->max_bytes)
+	if (q->max_bytes && held_bytes(q) > q->max_bytes)
 		return flush_half(q);
 	return 0;
 }
@@ -298,11 +298,7 @@ static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 	return ret;
 }
 
-static int deliver_ent(struct oe_queue *q, const struct oe_ent *e, int ret)
-{
-	q->bytes -= ent_cost(e);
-	return deliver_one(q, e, ret);
-}
+
 
 /*
  * Deliver, sorted, what is queued with time <= limit: the new records are
@@ -321,7 +317,7 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 
 		if (!e || e->time > limit)
 			break;
-		ret = deliver_ent(q, e, ret);
+		ret = deliver_one(q, e, ret);
 		if (from_rem)
 			i++;
 		else

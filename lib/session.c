@@ -25,6 +25,7 @@
 #include "internal/stream.h"
 
 struct rawfrag_session {
+	struct rf_session_head head; /* first: see internal/stream.h */
 	struct rawfrag_file *file;
 	rawfrag_print_fn_t print;
 	void *print_ctx;
@@ -49,13 +50,7 @@ struct rawfrag_session {
 		int n[3];
 		uint64_t names; /* evsel names (EVENT_UPDATE renames) */
 	} snap;
-	struct rf_stream *stream; /* rawfrag_session__process() state (stream.c) */
 };
-
-struct rf_stream **rf_session__stream(struct rawfrag_session *s)
-{
-	return &s->stream;
-}
 
 static void env_take(struct env_snap *e, const struct rawfrag_file *f,
 		     const struct rawfrag_env *env)
@@ -390,7 +385,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 {
 	if (!s)
 		return;
-	rf_stream__delete(s->stream);
+	rf_stream__delete(s->head.stream);
 	if (s->ctx && s->inited) {
 		unbind_all(s);
 		fini_all(s);

@@ -36,7 +36,7 @@ struct rf_stream {
 	struct rawfrag_tool *user_tool; /* handed to the handlers */
 	struct rawfrag_tool t; /* the caller's fields, zero-extended */
 	struct rawfrag_err *err;
-	bool swap, warned;
+	bool swap;
 	uint64_t peak, early;
 };
 
@@ -73,11 +73,17 @@ static void set_err(struct rawfrag_err *err, int e, const struct rawfrag_record 
 	snprintf(err->reason, sizeof(err->reason), "%s", reason);
 }
 
-/* a handler failed: keep what it said, else say it here */
-static int handler_ret(struct rf_stream *st, int ret)
+static void __attribute__((noinline)) handler_failed(struct rf_stream *st, int ret)
 {
-	if (ret < 0 && !st->err->err)
+	if (!st->err->err)
 		set_err(st->err, ret, NULL, ret == -ENOMEM ? "out of memory" : strerror(-ret));
+}
+
+/* a handler failed: keep what it said, else say it here */
+static inline int handler_ret(struct rf_stream *st, int ret)
+{
+	if (__builtin_expect(ret < 0, 0))
+		handler_failed(st, ret);
 	return ret;
 }
 
@@ -140,10 +146,11 @@ static int sample_error(struct rf_stream *st, struct rawfrag_event *ev, struct r
 	return e->err;
 }
 
-static int deliver_sample(struct rf_stream *st, struct rawfrag_event *ev)
+static inline __attribute__((always_inline)) int deliver_sample(struct rf_stream *st,
+								struct rawfrag_event *ev)
 {
 	const struct rawfrag_record *rec = ev->rec;
-	struct rawfrag_err e = { .offset = -1 };
+	struct rawfrag_err e; /* set only on the error paths: it is 272 bytes */
 	struct rawfrag_sample smp;
 
 	if (!ev->evsel) {
@@ -151,6 +158,9 @@ static int deliver_sample(struct rf_stream *st, struct rawfrag_event *ev)
 		return sample_error(st, ev, &e);
 	}
 	if (!st->t.no_parse) {
+		e.err = 0;
+		e.offset = -1;
+		e.reason[0] = 0;
 		if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev->evsel), rec, st->swap,
 					  &e)) {
 			if (e.offset < 0)
@@ -193,8 +203,9 @@ static int deliver_other(struct rf_stream *st, struct rawfrag_event *ev)
 	return fn ? handler_ret(st, fn(st->user_tool, st->s, ev)) : 0;
 }
 
-static int deliver(struct rf_stream *st, const struct rawfrag_record *rec,
-		   struct rawfrag_evsel *evsel, uint64_t time)
+static inline __attribute__((always_inline)) int deliver(struct rf_stream *st,
+							const struct rawfrag_record *rec,
+							struct rawfrag_evsel *evsel, uint64_t time)
 {
 	struct rawfrag_event ev = { .rec = rec, .evsel = evsel, .time = time };
 
@@ -228,16 +239,7 @@ static int queue_record(struct rf_stream *st, const struct rawfrag_record *rec)
 	if (!t)
 		return keep ? deliver(st, rec, ev, 0) : 0;
 	ret = oe_queue__add(st->oq, rec, t, keep, ev);
-	if (ret == -ENOMEM)
-		return handler_ret(st, ret);
-	if (!st->warned && oe_queue__nr_half_flushes(st->oq)) {
-		st->warned = true;
-		rf_session__log(st->s, RAWFRAG_WARN,
-				"%s: offset 0x%llx: the ordering queue passed %llu bytes: flushing early (time order may differ from perf's)",
-				rawfrag_file__path(st->f), (unsigned long long)rec->offset,
-				(unsigned long long)st->t.ordered_max_bytes);
-	}
-	return ret;
+	return ret == -ENOMEM ? handler_ret(st, ret) : ret;
 }
 
 static int user_record(struct rf_stream *st, const struct rawfrag_record *rec)
@@ -293,7 +295,6 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 	st->f = rawfrag_session__file(s);
 	st->swap = rawfrag_file__needs_swap(st->f);
 	st->err = err;
-	st->warned = false;
 	oe_queue__delete(st->oq);
 	st->oq = NULL;
 	if (st->t.ordered) {
@@ -362,6 +363,12 @@ int rawfrag_session__process(struct rawfrag_session *s, struct rawfrag_tool *too
 		st->peak = oe_queue__peak(st->oq);
 		st->early = oe_queue__nr_half_flushes(st->oq);
 	}
+	if (st->early)
+		rf_session__log(s, RAWFRAG_WARN,
+				"%s: the ordering queue passed %llu bytes: flushed early %llu times (time order may differ from perf's)",
+				rawfrag_file__path(st->f),
+				(unsigned long long)st->t.ordered_max_bytes,
+				(unsigned long long)st->early);
 	return ret;
 }
 

@@ -261,7 +261,7 @@ static int count_warn(enum rawfrag_print_level level, void *ctx, const char *fmt
 	char msg[512];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (level == RAWFRAG_WARN && strstr(msg, "flushing early"))
+	if (level == RAWFRAG_WARN && strstr(msg, "flushed early"))
 		warnings++;
 	return 0;
 }

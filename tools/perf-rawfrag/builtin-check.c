@@ -177,10 +177,9 @@ struct check_tool {
 	bool oom;
 };
 
-static int check_one(struct check_tool *ct, const struct rawfrag_event *ev,
-		     const struct rawfrag_sample *smp)
+static int check_one(struct check_tool *ct, const struct rawfrag_event *ev)
 {
-	if (rawfrag_checker__record(ct->c, ev->rec, smp) >= 0)
+	if (rawfrag_checker__event(ct->c, ev) >= 0)
 		return 0;
 	ct->oom = true;
 	return -ENOMEM;
@@ -189,14 +188,14 @@ static int check_one(struct check_tool *ct, const struct rawfrag_event *ev,
 static int check_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			const struct rawfrag_event *ev)
 {
-	return check_one((struct check_tool *)tool, ev, ev->sample);
+	return check_one((struct check_tool *)tool, ev);
 }
 
 /* a sample that does not parse is what the checker diagnoses */
 static int check_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			    const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
-	return check_one((struct check_tool *)tool, ev, NULL);
+	return check_one((struct check_tool *)tool, ev);
 }
 
 /* Returns an exit status for this file. */

@@ -11,8 +11,16 @@
 
 struct rf_stream;
 
+/* the first member of struct rawfrag_session (session.c): reached without a call */
+struct rf_session_head {
+	struct rf_stream *stream;
+};
+
 /* the session's slot for its stream state */
-struct rf_stream **rf_session__stream(struct rawfrag_session *s);
+static inline struct rf_stream **rf_session__stream(struct rawfrag_session *s)
+{
+	return &((struct rf_session_head *)s)->stream;
+}
 void rf_stream__delete(struct rf_stream *st);
 /* a message through the session's print callback ("rawfrag: " prefixed) */
 void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,

@@ -11,8 +11,9 @@
  * the ones up to the newest time seen at the round before go out (perf's
  * two-round lag); the rest at the end. Records without a time (0 or none) go
  * out at once, as in perf. The queue holds at most ordered_max_bytes (default
- * 64 MiB): past that it delivers the older half of what it holds early, with a
- * warning through the session's print callback.
+ * 64 MiB): past that it delivers the older half of what it holds early, as
+ * perf does when its queue is full; a warning through the session's print
+ * callback says so at the end.
  *
  * Handlers return 0 to go on, > 0 to stop quietly (rawfrag_session__process()
  * returns that value) or -errno to fail; a failing handler may fill the err
@@ -24,6 +25,7 @@
 #ifndef __RAWFRAG_TOOL_H
 #define __RAWFRAG_TOOL_H
 
+#include <rawfrag/check.h>
 #include <rawfrag/decoder.h>
 
 #ifdef __cplusplus
@@ -114,6 +116,13 @@ typedef int (*rawfrag_observer_fn)(void *ctx, struct rawfrag_session *s,
 				   const struct rawfrag_event *ev);
 RAWFRAG_API void rawfrag_session__set_observer(struct rawfrag_session *s,
 					       rawfrag_observer_fn fn, void *ctx);
+
+/*
+ * rawfrag_checker__record() for a sample the session delivered (to a sample or
+ * sample_error handler): its evsel is known, its parsed sample is used when
+ * there is one. Non-sample records are ignored (0).
+ */
+RAWFRAG_API int rawfrag_checker__event(struct rawfrag_checker *c, const struct rawfrag_event *ev);
 
 /* Statistics of the last rawfrag_session__process() (for -v and tests). */
 struct rawfrag_process_stats {
