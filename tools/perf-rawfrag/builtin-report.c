@@ -20,21 +20,23 @@
 #include <unistd.h>
 
 #include <rawfrag/emit.h>
+#include <rawfrag/line.h>
 #include <rawfrag/tool.h>
-#include "internal/dec.h"
-#include "internal/out.h" /* inline writes: the per-sample path is made of them */
 
 #include "builtin.h"
 #include "skb.h"
 #include "util.h"
 
-enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F_TRACE = 64 };
+/* the text columns are the library's line fields; the trace text is ours */
+enum {
+	F_COMM = RAWFRAG_LINE_COMM, F_PID = RAWFRAG_LINE_PID, F_TID = RAWFRAG_LINE_TID,
+	F_CPU = RAWFRAG_LINE_CPU, F_TIME = RAWFRAG_LINE_TIME, F_EVENT = RAWFRAG_LINE_EVENT,
+	F_TRACE = 64,
+};
 #define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
-#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
-#define TEXT_COPY 32 /* event names up to this long are copied in one fixed-size move */
 
 struct report {
 	struct rawfrag_tool tool; /* first: handlers get &r->tool */
@@ -55,6 +57,7 @@ struct report {
 	struct rawfrag_session *sess;
 	struct rawfrag_out *out;
 	struct rawfrag_emit *em;
+	struct rawfrag_line *line;
 	bool swap;
 	int nr_known; /* evsels seen so far */
 	bool *selected; /* by evsel idx */
@@ -67,10 +70,6 @@ struct report {
 		void *dpriv;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
-	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
-	uint64_t time_hi;
-	int time_hi_len;
-	char time_hi_digits[24];
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
 	/* perf's order (default): the session orders records */
@@ -180,8 +179,7 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
 	name = name ? name : "";
 	l = (int)strlen(name);
-	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
-	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3 + TEXT_COPY);
+	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3);
 	if (!c->text)
 		return -ENOMEM;
 	c->text_len = (uint32_t)sprintf(c->text, "%*s: ", r->name_width, name);
@@ -301,305 +299,59 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	return r->name_buf;
 }
 
-/*
- * The columns are built in a local buffer with hand-made number formatting
- * (two digits per division, internal/dec.h): printf was most of the time
- * spent per line.
- */
-
-/*
- * Decimal digits of v ending just before end; returns where they start.
- * Eight digits at a time leave 64-bit divisions for the top part only
- * (nanosecond times have 13 digits and more).
- */
-static inline __attribute__((always_inline)) char *dec_back(char *end, uint64_t v)
-{
-	uint32_t w;
-
-	while (v >= 100000000) {
-		uint32_t lo = (uint32_t)(v % 100000000);
-
-		v /= 100000000;
-		for (int i = 0; i < 4; i++, lo /= 100) {
-			end -= 2;
-			memcpy(end, rf_digit_pairs + 2 * (lo % 100), 2);
-		}
-	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		end -= 2;
-		memcpy(end, rf_digit_pairs + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10) {
-		end -= 2;
-		memcpy(end, rf_digit_pairs + 2 * w, 2);
-	} else {
-		*--end = (char)('0' + w);
-	}
-	return end;
-}
-
-/* v in decimal at p; returns the end */
-static inline __attribute__((always_inline)) char *put_dec(char *p, uint64_t v)
-{
-	int n = rf_ndigits(v);
-
-	dec_back(p + n, v);
-	return p + n;
-}
-
-/*
- * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
- * straight into the line: the fill is one 8-byte store, the digits are written
- * backwards from their end. p must have 8 bytes beyond the number.
- */
-static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
-							    bool left, char fill)
-{
-	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
-					  10000000, 100000000 };
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n, w;
-	char *s;
-
-	memset(p, fill, 8);
-	/* the common case: a right-aligned number that fits its width */
-	if (!left && v >= 0 && mag < pow10[width]) {
-		dec_back(p + width, mag);
-		return p + width;
-	}
-	n = rf_ndigits(mag) + (v < 0);
-	w = n > width ? n : width;
-	s = dec_back(left ? p + n : p + w, mag);
-	if (v < 0)
-		s[-1] = '-';
-	return p + w;
-}
-
-static char *put_int(char *p, int32_t v, int width, bool left)
-{
-	return put_num(p, v, width, left, ' ');
-}
-
+/* perf script's line: the library's columns, then the decoder's text */
 static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
-	unsigned int f = r->fields;
-	char stack[LINE_MAX_HEAD], *line, *p;
-	bool direct;
+	const char *comm = NULL;
+	int l = 0;
 
-	/* the columns go straight into the out's free space when it has enough */
-	direct = o->cap - o->len >= LINE_MAX_HEAD && !o->err;
-	line = direct ? o->buf + o->len : stack;
-	p = line;
-
-	if (f & F_COMM) {
-		int l;
-		const char *comm = task_name(r, smp, &l);
-
-		/*
-		 * "%16s ": spaces first, then the name over their tail as one
-		 * 16-byte copy; what it puts past the name is overwritten by the
-		 * columns that follow, or not written out.
-		 */
-		memset(p, ' ', 16);
-		if (l <= 16) {
-			memcpy(p + 16 - l, comm, 16);
-			p += 16;
-		} else {
-			memcpy(p, comm, l);
-			p += l;
-		}
-		*p++ = ' ';
-	}
-	if ((f & F_PID) && (f & F_TID)) {
-		p = put_int(p, (int32_t)smp->pid, 5, false);
-		*p++ = '/';
-		p = put_int(p, (int32_t)smp->tid, 5, true);
-		*p++ = ' ';
-	} else if (f & (F_PID | F_TID)) {
-		p = put_int(p, (int32_t)(f & F_PID ? smp->pid : smp->tid), 5, false);
-		*p++ = ' ';
-	}
-	if (f & F_CPU) {
-		*p++ = '[';
-		/* "%03d" ("-01" for -1 as printf, a sign before the zeros) */
-		if ((int32_t)smp->cpu < 0) {
-			*p++ = '-';
-			p = put_num(p, -(int64_t)(int32_t)smp->cpu, 2, false, '0');
-		} else {
-			p = put_num(p, smp->cpu, 3, false, '0');
-		}
-		*p++ = ']';
-		*p++ = ' ';
-	}
-	if (f & F_TIME) {
-		uint64_t secs = smp->time / 1000000000ULL;
-		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
-
-		/* "%5lu.%06lu: " */
-		p = put_num(p, (int64_t)secs, 5, false, ' ');
-		*p = '.';
-		memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
-		memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
-		memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
-		memcpy(p + 7, ": ", 2);
-		p += 9;
-	}
-	if (f & F_EVENT) {
-		if (c->text_len <= TEXT_COPY && TEXT_COPY <= LINE_MAX_HEAD - (size_t)(p - line)) {
-			memcpy(p, c->text, TEXT_COPY);
-			p += c->text_len;
-		} else if (c->text_len <= LINE_MAX_HEAD - (size_t)(p - line)) {
-			memcpy(p, c->text, c->text_len);
-			p += c->text_len;
-		} else {
-			if (direct)
-				o->len += (size_t)(p - line);
-			else
-				rawfrag_out__write(o, line, (size_t)(p - line));
-			rawfrag_out__write(o, c->text, c->text_len);
-			direct = false;
-			p = line = stack;
-		}
-	}
-	if (direct)
-		o->len += (size_t)(p - line);
-	else
-		rf_out_write(o, line, (size_t)(p - line));
-	if (f & F_TRACE) {
+	if (r->fields & F_COMM)
+		comm = task_name(r, smp, &l);
+	rawfrag_line__text_head(r->line, smp, comm, (size_t)l, c->text, c->text_len);
+	if (r->fields & F_TRACE) {
 		struct rawfrag_raw raw;
 
 		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
 			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
 	}
-	rf_out_putc(o, '\n');
-}
-
-/* ",\"key\":" and a decimal at p; returns the end */
-static inline char *json_u64(char *p, const char *key, size_t klen, uint64_t v)
-{
-	memcpy(p, key, klen);
-	return put_dec(p + klen, v);
-}
-
-static inline char *json_s64(char *p, const char *key, size_t klen, int64_t v)
-{
-	memcpy(p, key, klen);
-	p += klen;
-	if (v < 0)
-		*p++ = '-';
-	return put_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	rawfrag_out__putc(o, '\n');
 }
 
 /*
- * ',"time_ns":' and the time: the digits above the low eight change every
- * 0.1 s only, so they are kept from the previous sample.
- */
-static char *json_time(struct report *r, char *p, uint64_t t)
-{
-	uint64_t hi = t / 100000000;
-	uint32_t lo = (uint32_t)(t % 100000000);
-
-	memcpy(p, ",\"time_ns\":", 11);
-	p += 11;
-	if (!hi)
-		return put_dec(p, t);
-	if (hi != r->time_hi || !r->time_hi_len) {
-		r->time_hi = hi;
-		r->time_hi_len = (int)(put_dec(r->time_hi_digits, hi) - r->time_hi_digits);
-	}
-	memcpy(p, r->time_hi_digits, 16);
-	p += r->time_hi_len;
-	for (int i = 3; i >= 0; i--, lo /= 100)
-		memcpy(p + 2 * i, rf_digit_pairs + 2 * (lo % 100), 2);
-	return p + 8;
-}
-
-#define KEY(k) k, sizeof(k) - 1
-#define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
-
-/*
- * The members around the decoder's fields are written as text (the event and
- * producer part was rendered once per evsel); the decoder's fields go through
- * the emitter, which starts at the top level inside "fields".
+ * The event and producer part was rendered once per evsel, the sample's
+ * members by the library; the decoder's fields go through the emitter, which
+ * starts at the top level inside "fields".
  */
 static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	const struct rawfrag_decoder *d = c->d;
-	void *priv = c->dpriv;
-	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = r->out;
-	struct rawfrag_emit *em = r->em;
 	struct rawfrag_raw raw;
-	char line[256], *p = line;
-	const char *comm;
-	int l;
+	const char *comm = NULL;
+	int l = 0;
 
-	rf_out_write(o, c->json, c->json_len);
-	if (st & PERF_SAMPLE_TIME)
-		p = json_time(r, p, smp->time);
-	else
-		p = PUT(p, ",\"time_ns\":null");
-	if (st & PERF_SAMPLE_CPU)
-		p = json_u64(p, KEY(",\"cpu\":"), smp->cpu);
-	else
-		p = PUT(p, ",\"cpu\":null");
-	if (st & PERF_SAMPLE_TID) {
-		char *digits = p + sizeof(",\"pid\":") - 1;
-
-		p = json_s64(p, KEY(",\"pid\":"), (int32_t)smp->pid);
-		if (smp->tid == smp->pid && p - digits <= 11) {
-			/* a process's main thread: the same digits again */
-			size_t n = (size_t)(p - digits);
-			char tmp[16];
-
-			memcpy(tmp, digits, 16); /* the bytes past the digits are not used */
-			p = PUT(p, ",\"tid\":");
-			memcpy(p, tmp, 16);
-			p += n;
-		} else {
-			p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
-		}
-		p = PUT(p, ",\"comm\":");
-		rf_out_write(o, line, (size_t)(p - line));
+	if (smp->sample_type & PERF_SAMPLE_TID)
 		comm = task_name(r, smp, &l);
-		rawfrag_out__json_str(o, comm, (size_t)l);
-		p = line;
-	} else {
-		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
+	rawfrag_line__json_head(r->line, c->json, c->json_len, smp, comm, (size_t)l);
+	if (!rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+		rawfrag_line__json_raw(r->line, NULL, -1);
+		return;
 	}
-	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+	{
 		uint32_t len = 0;
-		bool known = d && d->length && !d->length(priv, &raw, smp, &len, NULL) &&
+		bool known = d && d->length && !d->length(c->dpriv, &raw, smp, &len, NULL) &&
 			     len <= raw.size;
 
-		p = json_u64(p, KEY(",\"raw\":{\"size\":"), raw.size);
-		if (known) {
-			bool zero = true;
-
-			for (uint32_t i = len; i < raw.size; i++)
-				zero &= !raw.data[i];
-			p = json_u64(p, KEY(",\"len\":"), len);
-			p = json_u64(p, KEY(",\"pad\":"), raw.size - len);
-			p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
-		} else {
-			p = PUT(p, ",\"len\":null,\"pad\":null,\"pad_zero\":null}");
-		}
-		p = PUT(p, ",\"fields\":{");
-		rf_out_write(o, line, (size_t)(p - line));
-		if (d && d->fields) {
-			rawfrag_emit__reset(em);
-			d->fields(priv, &raw, smp, em);
-		}
-		rf_out_write(o, "}}\n", 3);
-	} else {
-		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
-		rf_out_write(o, line, (size_t)(p - line));
+		rawfrag_line__json_raw(r->line, &raw, known ? (int64_t)len : -1);
 	}
+	if (d && d->fields) {
+		rawfrag_emit__reset(r->em);
+		d->fields(c->dpriv, &raw, smp, r->em);
+	}
+	rawfrag_out__write(o, "}}\n", 3);
 }
 
 /* perf's names for record types in --stats (perf_event__name()) */
@@ -792,7 +544,8 @@ static int open_output(struct report *r)
 	}
 	r->out = rawfrag_out__new(fd);
 	if (!r->out || !(r->em = rawfrag_emit__new(r->out, r->fmt == FMT_JSON ?
-						    RAWFRAG_EMIT_JSON : RAWFRAG_EMIT_TEXT)))
+						    RAWFRAG_EMIT_JSON : RAWFRAG_EMIT_TEXT)) ||
+	    !(r->line = rawfrag_line__new(r->out, r->fields & ~F_TRACE)))
 		return -ENOMEM;
 	return fd;
 }
@@ -871,6 +624,7 @@ fail:
 		rawfrag_out__flush(r->out);
 	rf_print_err("report", r->input, &err);
 out:
+	rawfrag_line__delete(r->line);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
 	if (fd > 1)

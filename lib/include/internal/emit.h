@@ -71,7 +71,7 @@ static inline void rf_emit__commit(struct rawfrag_emit *e, const char *end)
 	e->out->len = (size_t)(end - e->out->buf);
 }
 
-static inline void rf_emit__u64k(struct rawfrag_emit *e, const struct rf_emit_key *k,
+static inline __attribute__((always_inline)) void rf_emit__u64k(struct rawfrag_emit *e, const struct rf_emit_key *k,
 				 uint64_t v)
 {
 	char *p = rf_emit__key(e, k, 20);
@@ -80,7 +80,7 @@ static inline void rf_emit__u64k(struct rawfrag_emit *e, const struct rf_emit_ke
 		rf_emit__commit(e, rf_put_u64(p, v));
 }
 
-static inline void rf_emit__s64k(struct rawfrag_emit *e, const struct rf_emit_key *k,
+static inline __attribute__((always_inline)) void rf_emit__s64k(struct rawfrag_emit *e, const struct rf_emit_key *k,
 				 int64_t v)
 {
 	char *p = rf_emit__key(e, k, 21);
@@ -90,7 +90,7 @@ static inline void rf_emit__s64k(struct rawfrag_emit *e, const struct rf_emit_ke
 }
 
 /* "0x..." in JSON (a string: 64-bit addresses), 0x... in text */
-static inline void rf_emit__hexk(struct rawfrag_emit *e, const struct rf_emit_key *k,
+static inline __attribute__((always_inline)) void rf_emit__hexk(struct rawfrag_emit *e, const struct rf_emit_key *k,
 				 uint64_t v)
 {
 	bool json = e->fmt == RAWFRAG_EMIT_JSON;
