@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include <rawfrag/check.h>
 #include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
 
@@ -474,6 +475,70 @@ static void test_truncated(void **state)
 	unlink(path);
 }
 
+struct chk {
+	struct rawfrag_tool tool;
+	struct rawfrag_checker *c;
+};
+
+static int chk_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		      const struct rawfrag_event *ev)
+{
+	return rawfrag_checker__event(((struct chk *)tool)->c, ev) < 0 ? -ENOMEM : 0;
+}
+
+static int chk_bad(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		   const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return rawfrag_checker__event(((struct chk *)tool)->c, ev) < 0 ? -ENOMEM : 0;
+}
+
+static int chk_record(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		      const struct rawfrag_event *ev)
+{
+	/* non-sample records are not the checker's: 0 */
+	assert_int_equal(rawfrag_checker__event(((struct chk *)tool)->c, ev), 0);
+	return 0;
+}
+
+/* the checker fed by the session gives what it finds walking the records itself */
+static void test_checker_event(void **state)
+{
+	const char *path = write_file(false, true);
+	struct chk z = { .tool = { .sz = sizeof(z.tool), .sample = chk_sample,
+				   .sample_error = chk_bad, .comm = chk_record } };
+	struct rawfrag_checker *ref;
+	struct rawfrag_record rec;
+	struct rawfrag_err err;
+	struct open o;
+
+	open_session(&o, path);
+	z.c = rawfrag_checker__new(o.s, NULL);
+	ref = rawfrag_checker__new(o.s, NULL);
+	assert_non_null(z.c);
+	assert_non_null(ref);
+	assert_int_equal(rawfrag_session__process(o.s, &z.tool, &err), 0);
+	assert_int_equal(rawfrag_session__rewind(o.s), 0);
+	while (rawfrag_file__next(o.f, &rec) > 0)
+		rawfrag_checker__record(ref, &rec, NULL);
+	/* the unknown id is one sample_parse error in both */
+	assert_int_equal(rawfrag_checker__nr_errors(z.c), 1);
+	assert_int_equal(rawfrag_checker__nr_errors(ref), 1);
+	for (int i = -1; i < 2; i++) {
+		const struct rawfrag_check_evstats *a = rawfrag_checker__evstats(z.c, i);
+		const struct rawfrag_check_evstats *b = rawfrag_checker__evstats(ref, i);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		assert_int_equal(a->samples, b->samples);
+		assert_int_equal(a->raw_samples, b->raw_samples);
+		assert_int_equal(a->errors, b->errors);
+	}
+	assert_int_equal(rawfrag_checker__evstats(z.c, -1)->samples, 1);
+	rawfrag_checker__delete(z.c);
+	rawfrag_checker__delete(ref);
+	close_session(&o, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,7 +547,7 @@ int main(void)
 		cmocka_unit_test(test_observer),   cmocka_unit_test(test_unknown_id),
 		cmocka_unit_test(test_stop),	   cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_describes),  cmocka_unit_test(test_tool_size),
-		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_truncated),  cmocka_unit_test(test_checker_event),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
