@@ -39,28 +39,21 @@ static int count(struct fuzz *z)
 
 static void decode(struct fuzz *z, struct rawfrag_session *sess, const struct rawfrag_event *ev)
 {
+	const struct rawfrag_evsel *evsel = ev->evsel;
+	const struct rawfrag_record *rec = ev->rec;
 	const struct rawfrag_sample *smp = ev->sample;
-	const struct rawfrag_decoder *dec = rawfrag_session__decoder(sess, ev->evsel);
-	void *priv = rawfrag_session__decoder_priv(sess, ev->evsel);
-	struct rawfrag_raw raw;
 	uint32_t len;
 
-	if (!dec || !rawfrag_session__raw(sess, ev->rec, smp, &raw))
-		return;
-	if (dec->length)
-		dec->length(priv, &raw, smp, &len, NULL);
-	if (dec->text) {
-		dec->text(priv, &raw, smp, z->out, false);
-		dec->text(priv, &raw, smp, z->out, true);
-	}
-	if (dec->fields) {
-		rawfrag_emit__reset(z->em_json);
-		rawfrag_emit__begin_object(z->em_json, NULL);
-		dec->fields(priv, &raw, smp, z->em_json);
-		rawfrag_emit__end_object(z->em_json);
-		rawfrag_emit__reset(z->em_text);
-		dec->fields(priv, &raw, smp, z->em_text);
-	}
+	rawfrag_session__sample_violations(sess, evsel, rec, smp, true, NULL, NULL);
+	rawfrag_session__sample_length(sess, evsel, rec, smp, &len);
+	rawfrag_session__sample_text(sess, evsel, rec, smp, z->out, false);
+	rawfrag_session__sample_text(sess, evsel, rec, smp, z->out, true);
+	rawfrag_emit__reset(z->em_json);
+	rawfrag_emit__begin_object(z->em_json, NULL);
+	rawfrag_session__sample_fields(sess, evsel, rec, smp, z->em_json);
+	rawfrag_emit__end_object(z->em_json);
+	rawfrag_emit__reset(z->em_text);
+	rawfrag_session__sample_fields(sess, evsel, rec, smp, z->em_text);
 	rawfrag_out__reset(z->out);
 }
 
@@ -135,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sess = rawfrag_session__new(f, &sopts, &err);
 	if (!sess)
 		goto out;
-	z.chk = rawfrag_checker__new(sess, &copts);
+	z.chk = rawfrag_checker__new(sess, &copts, &err);
 	z.out = rawfrag_out__new(-1);
 	z.em_json = rawfrag_emit__new(z.out, RAWFRAG_EMIT_JSON);
 	z.em_text = rawfrag_emit__new(z.out, RAWFRAG_EMIT_TEXT);

@@ -512,8 +512,8 @@ static void test_checker_event(void **state)
 	struct open o;
 
 	open_session(&o, path);
-	z.c = rawfrag_checker__new(o.s, NULL);
-	ref = rawfrag_checker__new(o.s, NULL);
+	z.c = rawfrag_checker__new(o.s, NULL, &err);
+	ref = rawfrag_checker__new(o.s, NULL, &err);
 	assert_non_null(z.c);
 	assert_non_null(ref);
 	assert_int_equal(rawfrag_session__process(o.s, &z.tool, &err), 0);

@@ -66,8 +66,7 @@ struct report {
 	struct ev_cache {
 		char *text, *json;
 		uint32_t text_len, json_len;
-		const struct rawfrag_decoder *d;
-		void *dpriv;
+		const struct rawfrag_evsel *ev;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	uint64_t *ev_samples, *ev_lost; /* --stats */
@@ -175,8 +174,7 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	size_t len;
 	int l;
 
-	c->d = d;
-	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+	c->ev = ev;
 	name = name ? name : "";
 	l = (int)strlen(name);
 	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3);
@@ -187,8 +185,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	rawfrag_out__puts(mem, "{\"event\":");
 	rawfrag_out__json_str(mem, name, (size_t)-1);
 	rawfrag_out__puts(mem, ",\"producer\":");
-	if (d && d->name)
-		rawfrag_out__json_str(mem, d->name, (size_t)-1);
+	if (rawfrag_decoder__name(d))
+		rawfrag_out__json_str(mem, rawfrag_decoder__name(d), (size_t)-1);
 	else
 		rawfrag_out__puts(mem, "null");
 	rawfrag_out__mem(mem, &len);
@@ -310,12 +308,8 @@ static void print_text(struct report *r, const struct ev_cache *c,
 	if (r->fields & F_COMM)
 		comm = task_name(r, smp, &l);
 	rawfrag_line__text_head(r->line, smp, comm, (size_t)l, c->text, c->text_len);
-	if (r->fields & F_TRACE) {
-		struct rawfrag_raw raw;
-
-		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
-			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
-	}
+	if (r->fields & F_TRACE)
+		rawfrag_session__sample_text(r->sess, c->ev, rec, smp, o, r->verbose_text);
 	rawfrag_out__putc(o, '\n');
 }
 
@@ -327,7 +321,6 @@ static void print_text(struct report *r, const struct ev_cache *c,
 static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
-	const struct rawfrag_decoder *d = c->d;
 	struct rawfrag_out *o = r->out;
 	struct rawfrag_raw raw;
 	const char *comm = NULL;
@@ -342,15 +335,13 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	}
 	{
 		uint32_t len = 0;
-		bool known = d && d->length && !d->length(c->dpriv, &raw, smp, &len, NULL) &&
+		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
 			     len <= raw.size;
 
 		rawfrag_line__json_raw(r->line, &raw, known ? (int64_t)len : -1);
 	}
-	if (d && d->fields) {
-		rawfrag_emit__reset(r->em);
-		d->fields(c->dpriv, &raw, smp, r->em);
-	}
+	rawfrag_emit__reset(r->em);
+	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
 	rawfrag_out__write(o, "}}\n", 3);
 }
 
@@ -374,13 +365,15 @@ static void print_stats(struct report *r)
 	uint64_t total = fs->nr_other_records;
 
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++)
-		total += fs->nr_records[t];
+		total += rawfrag_file__nr_records(r->file, t);
 	rawfrag_out__printf(o, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++) {
-		if (!fs->nr_records[t])
+		uint64_t n = rawfrag_file__nr_records(r->file, t);
+
+		if (!n)
 			continue;
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", stats_name(t),
-				    fs->nr_records[t], 100.0 * fs->nr_records[t] / total);
+				    n, 100.0 * n / total);
 	}
 	if (fs->nr_other_records)
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "UNKNOWN",

@@ -30,6 +30,7 @@
 #include <rawfrag/tool.h>
 
 #include "skb.h"
+#include "util.h"
 
 #define PCAPNG_SHB 0x0A0D0D0A
 #define PCAPNG_IDB 1
@@ -312,9 +313,9 @@ static int64_t clock_offset(const struct rawfrag_env *env)
 
 static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evsel)
 {
-	const struct rawfrag_decoder *d = rawfrag_session__decoder(sess, evsel);
+	const char *name = rawfrag_decoder__name(rawfrag_session__decoder(sess, evsel));
 
-	return d && !strcmp(d->name, "bpf_skb");
+	return name && !strcmp(name, "bpf_skb");
 }
 
 /* ---- the session's tool ---- */
