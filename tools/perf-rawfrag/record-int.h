@@ -55,9 +55,13 @@ struct record {
 	int go_fd; /* write end: the child execs when it closes */
 	int child_status;
 	bool child_exited;
+	int exec_fd; /* read end: the child writes errno here when exec fails */
+	int exec_errno;
+	bool targets_gone; /* -p/-t: every target exited */
 
 	uint64_t *lost; /* per cpu idx: PERF_RECORD_LOST totals */
 	uint64_t lost_samples, wakeups, other_records;
+	uint64_t data_bytes; /* bytes of records handed to the writer (before -z) */
 
 	struct rec_cleanup *cleanups;
 	int nr_cleanups;
@@ -67,6 +71,10 @@ struct record {
 void record__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* record-target.c: cpu/thread maps, -p/-t parsing, the forked workload */
 int record__setup_targets(struct record *rec);
+/* -p/-t: true once every target process/thread has exited */
+bool record__targets_gone(struct record *rec);
+/* the clock of every evsel: -k or CLOCK_MONOTONIC */
+int record__clockid(struct record *rec);
 int record__setup_features(struct record *rec, struct rawfrag_err *rerr);
 int record__synth_task(struct record *rec, int pid);
 int record__synth_all(struct record *rec);

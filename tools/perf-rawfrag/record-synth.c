@@ -70,14 +70,15 @@ static int add_tracing_data(struct record *rec, struct rawfrag_err *rerr)
 }
 
 /* wall-clock reference for the events' CLOCK_MONOTONIC timestamps (HEADER_CLOCK_DATA) */
-static int set_clock_data(struct rawfrag_writer *w)
+static int set_clock_data(struct record *rec)
 {
 	struct timespec rt, mono;
+	int clk = record__clockid(rec);
 
 	/* read back to back: the pair is the reference perf -k writes */
 	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return rawfrag_writer__set_clock_data(w, CLOCK_MONOTONIC,
+	clock_gettime(clk, &mono);
+	return rawfrag_writer__set_clock_data(rec->w, clk,
 					      rt.tv_sec * 1000000000ULL + rt.tv_nsec,
 					      mono.tv_sec * 1000000000ULL + mono.tv_nsec);
 }
@@ -89,7 +90,7 @@ int record__setup_features(struct record *rec, struct rawfrag_err *rerr)
 
 	err = rawfrag_writer__set_host_features(w);
 	if (!err)
-		err = set_clock_data(w);
+		err = set_clock_data(rec);
 	if (!err && rec->opts.cmd_argc)
 		err = rawfrag_writer__set_cmdline(w, rec->opts.cmd_argc, rec->opts.cmd_argv);
 	if (!err)

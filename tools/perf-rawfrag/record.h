@@ -34,7 +34,18 @@ struct record_opts {
 	unsigned int mmap_pages; /* -m, 0 = default; power of two */
 	uint64_t period; /* -c */
 	uint64_t freq; /* -F */
-	bool callchain; /* -g */
+	bool callchain; /* -g, --call-graph */
+	enum { RF_CG_FP, RF_CG_DWARF, RF_CG_LBR } cg_mode;
+	uint32_t cg_stack_size; /* --call-graph dwarf,SIZE (multiple of 8) */
+	uint64_t user_regs; /* --user-regs mask, 0 = none */
+	uint64_t intr_regs; /* -I/--intr-regs mask, 0 = none */
+	bool sample_addr; /* -d */
+	bool clock_set; /* -k */
+	int clockid;
+	int comp_level; /* -z: 1..22, 0 = no compression */
+	bool no_buildid; /* -B: no BUILD_ID feature */
+	bool no_buildid_cache; /* -N: nothing copied into ~/.debug */
+	bool buildid_all; /* --buildid-all: every mapped DSO, not only those hit */
 	double duration; /* --duration SECS, 0 = none */
 	bool quiet; /* -q */
 	int cmd_argc; /* the recording command line, for HEADER_CMDLINE */
@@ -57,6 +68,20 @@ int record__set_filter(struct record *rec, const char *filter);
 int record__prepare(struct record *rec);
 /* Record until signal, --duration or the workload's exit; 0 or -errno. */
 int record__run(struct record *rec);
+/*
+ * perf record's exit status once the run is over: the workload's exit status,
+ * 128 + signal when a signal killed it, 255 when it could not be executed; 0
+ * without a workload.
+ */
+int record__exit_status(struct record *rec);
+
+/* ---- record-opts.c: option values with perf record's syntax ---- */
+/* fp | dwarf[,SIZE] | lbr */
+int record_opts__call_graph(struct record_opts *o, const char *arg);
+/* REGS (comma list of register names) or NULL = the default set; "?" lists them */
+int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr);
+/* CLOCK_MONOTONIC, monotonic, mono, raw, realtime, boottime, tai or a number */
+int record_opts__clockid(struct record_opts *o, const char *arg);
 
 /* --- for other event sources (skb-record.c), between prepare and run --- */
 /* the cpus recorded: idx in [0, record__nr_cpus()) */
