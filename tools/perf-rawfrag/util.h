@@ -85,4 +85,11 @@ int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bo
  */
 const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len);
 
+/*
+ * loss.c: when the file holds LOST / LOST_SAMPLES records, perf's warning and
+ * the lost events per CPU on stderr (walks a regular file once more for that).
+ * Call after the walk, once the file's stats are no longer needed.
+ */
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f);
+
 #endif
