@@ -152,7 +152,10 @@ int rawfrag_writer__set_feature(struct rawfrag_writer *w, int feat, const void *
 				size_t len)
 {
 	struct rw_buf b = { .swap = w->swap };
-	int ret = check_before_start(w, feat);
+	/* file mode writes the features at finish: known only then (BUILD_ID) is fine */
+	bool late = w->started && !w->pipe && !w->finished && !w->failed && feat > 0 &&
+		    feat < RAWFRAG_FEAT_LAST;
+	int ret = late ? 0 : check_before_start(w, feat);
 
 	if (ret)
 		return ret;

@@ -63,6 +63,7 @@ struct record {
 	uint64_t lost_samples, wakeups, other_records;
 	uint64_t data_bytes; /* bytes of records handed to the writer (before -z) */
 
+	struct bid *bid; /* record-buildid.c, NULL with -B or a pipe */
 	struct rec_cleanup *cleanups;
 	int nr_cleanups;
 	bool prepared;
@@ -78,5 +79,17 @@ int record__clockid(struct record *rec);
 int record__setup_features(struct record *rec, struct rawfrag_err *rerr);
 int record__synth_task(struct record *rec, int pid);
 int record__synth_all(struct record *rec);
+
+/* record-buildid.c: BUILD_ID feature of the DSOs hit, the build-id cache */
+int bid__start(struct record *rec);
+void bid__mmap(struct record *rec, int pid, uint64_t start, uint64_t len, const char *name);
+void bid__fork(struct record *rec, int pid, int ppid);
+void bid__exec(struct record *rec, int pid);
+void bid__sample(struct record *rec, uint16_t misc, int pid, uint64_t ip);
+/* build-ids of the DSOs hit, into the cache (unless -N) and the feature */
+int bid__finish(struct record *rec);
+void bid__free(struct record *rec);
+/* record-bidcache.c: one binary into perf's build-id cache */
+int bid_cache__add(const char *name, const uint8_t *id, int id_len);
 
 #endif

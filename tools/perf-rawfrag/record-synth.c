@@ -116,7 +116,7 @@ static void read_comm(int pid, int tid, char *comm, size_t len)
 }
 
 /* executable mappings of pid, as MMAP2 records (perf symbolizes user ips with them) */
-static int synth_mmaps(struct rawfrag_writer *w, int pid)
+static int synth_mmaps(struct record *rec, int pid)
 {
 	char p[64], line[4608];
 	FILE *f;
@@ -140,7 +140,8 @@ static int synth_mmaps(struct rawfrag_writer *w, int pid)
 			snprintf(name, sizeof(name), "//anon");
 		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		       PROT_EXEC;
-		err = rawfrag_writer__write_mmap2(w, PERF_RECORD_MISC_USER, pid, pid, start,
+		bid__mmap(rec, pid, start, end - start, name);
+		err = rawfrag_writer__write_mmap2(rec->w, PERF_RECORD_MISC_USER, pid, pid, start,
 						  end - start, pgoff, prot,
 						  perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
 						  name, NULL);
@@ -174,7 +175,7 @@ int record__synth_task(struct record *rec, int pid)
 	}
 	closedir(d);
 	if (!err)
-		err = synth_mmaps(rec->w, pid);
+		err = synth_mmaps(rec, pid);
 	return err;
 }
 

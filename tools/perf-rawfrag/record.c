@@ -163,6 +163,7 @@ void record__delete(struct record *rec)
 	free(rec->target_pids);
 	free(rec->idmap);
 	free(rec->lost);
+	bid__free(rec);
 	free(rec);
 }
 
@@ -661,6 +662,42 @@ static int cpu_idx(struct record *rec, int cpu)
 	return 0;
 }
 
+/* the maps the build-ids need: MMAP/MMAP2 (exec maps), FORK, COMM exec */
+static void track_task(struct record *rec, const struct perf_event_header *h, const void *buf,
+		       size_t len)
+{
+	const uint8_t *b = buf;
+	uint32_t pid, ppid;
+	uint64_t start, mlen;
+	size_t name_off = h->type == PERF_RECORD_MMAP ? 40 : 72;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (len <= name_off || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+			return;
+		memcpy(&pid, b + 8, 4);
+		memcpy(&start, b + 16, 8);
+		memcpy(&mlen, b + 24, 8);
+		if (memchr(b + name_off, 0, len - name_off))
+			bid__mmap(rec, (int)pid, start, mlen, (const char *)b + name_off);
+		return;
+	case PERF_RECORD_FORK:
+		if (len < 16)
+			return;
+		memcpy(&pid, b + 8, 4);
+		memcpy(&ppid, b + 12, 4);
+		bid__fork(rec, (int)pid, (int)ppid);
+		return;
+	case PERF_RECORD_COMM:
+		if (len >= 16 && (h->misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			memcpy(&pid, b + 8, 4);
+			bid__exec(rec, (int)pid);
+		}
+		return;
+	}
+}
+
 static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t len)
 {
 	struct record *rec = ctx;
@@ -676,6 +713,9 @@ static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t le
 			s->samples++;
 			s->bytes += len;
 		}
+		/* then IP and TID in every evsel of ours */
+		if (rec->bid && len >= 32)
+			bid__sample(rec, h->misc, (int)(uint32_t)u[2], u[1]);
 		break;
 	case PERF_RECORD_LOST:
 		if (len >= 24)
@@ -687,6 +727,8 @@ static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t le
 		break;
 	default:
 		rec->other_records++;
+		if (rec->bid)
+			track_task(rec, h, buf, len);
 	}
 	rec->data_bytes += len;
 	return rawfrag_writer__write_record(rec->w, buf, len);
@@ -1000,6 +1042,8 @@ int record__run(struct record *rec)
 		err = build_idmap(rec);
 	if (!err)
 		err = open_writer(rec);
+	if (!err)
+		err = bid__start(rec);
 	if (err)
 		return err;
 	err = record__synth_all(rec);
@@ -1017,6 +1061,8 @@ int record__run(struct record *rec)
 	err2 = drain(rec);
 	if (!err)
 		err = err2;
+	if (!err)
+		err = bid__finish(rec);
 	err2 = rawfrag_writer__finish(rec->w);
 	if (!err)
 		err = err2;

@@ -49,7 +49,10 @@ RAWFRAG_API void rawfrag_writer__delete(struct rawfrag_writer *w);
 RAWFRAG_API int rawfrag_writer__add_evsel(struct rawfrag_writer *w,
 					  const struct perf_event_attr *attr, const char *name,
 					  const uint64_t *ids, int nr_ids);
-/* a feature payload already in target order (replaces an earlier one) */
+/*
+ * a feature payload already in target order (replaces an earlier one); in file
+ * mode also after start, until finish (features go out at finish)
+ */
 RAWFRAG_API int rawfrag_writer__set_feature(struct rawfrag_writer *w, int feat,
 					    const void *data, size_t len);
 /* string features: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
