@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include <rawfrag/skbdump.h>
 
 #include "builtin.h"
 #include "record.h"
@@ -101,6 +105,24 @@ static bool parse_u64(const char *s, uint64_t *v)
 	return !errno && end != s && !*end && s[0] != '-';
 }
 
+/*
+ * A packet dump larger than a quarter of the ring: the kernel wakes us at a
+ * quarter, so a few such packets fill the ring and the next ones are dropped.
+ */
+static void warn_snaplen(const struct record_opts *o, const struct skb_opts *so)
+{
+	unsigned int snaplen = so->snaplen ? so->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
+	uint64_t quarter = (uint64_t)(o->mmap_pages ? o->mmap_pages : 128) *
+			   (uint64_t)sysconf(_SC_PAGESIZE) / 4;
+	/* header, IDENTIFIER, IP, TID, TIME, CPU, raw size, then meta + packet */
+	uint64_t need = 8 + 5 * 8 + 4 + sizeof(struct rawfrag_skb_meta) + snaplen;
+
+	if (so->ifaces && need > quarter)
+		fprintf(stderr, "perf rawfrag record: warning: --snaplen %u + %zu bytes of meta do not "
+			"fit in a quarter of the %" PRIu64 "-byte ring: packets will be dropped when it "
+			"fills (raise -m)\n", snaplen, sizeof(struct rawfrag_skb_meta), quarter * 4);
+}
+
 static int run(struct record_opts *o, struct ev_op *ops, int nr_ops, struct skb_opts *so)
 {
 	struct record *rec = record__new(o);
@@ -110,6 +132,7 @@ static int run(struct record_opts *o, struct ev_op *ops, int nr_ops, struct skb_
 		fprintf(stderr, "perf rawfrag record: out of memory\n");
 		return RF_EXIT_USAGE;
 	}
+	warn_snaplen(o, so);
 	for (int i = 0; i < nr_ops; i++)
 		nr_ev += !ops[i].filter;
 	/* --skb alone: a dummy event only tracks tasks (comm, mmap), as perf's dummy:HG */
