@@ -260,7 +260,8 @@ static void setup_attr_extra(struct record *rec, struct perf_event_attr *a)
 		a->sample_type |= PERF_SAMPLE_ADDR;
 	if (o->callchain && o->cg_mode == RF_CG_DWARF) {
 		record_opts__regs(&regs, NULL, "--call-graph", false);
-		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		/* perf record adds ADDR with dwarf too */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR;
 		a->sample_regs_user = regs;
 		a->sample_stack_user = o->cg_stack_size;
 		a->exclude_callchain_user = 1; /* the user stack is unwound from the dump */
@@ -367,6 +368,13 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 			strerror(-err));
 		break;
 	case EINVAL:
+		if (rec->opts.clock_set && rec->opts.clockid != CLOCK_MONOTONIC &&
+		    rec->opts.clockid != CLOCK_MONOTONIC_RAW) {
+			/* the kernel takes other clocks only for PMUs that never fire in NMI */
+			record__err("cannot open %s with clock %d: %s (the PMU needs an NMI-safe clock: -k monotonic or monotonic_raw)",
+				s->ev.name, rec->opts.clockid, strerror(-err));
+			break;
+		}
 		record__err("cannot open %s: %s (does the PMU support sampling and these terms?)",
 			s->ev.name, strerror(-err));
 		break;
