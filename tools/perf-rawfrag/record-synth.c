@@ -174,7 +174,11 @@ int record__synth_task(struct record *rec, int pid)
 			err = rawfrag_writer__write_comm(rec->w, pid, tid, comm, false, NULL);
 	}
 	closedir(d);
-	if (!err)
+	/*
+	 * the forked workload still runs our binary: its maps go at its exec, so
+	 * perf record writes only its COMM (and so do we)
+	 */
+	if (!err && pid != rec->child)
 		err = synth_mmaps(rec, pid);
 	return err;
 }
