@@ -5,7 +5,7 @@
 # time) as perf rawfrag report; perf rawfrag check finds no violation. Then the
 # error cases and a SIGINT in the middle of a recording.
 source "$(dirname "$0")/lib.sh"
-t_plan 55
+t_plan 54
 
 if ! is_root || ! ensure_tracefs; then
 	t_skip_rest "perf rawfrag record: needs root and tracefs"

@@ -11,9 +11,10 @@
 #    (equal to perf buildid-list -k / readelf -n), the cache has perf's layout,
 #    -N leaves it alone, -B leaves the feature out.
 source "$(dirname "$0")/lib.sh"
+t_plan 33
 
 if ! is_root || ! ensure_tracefs; then
-	t_skip "interrupted and lossy recordings" "needs root and tracefs"; exit 0
+	t_skip_rest "interrupted and lossy recordings: need root and tracefs"
 fi
 export PERF_BUILDID_DIR=$T/debug
 
@@ -65,7 +66,7 @@ if mkdir -p small && mount -t tmpfs -o size=96k tmpfs small 2>/dev/null; then
 	"$RAWFRAG" check full.data >/dev/null 2>fck.err
 	t_grep "disk full: check says it was interrupted" 'recording was interrupted at offset' fck.err
 else
-	for i in 1 2 3 4; do t_skip "disk full" "cannot mount a small tmpfs"; done
+	t_skip_n 4 "disk full" "cannot mount a small tmpfs"
 fi
 
 # --- a closed pipe
@@ -96,8 +97,7 @@ if [ "${chunks:-0}" -gt 0 ]; then
 	sum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' rep.err | awk '{ s += $1 } END { print s + 0 }')
 	t_eq "report: the per-CPU lines add up to the recorder's total" "$lost" "$sum"
 else
-	t_skip "loss warnings" "no loss on this machine with -m 1"
-	for i in 1 2 3 4 5; do t_skip "loss warnings" "no loss"; done
+	t_skip_n 6 "loss warnings" "no loss on this machine with -m 1"
 fi
 "$RAWFRAG" record -q -a -e sched:sched_switch -m 256 --duration 0.2 -o calm.data 2>calm.err
 t_eq "record -q with no loss prints nothing" "" "$(cat calm.err)"

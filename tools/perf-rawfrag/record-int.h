@@ -66,6 +66,11 @@ struct record {
 	struct bid *bid; /* record-buildid.c, NULL with -B or a pipe */
 	struct rec_cleanup *cleanups;
 	int nr_cleanups;
+	struct {
+		void (*fn)(struct record *, void *);
+		void *arg;
+	} *finish_hooks;
+	int nr_finish_hooks;
 	bool prepared;
 };
 

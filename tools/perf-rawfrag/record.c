@@ -100,6 +100,46 @@ int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg)
 	return 0;
 }
 
+int record__add_finish_hook(struct record *rec, void (*fn)(struct record *, void *), void *arg)
+{
+	int n = rec->nr_finish_hooks;
+	void *p = realloc(rec->finish_hooks, (n + 1) * sizeof(*rec->finish_hooks));
+
+	if (!p)
+		return -ENOMEM;
+	rec->finish_hooks = p;
+	rec->finish_hooks[n].fn = fn;
+	rec->finish_hooks[n].arg = arg;
+	rec->nr_finish_hooks++;
+	return 0;
+}
+
+int record__add_drops(struct record *rec, const char *name, int idx, uint64_t dropped)
+{
+	struct rawfrag_sample sid = { 0 };
+	struct timespec ts;
+	struct rec_sel *s = NULL;
+	uint64_t left;
+	int err;
+
+	for (int i = 0; i < rec->nr_sel && !s; i++)
+		if (!rec->sel[i].evsel && !strcmp(rec->sel[i].ev.name, name))
+			s = &rec->sel[i];
+	if (!s || idx < 0 || idx >= s->nr_fds || !rec->w)
+		return -EINVAL;
+	left = dropped > rec->lost[idx] ? dropped - rec->lost[idx] : 0;
+	if (!left)
+		return 0;
+	clock_gettime(record__clockid(rec), &ts);
+	sid.time = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	sid.cpu = record__cpu(rec, idx);
+	sid.id = sid.identifier = s->ids[idx];
+	err = rawfrag_writer__write_lost(rec->w, s->ids[idx], left, &sid);
+	if (!err)
+		rec->lost[idx] += left;
+	return err;
+}
+
 static void close_rings(struct record *rec)
 {
 	for (int i = 0; i < rec->nr_rings; i++)
@@ -134,6 +174,7 @@ void record__delete(struct record *rec)
 	for (int i = rec->nr_cleanups - 1; i >= 0; i--)
 		rec->cleanups[i].fn(rec->cleanups[i].arg);
 	free(rec->cleanups);
+	free(rec->finish_hooks);
 	kill_child(rec);
 	close_rings(rec);
 	if (rec->w) {
@@ -1069,6 +1110,8 @@ int record__run(struct record *rec)
 	err2 = drain(rec);
 	if (!err)
 		err = err2;
+	for (int i = 0; !err && i < rec->nr_finish_hooks; i++)
+		rec->finish_hooks[i].fn(rec, rec->finish_hooks[i].arg);
 	if (!err)
 		err = bid__finish(rec);
 	err2 = rawfrag_writer__finish(rec->w);

@@ -101,6 +101,16 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 			       const char *name, const int *fds, int nr_fds);
 /* the sample_type every evsel of this record must use (default set, +CALLCHAIN) */
 uint64_t record__sample_type(struct record *rec);
+/* fn(rec, arg) runs after the last drain, before the file is finished */
+int record__add_finish_hook(struct record *rec, void (*fn)(struct record *, void *), void *arg);
+/*
+ * From a finish hook: the producer of the external evsel `name` could not write
+ * `dropped` samples on recorded cpu idx (the ring was full; e.g. a BPF program's
+ * own count). The kernel reports such drops only with its next successful write
+ * into that ring, so the part its LOST records did not count goes into the file
+ * as a PERF_RECORD_LOST of that evsel and cpu. 0 or -errno.
+ */
+int record__add_drops(struct record *rec, const char *name, int idx, uint64_t dropped);
 /* fn(arg) runs once at record__delete(), also after errors and signals */
 int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg);
 
