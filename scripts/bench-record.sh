@@ -116,11 +116,12 @@ sat_measure() {
 	line=$("$tool" check "$dir/s.data" 2>/dev/null | head -1)
 	samples=$(sed -n 's/.*: \([0-9]*\) samples,.*/\1/p' <<<"$line")
 	lost=$(sed -n 's/.*, \([0-9]*\) lost events.*/\1/p' <<<"$line")
-	cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$dir/stime.out")
-	rss=$(awk '{ printf "%.0f", $3 / 1024 }' "$dir/stime.out")
+	# the last line: time adds "Command terminated by signal 2" before it
+	cpu=$(tail -1 "$dir/stime.out" | awk '{ printf "%.2f", $1 + $2 }')
+	rss=$(tail -1 "$dir/stime.out" | awk '{ printf "%.0f", $3 / 1024 }')
 	printf '%-8s %-20s %11s %10s %6s %6s %6s %9s %8s\n' "$pages" "$name" "${samples:-?}" \
-		"${lost:-0}" "$(awk -v s="${samples:-0}" -v l="${lost:-0}" 'BEGIN { printf "%.1f", s + l ? 100 * l / (s + l) : 0 }')" \
-		"$cpu" "$rss" "$wl" "$(awk -v w="$wl" -v b="$sat_base" 'BEGIN { printf "%.2fx", b > 0 ? w / b : 0 }')"
+		"${lost:-0}" "$(awk -v s="${samples:-0}" -v l="${lost:-0}" 'BEGIN { printf "%.1f", (s + l ? 100 * l / (s + l) : 0) }')" \
+		"$cpu" "$rss" "$wl" "$(awk -v w="$wl" -v b="$sat_base" 'BEGIN { printf "%.2fx", (b > 0 ? w / b : 0) }')"
 }
 echo
 echo "== saturation: dd bs=1 ($sat_count read+write pairs) on each of $ncpu CPUs, $sat_ev -a"
