@@ -20,9 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
+#include "internal/opts.h"
+
+#include "internal/stream.h"
 
 struct rawfrag_session {
+	struct rf_session_head head; /* first: see internal/stream.h */
 	struct rawfrag_file *file;
 	rawfrag_print_fn_t print;
 	void *print_ctx;
@@ -124,6 +128,20 @@ void rawfrag_decoder_ctx__log(const struct rawfrag_decoder_ctx *ctx,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	call_print(ctx->print, lvl, ctx->print_ctx, "rawfrag: %s", msg);
+}
+
+void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
+		     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!s->print)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	call_print(s->print, lvl, s->print_ctx, "rawfrag: %s", msg);
 }
 
 static void sess_err(struct rawfrag_err *err, int e, const char *fmt, ...)
@@ -317,6 +335,8 @@ struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (RF_OPTS_CHECK(opts, rawfrag_session_opts, err))
+		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		sess_err(err, -ENOMEM, "out of memory");
@@ -368,6 +388,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 {
 	if (!s)
 		return;
+	rf_stream__delete(s->head.stream);
 	if (s->ctx && s->inited) {
 		unbind_all(s);
 		fini_all(s);
@@ -438,6 +459,16 @@ int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
 	/* after binding: probes may rename evsels (tracepoint "sys:name") */
 	env_snapshot(s, env);
 	return ret;
+}
+
+/* the per-sample path of session_decode.c: decoder and state of evsel idx in one step */
+const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,
+						void **priv)
+{
+	if (idx < 0 || idx >= s->nr_bound)
+		return NULL;
+	*priv = s->ev_priv[idx];
+	return s->ev_dec[idx];
 }
 
 const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_t pid)

@@ -76,14 +76,14 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f)
 {
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t events = fs->nr_other_records, lost = fs->nr_lost, lrec = fs->nr_lost_records;
-	uint64_t lsamples = fs->nr_lost_samples, samples = fs->nr_records[PERF_RECORD_SAMPLE];
+	uint64_t lsamples = fs->nr_lost_samples, samples = rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE);
 	struct loss_cpu *c;
 	int max;
 
 	if (!lost && !lsamples && !lrec)
 		return;
 	for (int i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
-		events += fs->nr_records[i];
+		events += rawfrag_file__nr_records(f, i);
 	/* perf's words first, so a perf user recognizes them */
 	fprintf(stderr, "Warning:\n");
 	if (lrec)

@@ -30,8 +30,6 @@
 #include "record-int.h"
 
 #define BID_MAX 20
-#define NAME_ALIGN 64
-#define MISC_BUILD_ID_SIZE (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define PROC_HASH 4096
 
 struct bid_dso {
@@ -455,63 +453,22 @@ static void dso_build_id(struct bid_dso *d)
 	d->id_len = elf_build_id(d->name, d->id);
 }
 
-static void put(uint8_t **buf, size_t *len, size_t *cap, const void *p, size_t n, bool *oom)
-{
-	if (*len + n > *cap) {
-		size_t c = (*cap ? *cap * 2 : 4096) + n;
-		uint8_t *nb = realloc(*buf, c);
-
-		if (!nb) {
-			*oom = true;
-			return;
-		}
-		*buf = nb;
-		*cap = c;
-	}
-	if (p)
-		memcpy(*buf + *len, p, n);
-	else
-		memset(*buf + *len, 0, n);
-	*len += n;
-}
-
-/* perf_record_header_build_id entries, host order (the writer's target order) */
+/* the entries of the DSOs hit, as perf's write_buildid() */
 static int write_feature(struct record *rec)
 {
 	struct bid *b = rec->bid;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	bool oom = false;
-	int err;
+	int err = 0;
 
-	for (int i = 0; i < b->nr_dsos; i++) {
+	for (int i = 0; !err && i < b->nr_dsos; i++) {
 		struct bid_dso *d = &b->dsos[i];
-		uint8_t e[36] = { 0 };
-		size_t nlen = strlen(d->name) + 1, padded = (nlen + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1);
-		uint32_t type = RAWFRAG_RECORD_HEADER_BUILD_ID;
-		uint16_t misc = (d->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
-				MISC_BUILD_ID_SIZE;
-		uint16_t size = (uint16_t)(sizeof(e) + padded);
-		int32_t pid = -1; /* the host machine, as perf's HOST_KERNEL_ID */
 
 		if (!d->hit || !d->id_len)
 			continue;
-		memcpy(e, &type, 4);
-		memcpy(e + 4, &misc, 2);
-		memcpy(e + 6, &size, 2);
-		memcpy(e + 8, &pid, 4);
-		memcpy(e + 12, d->id, d->id_len);
-		e[32] = (uint8_t)d->id_len;
-		put(&buf, &len, &cap, e, sizeof(e), &oom);
-		put(&buf, &len, &cap, d->name, nlen, &oom);
-		put(&buf, &len, &cap, NULL, padded - nlen, &oom);
+		/* pid -1: the host machine, as perf's HOST_KERNEL_ID */
+		err = rawfrag_writer__add_build_id(rec->w, d->kernel ? PERF_RECORD_MISC_KERNEL :
+						   PERF_RECORD_MISC_USER, -1, d->id, d->id_len,
+						   d->name);
 	}
-	if (oom) {
-		free(buf);
-		return -ENOMEM;
-	}
-	err = len ? rawfrag_writer__set_feature(rec->w, RAWFRAG_FEAT_BUILD_ID, buf, len) : 0;
-	free(buf);
 	return err;
 }
 

@@ -39,6 +39,7 @@
 #include <rawfrag/writer.h>
 
 #include "record-int.h"
+#include "util.h"
 
 #define DEFAULT_PAGES 128
 #define DEFAULT_FREQ 4000
@@ -61,9 +62,7 @@ void record__err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "perf rawfrag record: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	rf_verrorf("record", fmt, ap);
 	va_end(ap);
 }
 
@@ -563,7 +562,7 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 
 	if (!rec->prepared || nr_fds != record__nr_cpus(rec))
 		return -EINVAL;
-	/* perf maps records to evsels by IDENTIFIER; all attrs must agree (§1.8) */
+	/* perf maps records to evsels by IDENTIFIER; all attrs must agree */
 	if (!attr->sample_id_all || !(attr->sample_type & PERF_SAMPLE_IDENTIFIER)) {
 		record__err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
 		return -EINVAL;
@@ -829,10 +828,8 @@ static int open_writer(struct record *rec)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
 	bool pipe = !strcmp(path, "-");
-	struct rawfrag_writer_opts wo = {
-		.sz = sizeof(wo), .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
-		.compress = rec->opts.comp_level > 0, .comp_level = rec->opts.comp_level,
-	};
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
+		     .compress = rec->opts.comp_level > 0, .comp_level = rec->opts.comp_level);
 	struct rawfrag_err rerr = { 0 };
 	int err;
 
