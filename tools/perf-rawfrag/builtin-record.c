@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rawfrag/skbdump.h>
+
 #include "builtin.h"
 #include "record.h"
 #include "skb.h"
@@ -31,7 +33,7 @@ static const char record_usage[] =
 	"    -q, --quiet           no summary\n"
 	"        --skb <ifaces>    dump packets of these interfaces with BPF (comma list)\n"
 	"        --hook <hooks>    --skb attach points: socket, tc-ingress, tc-egress, xdp\n"
-	"        --snaplen <n>     --skb bytes per packet (default 256)\n"
+	"        --snaplen <n>     --skb bytes per packet (default 256, 0 = the largest, 65436)\n"
 	"    -h, --help            this help\n\n";
 
 enum { OPT_FILTER = 256, OPT_DURATION, OPT_SKB, OPT_HOOK, OPT_SNAPLEN };
@@ -179,11 +181,12 @@ int cmd_record(int argc, char **argv)
 		case OPT_SKB: so.ifaces = optarg; break;
 		case OPT_HOOK: so.hooks = optarg; break;
 		case OPT_SNAPLEN:
-			if (!parse_u64(optarg, &v) || !v || v > 65535) {
+			if (!parse_u64(optarg, &v) || v > 65535) {
 				ret = bad_number("--snaplen", optarg);
 				goto out;
 			}
-			so.snaplen = v;
+			/* 0: as tcpdump -s 0, the whole packet (up to what a sample holds) */
+			so.snaplen = v ? v : RAWFRAG_SKB_SNAPLEN_MAX;
 			break;
 		case 'h':
 			fputs(record_usage, stdout);

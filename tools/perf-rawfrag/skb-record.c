@@ -366,14 +366,8 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	}
 	ro = st->skel->rodata;
 	ro->snaplen = snaplen;
-	ro->f_on = f->on;
-	ro->f_ethertype = f->ethertype;
-	ro->f_ipproto = f->ipproto;
-	ro->f_port = f->port;
-	ro->f_port_dir = f->port_dir;
-	ro->f_host_family = f->host_family;
-	ro->f_host_dir = f->host_dir;
-	memcpy((void *)ro->f_host, f->host, sizeof(f->host));
+	ro->f_len = f->len;
+	memcpy((void *)ro->f_insns, f->insns, f->len * sizeof(f->insns[0]));
 	/* load only what is attached: an unsupported program type fails alone */
 	bpf_program__set_autoload(st->skel->progs.skbdump_socket, hooks[RAWFRAG_SKB_HOOK_SOCKET]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_tc_ingress,
@@ -410,7 +404,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 	bool hooks[5] = {};
 	libbpf_print_fn_t old_print;
 	unsigned int snaplen = opts->snaplen ? opts->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
-	struct skb_filter filt;
+	struct skb_filter *filt = NULL;
 	struct skb_state *st;
 
 	old_print = libbpf_set_print(skb_libbpf_print);
@@ -419,7 +413,12 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 			RAWFRAG_SKB_SNAPLEN_MAX);
 		goto out;
 	}
-	if (skb_filter__compile(&filt, opts->filter, msg, sizeof(msg))) {
+	filt = calloc(1, sizeof(*filt));
+	if (!filt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (skb_filter__compile(filt, opts->filter, snaplen, msg, sizeof(msg))) {
 		skb_err("--filter '%s': %s", opts->filter, msg);
 		goto out;
 	}
@@ -466,7 +465,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		goto out;
 	}
 	/* from here on st is freed by record__delete() */
-	err = setup_program(st, snaplen, &filt, hooks);
+	err = setup_program(st, snaplen, filt, hooks);
 	if (err)
 		goto out;
 
@@ -510,6 +509,7 @@ out:
 	free(skb_log);
 	skb_log = NULL;
 	skb_log_len = 0;
+	free(filt);
 	free(fds);
 	free(ifcopy);
 	free(hkcopy);
