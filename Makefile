@@ -163,4 +163,7 @@ install: all
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+# Every object and every test program (unit tests, generators, the fuzz replay)
+# depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
+# tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

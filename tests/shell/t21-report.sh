@@ -7,6 +7,7 @@
 # order; -e/--pid/--tid/--cpu/--time/-F select what perf script selects; pipe
 # input; a closed output pipe is quiet.
 source "$(dirname "$0")/lib.sh"
+t_plan 82
 
 t_run "bad option: exit 2" 2 "$RAWFRAG" report --no-such-option
 t_run "bad --format: exit 2" 2 "$RAWFRAG" report --format yaml
@@ -32,8 +33,7 @@ else
 fi
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
-	t_skip "recorded files" "needs root, tracefs and perf"
-	exit 0
+	t_skip_rest "recorded files: needs root, tracefs and perf"
 fi
 EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e syscalls:sys_enter_read"
 # some load so every CPU and several tasks show up
@@ -46,8 +46,7 @@ EVENTS="-e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e sysc
 	-a -o tpm.data -- sh -c 'for i in 1 2 3; do cat /proc/cpuinfo >/dev/null; sleep 0.05; done' >/dev/null 2>&1
 nperf=$("$PERF" script -i tp.data 2>/dev/null | wc -l)
 if [ "$nperf" -lt 10 ]; then
-	t_skip "recorded files" "perf recorded only $nperf samples"
-	exit 0
+	t_skip_rest "recorded files: perf recorded only $nperf samples"
 fi
 
 # --stats: every "<TYPE> events: N" line of perf report --stats, same order

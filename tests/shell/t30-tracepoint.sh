@@ -11,13 +11,14 @@
 # payloads are check violations of the right kind, corrupt formats a warning;
 # nothing crashes (the tool is the ASan+UBSan build when present).
 source "$(dirname "$0")/lib.sh"
+t_plan 45
 
 GEN=$O/tests/tp-be-gen
 SCRIPTS=$TOP/tests/scripts
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
-	t_skip "tracepoint" "needs root, tracefs and perf"; exit 0
+	t_skip_rest "tracepoint: needs root, tracefs and perf"
 fi
-if ! command -v python3 >/dev/null; then t_skip "tracepoint" "needs python3"; exit 0; fi
+if ! command -v python3 >/dev/null; then t_skip_rest "tracepoint: needs python3"; fi
 
 EVENTS="sched:sched_switch sched:sched_wakeup sched:sched_process_exec
 	sched:sched_process_fork syscalls:sys_enter_openat syscalls:sys_exit_openat
@@ -125,7 +126,7 @@ t_eq "check on the recorded file: clean" 0 "$?"
 t_eq "check on the 10-subsystem file: clean (true lengths right for every event)" 0 "$rc"
 [ "$rc" = 0 ] || grep -m 3 "error" "$T/check"
 
-if [ ! -x "$GEN" ]; then t_skip "big-endian fixture" "tp-be-gen not built"; exit 0; fi
+if [ ! -x "$GEN" ]; then t_fail "big-endian fixture" "tp-be-gen not built"; exit 1; fi
 
 # ---- big-endian fixture: values chosen by the generator ----
 "$GEN" "$T/be.data" "$T/be.jsonl"

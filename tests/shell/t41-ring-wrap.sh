@@ -7,9 +7,10 @@
 #     records that straddled the ring end, every filename is intact in perf
 #     script and in our report.
 source "$(dirname "$0")/lib.sh"
+t_plan 10
 
 if ! is_root; then
-	t_skip "ring wrap tests" "need root (perf_event_paranoid, tracefs)"; exit 0
+	t_skip_rest "ring wrap tests: need root (perf_event_paranoid, tracefs)"
 fi
 
 # --- 1: libperf vs ring.c on 8 KiB user-stack samples
@@ -35,7 +36,7 @@ fi
 
 # --- 2: the record command with ~4.2 KiB tracepoint records
 if ! ensure_tracefs; then
-	t_skip "record with 4 KiB exec paths" "no tracefs"; exit 0
+	t_skip_rest "record with 4 KiB exec paths: no tracefs"
 fi
 # a path of 4094 characters (PATH_MAX is 4096 with the NUL): raw 4120 bytes,
 # the record 4184

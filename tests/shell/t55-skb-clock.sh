@@ -2,7 +2,8 @@
 # Recordings carry HEADER_CLOCK_DATA (CLOCK_MONOTONIC events): perf script -F tod
 # works, and pcapng wall-clock times equal perf's for the same packets.
 source "$(dirname "$0")/lib.sh"
-if ! is_root || ! ensure_tracefs; then t_skip "clock data" "needs root and tracefs"; exit 0; fi
+t_plan 5
+if ! is_root || ! ensure_tracefs; then t_skip_rest "clock data: needs root and tracefs"; fi
 "$RAWFRAG" record -q -e sched:sched_switch --skb lo -o skb.data -- \
 	ping -c 3 -i 0.2 127.0.0.1 >/dev/null 2>rec.err
 t_eq "record --skb lo succeeds" 0 $?

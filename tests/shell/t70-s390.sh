@@ -4,6 +4,7 @@
 # only s390 raw format 6.1 decodes), perf's pmu-events JSON in linux-source-6.1
 # for the counter names, and the values the generator documents for PAI/CPUM-SF.
 source "$(dirname "$0")/lib.sh"
+t_plan 51
 
 GEN=$O/tests/s390-gen
 CMP=$TOP/tests/scripts/s390_compare.py
@@ -11,8 +12,8 @@ CPUID_Z16="IBM,3931,703,A01,3.7,002f"
 CPUID_Z13="IBM,2964,702,NC9,1.4,002f"
 
 if [ ! -x "$GEN" ]; then
-	t_skip "s390 fixtures" "$GEN not built"
-	exit 0
+	t_fail "s390 fixtures" "$GEN not built"
+	exit 1
 fi
 t_run "s390-gen writes the fixtures" 0 "$GEN" gen "$T"
 

@@ -2,9 +2,10 @@
 # perf script plugins: the --dlfilter object and the Python hook, on a real
 # tracepoint recording, against perf script's own output for the same samples.
 source "$(dirname "$0")/lib.sh"
+t_plan 8
 so=$O/plugins/rawfrag-dlfilter.so
 if ! is_root || ! ensure_tracefs; then
-	t_skip "plugins on a real recording" "needs root and tracefs"; exit 0
+	t_skip_rest "plugins on a real recording: needs root and tracefs"
 fi
 $PERF record -q -o perf.data -e sched:sched_switch -e sched:sched_process_exec -a \
 	-- sh -c 'ls / >/dev/null; sleep 0.05; ls /usr >/dev/null' >/dev/null 2>&1

@@ -2,11 +2,12 @@
 # Replays the committed fuzz corpus and freshly generated seeds through the fuzz
 # harness (reader + parser + checker + all decoders) under ASan+UBSan.
 source "$(dirname "$0")/lib.sh"
+t_plan 3
 replay=$ASAN_O/tests/fuzz-replay
 [ -x "$replay" ] || replay=$O/tests/fuzz-replay
 if [ ! -x "$replay" ]; then
 	t_fail "fuzz replay binary built" "missing $replay"
-	exit 0
+	exit 1
 fi
 O=$O bash "$TOP/tests/fuzz/seed.sh" "$T/seeds" 2>"$T/seed.log"
 n=$(ls "$T/seeds" | wc -l)
