@@ -8,10 +8,11 @@
 # traffic mixes in. Bad expressions: libpcap's message, exit 2.
 source "$(dirname "$0")/lib.sh"
 MIX=$TOP/tests/scripts/pkt_mix.py
+t_plan 63
 
-if ! is_root; then t_skip "skb filters" "needs root"; exit 0; fi
+if ! is_root; then t_skip_rest "skb filters: needs root"; fi
 if ! command -v tcpdump >/dev/null || ! command -v ip >/dev/null; then
-	t_skip "skb filters" "needs tcpdump and iproute2"; exit 0
+	t_skip_rest "skb filters: needs tcpdump and iproute2"
 fi
 NS=rfflt-$$
 cleanup() {
@@ -19,7 +20,7 @@ cleanup() {
 	[ "${KEEP:-0}" = 1 ] || rm -rf "$T"
 }
 trap cleanup EXIT
-if ! ip netns add "$NS"; then t_skip "skb filters" "cannot create a namespace"; exit 0; fi
+if ! ip netns add "$NS"; then t_skip_rest "skb filters: cannot create a namespace"; fi
 ip -n "$NS" link set lo up
 
 # rec NAME HOOK [EXPR]: record the mix on the namespace's lo into NAME.pcapng
@@ -34,7 +35,7 @@ rec() {
 pkts() { tcpdump -t -nn -xx -r "$@" 2>/dev/null | awk '/^\t/ { printf " %s", $0; next }
 	NR > 1 { print "" } { printf "%s", $0 } END { if (NR) print "" }' | sort; }
 
-rec all socket || { t_fail "unfiltered capture" "$(cat all.rec)"; exit 0; }
+if ! rec all socket; then t_fail "unfiltered capture" "$(cat all.rec)"; t_skip_rest "no capture"; fi
 n_all=$(pkts all.pcapng | wc -l)
 n_mix=$(python3 -c "import sys; sys.path.insert(0, '$TOP/tests/scripts'); import pkt_mix; print(len(pkt_mix.frames()))")
 t_eq "unfiltered capture: every frame of the mix" "$n_mix" "$n_all"
