@@ -850,7 +850,7 @@ static int run(struct report *r)
 	if (r->has_time && time_span(r))
 		goto out;
 	if (r->fmt == FMT_PCAPNG) {
-		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r);
+		ret = report_pcapng(r->sess, r->output ? r->output : "-", r->force, pcapng_keep, r);
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
 		goto out;
 	}
