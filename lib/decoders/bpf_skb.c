@@ -52,6 +52,7 @@ struct skb_priv {
 	uint32_t meta; /* SKB_FIXED */
 	int64_t auto_off; /* SKB_AUTO: learned meta size, -1 before */
 	char *evname; /* "skbdump:IFINDEX=NAME,...": names interfaces */
+	struct pkt_tcpseq *tcpseq; /* relative TCP numbers in the text, made on first use */
 	int nr_bf;
 	struct skb_btf_field *bf;
 };
@@ -140,6 +141,7 @@ static void skb_release(void *priv)
 		free(sp->bf[i].name);
 	free(sp->bf);
 	free(sp->evname);
+	free(sp->tcpseq);
 	free(sp);
 }
 
@@ -373,7 +375,10 @@ static int skb_text(void *priv, const struct rawfrag_raw *raw, const struct rawf
 		rawfrag_out__putc(out, ' ');
 	}
 	pkt_parse(&k, raw->data + x.meta_len, x.caplen, x.orig_len);
-	pkt_text(&k, out);
+	/* without the table (no memory) the numbers are absolute, as tcpdump -S */
+	if (!sp->tcpseq)
+		sp->tcpseq = calloc(1, sizeof(*sp->tcpseq));
+	pkt_text(&k, out, sp->tcpseq);
 	if (sp->hex)
 		pkt_hex(&k, out);
 	return 0;

@@ -133,6 +133,34 @@ def frames():
     ns = struct.pack("!I", 0) + socket.inet_pton(socket.AF_INET6, V6["b"]) + b"\x01\x01" + MAC_A
     f.append(eth(bytes.fromhex("3333ff000002"), MAC_A, 0x86DD,
                  ip6("ll", "b", 58, icmp6("ll", "b", 135, 0, ns), hlim=255)))
+    # ICMP: need-frag with an MTU, host unreachable, redirect, a TCP port unreachable
+    qt = ip4("a", "b", 6, tcp("a", "b", 45001, 5002, 1, 0, 0x02), ident=80)
+    f.append(eth(MAC_A, MAC_B, 0x0800, ip4("b", "a", 1, icmp(3, 4, struct.pack("!HH", 0, 1400), quoted))))
+    f.append(eth(MAC_A, MAC_B, 0x0800, ip4("b", "a", 1, icmp(3, 1, b"\0\0\0\0", quoted))))
+    f.append(eth(MAC_A, MAC_B, 0x0800, ip4("b", "a", 1, icmp(3, 3, b"\0\0\0\0", qt[:28]))))
+    f.append(eth(MAC_A, MAC_B, 0x0800, ip4("d", "a", 1, icmp(5, 1, socket.inet_aton(V4["c"]), quoted))))
+    # TCP with a SACK block after the handshake above, and urgent data
+    sack = b"\x01\x01\x05\x0a" + struct.pack("!II", 301, 401)
+    f.append(eth(MAC_A, MAC_B, 0x0800, ip4("b", "a", 6, tcp("b", "a", 5001, 45000, 502, 202, 0x10, sack))))
+    f.append(eth(MAC_B, MAC_A, 0x0800, ip4("a", "b", 6, tcp("a", "b", 45000, 5001, 202, 502, 0x38, b"",
+                                                            pay(10, 3)))))
+    # ICMPv6 errors quoting a datagram, neighbour advertisement, router solicitation
+    q6 = ip6("b", "a", 17, udp("b", "a", 41002, 33434, pay(8, 2), True))
+    f.append(eth(MAC_A, MAC_B, 0x86DD, ip6("a", "b", 58, icmp6("a", "b", 1, 4, b"\0" * 4 + q6))))
+    f.append(eth(MAC_A, MAC_B, 0x86DD, ip6("a", "b", 58, icmp6("a", "b", 2, 0, struct.pack("!I", 1280) + q6))))
+    f.append(eth(MAC_A, MAC_B, 0x86DD, ip6("a", "b", 58, icmp6("a", "b", 3, 0, b"\0" * 4 + q6))))
+    na = struct.pack("!I", 0x60000000) + socket.inet_pton(socket.AF_INET6, V6["b"]) + b"\x02\x01" + MAC_B
+    f.append(eth(MAC_A, MAC_B, 0x86DD, ip6("b", "a", 58, icmp6("b", "a", 136, 0, na), hlim=255)))
+    f.append(eth(bytes.fromhex("333300000002"), MAC_A, 0x86DD,
+                 ip6("ll", "b", 58, icmp6("ll", "b", 133, 0, b"\0" * 4), hlim=255)))
+    # IPv6: destination options before TCP, a first and a later fragment
+    dst = struct.pack("!BB", 6, 0) + b"\x01\x04\x00\x00\x00\x00"
+    f.append(eth(MAC_B, MAC_A, 0x86DD, ip6("a", "b", 60, dst + tcp("a", "b", 46001, 5003, 77, 88, 0x18,
+                                                                      TS_OPTS, pay(5, 5), v6=True))))
+    fr1 = struct.pack("!BBHI", 17, 0, 0x0001, 0x52460001)
+    f.append(eth(MAC_B, MAC_A, 0x86DD, ip6("a", "b", 44, fr1 + udp("a", "b", 41003, 7603, pay(40, 6), True)[:32])))
+    fr2 = struct.pack("!BBHI", 17, 0, 32, 0x52460001)
+    f.append(eth(MAC_B, MAC_A, 0x86DD, ip6("a", "b", 44, fr2 + pay(16, 7))))
     # ARP request and reply
     f.append(eth(BCAST, MAC_A, 0x0806, arp(1, MAC_A, "a", b"\0" * 6, "b")))
     f.append(eth(MAC_A, MAC_B, 0x0806, arp(2, MAC_B, "b", MAC_A, "a")))
