@@ -342,14 +342,26 @@ static bool icmp6_unreach(const struct pkt *k, struct rawfrag_out *o, const uint
 			return false;
 		rawfrag_out__printf(o, " %s, source address %s", a, b);
 	} else if (t[1] == 4) {
-		if (!pkt_have(k, k->l4off + 8 + 40, 4))
+		uint32_t off = 40;
+		uint8_t nh = q[6];
+
+		/* the quoted datagram's own extension headers, as tcpdump follows them */
+		for (int i = 0; i < 8 && (nh == 0 || nh == 43 || nh == 44 || nh == 60); i++) {
+			if (!pkt_have(k, k->l4off + 8 + off, 8))
+				return false;
+			uint8_t cur = nh;
+
+			nh = q[off];
+			off += cur == 44 ? 8 : (q[off + 1] + 1) * 8;
+		}
+		if (!pkt_have(k, k->l4off + 8 + off, 4))
 			return false;
-		if (q[6] == 6 || q[6] == 17)
-			rawfrag_out__printf(o, ", %s %s port %u", a, q[6] == 6 ? "tcp" : "udp",
-					    pkt_be16(q + 40 + 2));
+		if (nh == 6 || nh == 17)
+			rawfrag_out__printf(o, ", %s %s port %u", a, nh == 6 ? "tcp" : "udp",
+					    pkt_be16(q + off + 2));
 		else
-			rawfrag_out__printf(o, ", %s protocol %u port %u unreachable", a, q[6],
-					    pkt_be16(q + 40 + 2));
+			rawfrag_out__printf(o, ", %s protocol %u port %u unreachable", a, nh,
+					    pkt_be16(q + off + 2));
 	} else {
 		rawfrag_out__printf(o, " %s", a);
 	}
