@@ -41,6 +41,16 @@ t_skip_rest() {
 	exit 0
 }
 
+# t_setup NAME CMD...: a step that prepares checks (a generator writing fixtures,
+# another program's behaviour the checks rely on), not a check of this project:
+# nothing is counted when it works; when it fails that is one failure and the
+# script stops (the short plan says what did not run).
+t_setup() {
+	local name=$1; shift
+	"$@" >"$T/setup.out" 2>&1 && return 0
+	t_fail "set-up: $name" "$*" "$(head -c 600 "$T/setup.out")"
+	exit 1
+}
 # t_eq NAME EXPECTED ACTUAL
 t_eq() {
 	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1" "expected: $2" "actual:   $3"; fi

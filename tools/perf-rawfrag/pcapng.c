@@ -448,9 +448,9 @@ static bool do_sample(struct pcap *pc, struct rawfrag_session *sess,
 
 static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evsel)
 {
-	const struct rawfrag_decoder *d = rawfrag_session__decoder(sess, evsel);
+	const char *name = rawfrag_decoder__name(rawfrag_session__decoder(sess, evsel));
 
-	return d && !strcmp(d->name, "bpf_skb");
+	return name && !strcmp(name, "bpf_skb");
 }
 
 int report_pcapng(struct rawfrag_session *sess, const char *path, bool force,
