@@ -82,6 +82,11 @@ static bool ext_text(const struct pkt *k, struct rawfrag_out *o)
 			break;
 		}
 		case 51:
+			/* the parser made sure of 8 bytes of each header; AH names 12 */
+			if (!pkt_have(k, k->ext_off[i], 12)) {
+				rawfrag_out__puts(o, "[|AH]");
+				return false;
+			}
 			rawfrag_out__printf(o, "AH(spi=0x%08x", pkt_be32(e + 4));
 			rawfrag_out__printf(o, ",seq=0x%x): ", pkt_be32(e + 8));
 			break;
