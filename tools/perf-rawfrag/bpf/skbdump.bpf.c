@@ -232,8 +232,8 @@ static __always_inline long vm_step(struct vm *v, bool xdp)
 		else
 			v->pc += (w >> 24) & 0xff;
 		return 0;
-	case C_RET:
-		v->ret = (code & 0x18) == 0x10 ? v->a : k;
+	case C_RET: /* the value: K, X (0x08) or A (0x10) */
+		v->ret = (code & 0x18) == 0x10 ? v->a : (code & 0x18) == 0x08 ? v->x : k;
 		return 1;
 	default: /* C_MISC: TAX, TXA */
 		if (code & 0x80)
