@@ -564,9 +564,11 @@ static void test_pkt_robust(void **state)
 	static const uint8_t protos[] = { 6, 17, 1, 58, 0, 43, 44, 60, 51, 132 };
 	struct rawfrag_out *o = rawfrag_out__new(-1);
 	struct rawfrag_emit *em = rawfrag_emit__new(o, RAWFRAG_EMIT_JSON);
+	struct pkt_tcpseq *ts = calloc(1, sizeof(*ts));
 	unsigned int seed = 12345;
 
 	assert_non_null(em);
+	assert_non_null(ts);
 	for (int it = 0; it < 20000; it++) {
 		uint32_t len = rand_r(&seed) % 160, flen;
 		uint8_t *b = malloc(len ? len : 1);
@@ -586,7 +588,8 @@ static void test_pkt_robust(void **state)
 		}
 		pkt_parse(&k, b, len, rand_r(&seed) % 70000);
 		rawfrag_out__reset(o);
-		pkt_text(&k, o, NULL);
+		/* with and without the relative TCP numbers' table */
+		pkt_text(&k, o, it & 1 ? ts : NULL);
 		pkt_hex(&k, o);
 		rawfrag_emit__reset(em);
 		rawfrag_emit__begin_object(em, NULL);
@@ -595,6 +598,7 @@ static void test_pkt_robust(void **state)
 		(void)pkt_looks_like_frame(b, len, &flen);
 		free(b);
 	}
+	free(ts);
 	rawfrag_emit__delete(em);
 	rawfrag_out__delete(o);
 }
