@@ -82,7 +82,7 @@ for filt in "" "udp" "udp port 9"; do
 			cost = (f == "udp port 9" && pps > 0 && base > 0) ? 1e9 / pps - 1e9 / base : -1
 			printf "  %-34s %12.0f %8.1f%% %12d %8d %8.1f %11s\n", name, pps,
 				(base > 0 ? 100 * (base - pps) / base : 0), a[2], a[3],
-				100 * a[4] / hz / secs, cost >= 0 ? sprintf("%.0f", cost) : "-"
+				100 * a[4] / hz / secs, (cost >= 0 ? sprintf("%.0f", cost) : "-")
 		}'
 	done
 done
