@@ -35,6 +35,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "internal/decoders.h"
+#include "internal/emit.h"
 #include "internal/tracepoint.h"
 
 enum tpf_kind {
@@ -47,8 +48,7 @@ enum tpf_kind {
 
 struct tp_field {
 	const char *name; /* owned by the tep_event */
-	char *jkey; /* "name": for the JSON fast path, NULL if the name needs escaping */
-	uint32_t jkey_len;
+	struct rf_emit_key key; /* the name, encoded once for the emitter */
 	uint32_t offset, size; /* of the field itself (for dynamic ones: the locator) */
 	uint32_t elem; /* element size of arrays */
 	uint8_t kind;
@@ -62,6 +62,7 @@ struct tp_file {
 	struct rawfrag_out *scratch; /* fast-path text while it is being checked */
 	char *kallsyms; /* where to resolve %ps from, NULL: nowhere */
 	bool kallsyms_done;
+	const struct rawfrag_decoder_ctx *ctx; /* the session's, for -v messages */
 };
 
 /* Per-evsel state: the precompiled layout of one event. */
@@ -80,7 +81,6 @@ struct tp_event {
 	struct rawfrag_tp_prog *prog;
 	uint64_t nr_text;
 	uint64_t nr_prog_mismatch;
-	bool json_fast; /* every field name is plain: JSON written directly */
 	/* __print_hex/__print_array(REC->array, REC->len...): lengths to check */
 	int nr_lenchk;
 	struct tp_lenchk {
@@ -88,18 +88,8 @@ struct tp_event {
 		uint32_t len_off, len_size; /* the field giving the count */
 		uint32_t el_size; /* bytes per counted element */
 	} lenchk[8];
-	/*
-	 * "x / REC->y" and "x % REC->y" in the print args: libtraceevent 1.7.1
-	 * divides without checking (SIGFPE on a hostile payload). Fields used as
-	 * divisors are checked per sample; any other divisor that is not a non-zero
-	 * constant keeps libtraceevent away from this event (div_unsafe).
-	 */
-	int nr_divchk;
-	struct tp_divchk {
-		uint32_t off, size;
-		const char *name;
-	} divchk[8];
-	bool div_unsafe;
+	/* divisions in the print fmt: none, checked per sample, or never printed */
+	enum rawfrag_tp_div div;
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -174,37 +164,18 @@ static uint32_t field_align(const struct tp_field *f, int long_size)
 	return a;
 }
 
-#define JKEY_COPY 32 /* keys up to this long are copied in one fixed-size move */
-
-/* Precompute "name": when the name is plain (it always is for kernel formats). */
-static int json_key(struct tp_field *f)
-{
-	size_t n = strlen(f->name);
-
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)f->name[i]) && f->name[i] != '_')
-			return 0;
-	/* zeroed slack: keys are copied JKEY_COPY bytes at a time */
-	f->jkey = calloc(1, n + 4 + JKEY_COPY);
-	if (!f->jkey)
-		return -ENOMEM;
-	f->jkey_len = (uint32_t)snprintf(f->jkey, n + 4, "\"%s\":", f->name);
-	return 0;
-}
-
 static void tp_event_free(struct tp_event *te)
 {
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
 	for (int i = 0; te->f && i < te->nr_common + te->nr_fields; i++)
-		free(te->f[i].jkey);
+		rf_emit_key__fini(&te->f[i].key);
 	free(te->f);
 	free(te->dyn);
 	free(te);
 }
 
-static void find_divs(struct tp_event *te, struct tep_print_arg *a);
 static void find_lenchk(struct tp_event *te, struct tep_print_arg *a);
 
 static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
@@ -237,7 +208,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 			if (f->offset < 0 || f->size < 0 || f->offset > 0xffff || f->size > 0xffff)
 				goto err;
 			classify(tpf, f);
-			if (json_key(tpf))
+			if (rf_emit_key__init(&tpf->key, tpf->name))
 				goto err;
 			if (tpf->offset + tpf->size > te->fixed)
 				te->fixed = tpf->offset + tpf->size;
@@ -255,11 +226,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
 	find_lenchk(te, ev->print_fmt.args);
-	find_divs(te, ev->print_fmt.args);
-	te->json_fast = true;
-	for (int i = 0; i < n; i++)
-		if (!te->f[i].jkey)
-			te->json_fast = false;
+	te->div = rawfrag_tp_div__classify(ev);
 	return te;
 err:
 	tp_event_free(te);
@@ -418,17 +385,26 @@ static inline bool tp_plain_ok(const struct tp_event *te, const struct rawfrag_r
 
 /* ---- typed fields ---- */
 
-static void emit_elem(struct rawfrag_emit *em, const char *name, const struct tp_field *f,
-		      const uint8_t *p, uint32_t n, bool swap)
+/* "common" as the emitter keys it, encoded once (with the zero slack keys have) */
+static const char common_text[40] = "common=", common_json[40] = "\"common\":";
+static const struct rf_emit_key common_key = {
+	.form = { [RAWFRAG_EMIT_TEXT] = (char *)common_text,
+		  [RAWFRAG_EMIT_JSON] = (char *)common_json },
+	.len = { [RAWFRAG_EMIT_TEXT] = 7, [RAWFRAG_EMIT_JSON] = 9 },
+};
+
+static inline __attribute__((always_inline)) void
+emit_elem(struct rawfrag_emit *em, const struct rf_emit_key *k,
+			     const struct tp_field *f, const uint8_t *p, uint32_t n, bool swap)
 {
 	uint64_t v = rd_num(p, n, swap, f->is_signed);
 
 	if (f->elem_ptr)
-		rawfrag_emit__hex(em, name, v);
+		rf_emit__hexk(em, k, v);
 	else if (f->is_signed)
-		rawfrag_emit__s64(em, name, (int64_t)v);
+		rf_emit__s64k(em, k, (int64_t)v);
 	else
-		rawfrag_emit__u64(em, name, v);
+		rf_emit__u64k(em, k, v);
 }
 
 static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
@@ -438,154 +414,28 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	uint32_t off, len;
 
 	if (!field_span(f, raw, swap, &off, &len)) {
-		rawfrag_emit__null(em, f->name);
+		rf_emit__nullk(em, &f->key);
 		return;
 	}
 	p = raw->data + off;
 	switch (f->kind) {
 	case TPF_INT:
 	case TPF_PTR:
-		emit_elem(em, f->name, f, p, f->size, swap);
+		emit_elem(em, &f->key, f, p, f->size, swap);
 		break;
 	case TPF_STR:
-		rawfrag_emit__str(em, f->name, (const char *)p, strnlen((const char *)p, len));
+		rf_emit__strk(em, &f->key, (const char *)p, strnlen((const char *)p, len));
 		break;
 	case TPF_ARRAY:
-		rawfrag_emit__begin_array(em, f->name);
+		rf_emit__openk(em, &f->key, '[');
 		for (uint32_t i = 0; i + f->elem <= len; i += f->elem)
 			emit_elem(em, NULL, f, p + i, f->elem, swap);
-		rawfrag_emit__end_array(em);
+		rf_emit__close(em, ']');
 		break;
 	default:
-		rawfrag_emit__bytes(em, f->name, p, len);
+		rf_emit__bytesk(em, &f->key, p, len);
 		break;
 	}
-}
-
-/* ---- JSON fast path: the same output as the emitter calls above ---- */
-
-static void sb_hex(struct rawfrag_tp_sb *sb, uint64_t v)
-{
-	static const char hx[] = "0123456789abcdef";
-	char buf[16];
-	int i = 16;
-
-	do {
-		buf[--i] = hx[v & 15];
-		v >>= 4;
-	} while (v);
-	rawfrag_tp_sb__write(sb, buf + i, 16 - i);
-}
-
-static inline void json_elem(struct rawfrag_tp_sb *sb, const struct tp_field *f,
-			     const uint8_t *p, uint32_t n, bool swap)
-{
-	uint64_t v = rd_num(p, n, swap, f->is_signed);
-
-	if (f->elem_ptr) {
-		rawfrag_tp_sb__write(sb, "\"0x", 3);
-		sb_hex(sb, v);
-		rawfrag_tp_sb__write(sb, "\"", 1);
-	} else if (f->is_signed) {
-		rawfrag_tp_sb__s64(sb, (int64_t)v);
-	} else {
-		rawfrag_tp_sb__u64(sb, v);
-	}
-}
-
-static void json_str(struct rawfrag_tp_sb *sb, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		/* anything that needs escaping: the out's own escaper */
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
-			rawfrag_tp_sb__flush(sb);
-			rawfrag_out__json_str(sb->o, s, len);
-			rawfrag_tp_sb__init(sb, sb->o);
-			return;
-		}
-	}
-	rawfrag_tp_sb__write(sb, "\"", 1);
-	rawfrag_tp_sb__write(sb, s, len);
-	rawfrag_tp_sb__write(sb, "\"", 1);
-}
-
-static void json_field(struct rawfrag_tp_sb *sb, const struct tp_field *f,
-		       const struct rawfrag_raw *raw, bool swap)
-{
-	static const char hx[] = "0123456789abcdef";
-	const uint8_t *p;
-	uint32_t off, len;
-
-	if (f->jkey_len <= JKEY_COPY) {
-		rawfrag_tp_sb__reserve(sb, JKEY_COPY);
-		memcpy(sb->b + sb->len, f->jkey, JKEY_COPY);
-		sb->len += f->jkey_len;
-	} else {
-		rawfrag_tp_sb__write(sb, f->jkey, f->jkey_len);
-	}
-	if (!field_span(f, raw, swap, &off, &len)) {
-		rawfrag_tp_sb__write(sb, "null", 4);
-		return;
-	}
-	p = raw->data + off;
-	switch (f->kind) {
-	case TPF_INT:
-	case TPF_PTR:
-		json_elem(sb, f, p, f->size, swap);
-		break;
-	case TPF_STR:
-		json_str(sb, (const char *)p, strnlen((const char *)p, len));
-		break;
-	case TPF_ARRAY:
-		rawfrag_tp_sb__write(sb, "[", 1);
-		for (uint32_t i = 0; i + f->elem <= len; i += f->elem) {
-			if (i)
-				rawfrag_tp_sb__write(sb, ",", 1);
-			json_elem(sb, f, p + i, f->elem, swap);
-		}
-		rawfrag_tp_sb__write(sb, "]", 1);
-		break;
-	default:
-		rawfrag_tp_sb__write(sb, "\"", 1);
-		for (uint32_t i = 0; i < len; i++) {
-			char b[2] = { hx[p[i] >> 4], hx[p[i] & 15] };
-
-			rawfrag_tp_sb__write(sb, b, 2);
-		}
-		rawfrag_tp_sb__write(sb, "\"", 1);
-		break;
-	}
-}
-
-/*
- * The emitter places "common" (and so the separators around it); the members
- * inside and after it are written straight into the emitter's out.
- */
-static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw,
-			struct rawfrag_emit *em)
-{
-	struct rawfrag_tp_sb sb;
-	bool swap = te->tf->td.swap;
-	int i;
-
-	rf_emit__begin_object_jkey(em, "common", "\"common\":", 9);
-	/* after begin_object(): the sb starts where the emitter left the out */
-	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
-	for (i = 0; i < te->nr_common; i++) {
-		if (i)
-			rawfrag_tp_sb__write(&sb, ",", 1);
-		json_field(&sb, &te->f[i], raw, swap);
-	}
-	rawfrag_tp_sb__flush(&sb);
-	rawfrag_emit__end_object(em);
-	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
-	for (; i < te->nr_common + te->nr_fields; i++) {
-		rawfrag_tp_sb__write(&sb, ",", 1);
-		json_field(&sb, &te->f[i], raw, swap);
-	}
-	rawfrag_tp_sb__flush(&sb);
 }
 
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
@@ -595,15 +445,10 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 	bool swap = te->tf->td.swap;
 	int i;
 
-	if (te->json_fast && rawfrag_emit__format(em) == RAWFRAG_EMIT_JSON) {
-		fields_json(te, raw, em);
-		return 0;
-	}
-
-	rawfrag_emit__begin_object(em, "common");
+	rf_emit__openk(em, &common_key, '{');
 	for (i = 0; i < te->nr_common; i++)
 		emit_field(em, &te->f[i], raw, swap);
-	rawfrag_emit__end_object(em);
+	rf_emit__close(em, '}');
 	for (; i < te->nr_common + te->nr_fields; i++)
 		emit_field(em, &te->f[i], raw, swap);
 	return 0;
@@ -652,6 +497,11 @@ static int fast_text(struct tp_event *te, const struct rawfrag_raw *raw,
 	if (ret)
 		return ret;
 	if (len != tf->seq.len || memcmp(mine, tf->seq.buffer, len)) {
+		/* never silent: a difference is a bug in the compiled printer */
+		rawfrag_decoder_ctx__log(tf->ctx, RAWFRAG_INFO,
+					 "%s:%s: compiled printer differs from libtraceevent on "
+					 "sample %llu of the event; libtraceevent prints it from now on",
+					 te->ev->system, te->ev->name, (unsigned long long)n + 1);
 		te->nr_prog_mismatch++;
 		rawfrag_tp_prog__free(te->prog);
 		te->prog = NULL;
@@ -710,90 +560,6 @@ static void find_lenchk(struct tp_event *te, struct tep_print_arg *a)
 	}
 }
 
-/* the right operand of a '/' or '%': a non-zero constant, or a field checked per sample */
-static void add_divisor(struct tp_event *te, struct tep_print_arg *r)
-{
-	const struct tep_format_field *f;
-	char *end;
-
-	if (r && r->type == TEP_PRINT_ATOM && r->atom.atom) {
-		if (strtoull(r->atom.atom, &end, 0) == 0 || *end)
-			te->div_unsafe = true;
-		return;
-	}
-	if (!r || r->type != TEP_PRINT_FIELD || !r->field.name) {
-		te->div_unsafe = true;
-		return;
-	}
-	f = tep_find_any_field(te->ev, r->field.name);
-	if (!f || !int_size((uint32_t)f->size) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
-	    te->nr_divchk >= (int)(sizeof(te->divchk) / sizeof(te->divchk[0]))) {
-		te->div_unsafe = true;
-		return;
-	}
-	te->divchk[te->nr_divchk++] = (struct tp_divchk){
-		.off = (uint32_t)f->offset, .size = (uint32_t)f->size, .name = f->name };
-}
-
-static void find_divs_one(struct tp_event *te, struct tep_print_arg *a)
-{
-	switch (a->type) {
-	case TEP_PRINT_OP:
-		if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")))
-			add_divisor(te, a->op.right);
-		find_divs(te, a->op.left);
-		find_divs(te, a->op.right);
-		break;
-	case TEP_PRINT_TYPE:
-		find_divs(te, a->typecast.item);
-		break;
-	case TEP_PRINT_FLAGS:
-		find_divs(te, a->flags.field);
-		break;
-	case TEP_PRINT_SYMBOL:
-		find_divs(te, a->symbol.field);
-		break;
-	case TEP_PRINT_HEX:
-	case TEP_PRINT_HEX_STR:
-		find_divs(te, a->hex.field);
-		find_divs(te, a->hex.size);
-		break;
-	case TEP_PRINT_INT_ARRAY:
-		find_divs(te, a->int_array.field);
-		find_divs(te, a->int_array.count);
-		find_divs(te, a->int_array.el_size);
-		break;
-	case TEP_PRINT_FUNC:
-		find_divs(te, a->func.args);
-		break;
-	default:
-		break;
-	}
-}
-
-/* every division in the print args (sub-args are single args, lists use ->next) */
-static void find_divs(struct tp_event *te, struct tep_print_arg *a)
-{
-	for (; a; a = a->next)
-		find_divs_one(te, a);
-}
-
-/* a divisor field that is 0 in this payload (libtraceevent would trap) */
-static bool divides_by_zero(const struct tp_event *te, const struct rawfrag_raw *raw,
-			    char *why, size_t whylen)
-{
-	for (int i = 0; i < te->nr_divchk; i++) {
-		const struct tp_divchk *d = &te->divchk[i];
-
-		if ((uint64_t)d->off + d->size > raw->size ||
-		    !rd_num(raw->data + d->off, d->size, te->tf->td.swap, false)) {
-			snprintf(why, whylen, "the print format divides by %s, which is 0", d->name);
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
  * libtraceevent prints __get_str() up to the NUL, wherever that is: a dynamic
  * string with no NUL before the end of the raw area would be read past it.
@@ -840,7 +606,9 @@ static __attribute__((noinline)) int tp_text_checked(const struct tp_event *te,
 
 	if (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
 	    strings_unterminated(te, raw, why, sizeof(why)) ||
-	    divides_by_zero(te, raw, why, sizeof(why))) {
+	    (te->div == RAWFRAG_TP_DIV_SAMPLE &&
+	     rawfrag_tp_div__zero(te->ev, raw->data, raw->size, te->tf->td.swap, why,
+				  sizeof(why)))) {
 		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
 				    why);
 		return -EINVAL;
@@ -856,10 +624,10 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 	int ret = 0;
 
 	/* counted arrays, divisors and strings need the long way */
-	if ((te->nr_lenchk || te->nr_divchk || !tp_plain_ok(te, raw)) &&
+	if ((te->nr_lenchk || te->div == RAWFRAG_TP_DIV_SAMPLE || !tp_plain_ok(te, raw)) &&
 	    tp_text_checked(te, raw, out))
 		return -EINVAL;
-	if (te->div_unsafe) {
+	if (te->div == RAWFRAG_TP_DIV_NEVER) {
 		rawfrag_out__printf(out, "[%s:%s: print format not used: it divides by a value "
 					 "that may be 0]",
 				    te->ev->system, te->ev->name);
@@ -928,25 +696,33 @@ static char *cached_kallsyms(const struct rawfrag_file *f)
 	uint64_t size = 0, off = 0;
 	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_BUILD_ID, &size);
 
-	/* build_id_event: header, pid, build_id[24] (20 + size byte), filename */
+	/*
+	 * build_id_event: header, pid, build_id[24] (20 + size byte), filename;
+	 * before 2.6.35 without the pid (perf's "ABI quirk": the kernel's name
+	 * then reads "nel.kallsyms]")
+	 */
 	while (p && home && off + 37 <= size) {
 		uint16_t misc = rawfrag__get16(p + off + 4, swap);
 		uint16_t hsize = rawfrag__get16(p + off + 6, swap);
 		const uint8_t *e = p + off;
+		unsigned int n = 20, id = 12, name = 36;
 		char path[4096], hex[41];
-		unsigned int n = 20;
 
 		if (hsize < 37 || hsize > size - off)
 			break;
 		off += hsize;
-		if (strnlen((const char *)e + 36, hsize - 36) != sizeof(kname) - 1 ||
-		    memcmp(e + 36, kname, sizeof(kname) - 1))
+		if (hsize >= 49 && !memcmp(e + 36, "nel.kallsyms]", 13)) {
+			id = 8;
+			name = 32;
+		}
+		if (strnlen((const char *)e + name, hsize - name) != sizeof(kname) - 1 ||
+		    memcmp(e + name, kname, sizeof(kname) - 1))
 			continue;
 		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
-		if ((misc & (1 << 15)) && e[32] && e[32] <= 20)
+		if (id == 12 && (misc & (1 << 15)) && e[32] && e[32] <= 20)
 			n = e[32];
 		for (unsigned int i = 0; i < n; i++)
-			snprintf(hex + 2 * i, 3, "%02x", e[12 + i]);
+			snprintf(hex + 2 * i, 3, "%02x", e[id + i]);
 		snprintf(path, sizeof(path), "%s/.debug/%s/%s/kallsyms", home, kname, hex);
 		return access(path, R_OK) ? NULL : strdup(path);
 	}
@@ -1012,6 +788,7 @@ static int tp_file_init(struct rawfrag_decoder_ctx *ctx, void **file_priv)
 	tf = calloc(1, sizeof(*tf));
 	if (!tf)
 		return -ENOMEM;
+	tf->ctx = ctx;
 	trace_seq_init(&tf->seq);
 	tf->scratch = rawfrag_out__new(-1);
 	if (!tf->scratch) {
@@ -1082,6 +859,11 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 					 ev->system, ev->name);
 		return 0;
 	}
+	if (te->div == RAWFRAG_TP_DIV_NEVER)
+		rawfrag_decoder_ctx__log(ctx, RAWFRAG_INFO,
+					 "%s:%s: print format not used: it divides by a value that "
+					 "is 0 or cannot be evaluated",
+					 ev->system, ev->name);
 	/* "fastprint=0": libtraceevent prints every sample */
 	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastprint")))
 		te->prog = rawfrag_tp_prog__compile(ev, tf->td.swap, tf->td.long_size);

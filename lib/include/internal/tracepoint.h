@@ -122,31 +122,12 @@ static inline void rawfrag_tp_sb__puts(struct rawfrag_tp_sb *sb, const char *s)
 	rawfrag_tp_sb__write(sb, s, strlen(s));
 }
 
-/* v in decimal where the caller made room for 20 bytes */
+/* v in decimal where the caller made room for 20 bytes (the library's one formatter) */
 static inline void rawfrag_tp_sb__u64_room(struct rawfrag_tp_sb *sb, uint64_t v)
 {
-	/* two digits per division, written in place from the end: numbers are most of a JSON line */
-	unsigned int n;
-	char *e;
+	char *d = sb->b + sb->len;
 
-	if (v < 10) {
-		sb->b[sb->len++] = (char)('0' + v);
-		return;
-	}
-	n = rf_ndigits(v);
-	e = sb->b + sb->len + n;
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		e -= 2;
-		memcpy(e, rf_digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10)
-		memcpy(e - 2, rf_digit_pairs + 2 * v, 2);
-	else
-		e[-1] = (char)('0' + v);
-	sb->len += n;
+	sb->len += (size_t)(rf_put_u64(d, v) - d);
 }
 
 static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)
@@ -193,5 +174,23 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
  * data has no such event. For tests and tools that have payloads but no evsel.
  */
 int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **priv);
+
+/*
+ * Divisions in a print fmt (tracepoint_div.c): libtraceevent divides without
+ * looking at the divisor, so an event whose divisor can be 0 must not reach it
+ * with that payload.
+ */
+enum rawfrag_tp_div {
+	RAWFRAG_TP_DIV_NONE, /* no division, or only by non-zero constants */
+	RAWFRAG_TP_DIV_SAMPLE, /* a divisor reads the payload: ask per sample */
+	RAWFRAG_TP_DIV_NEVER, /* a divisor is 0 or cannot be evaluated */
+};
+struct tep_event;
+enum rawfrag_tp_div rawfrag_tp_div__classify(const struct tep_event *ev);
+/* true when printing this payload divides by 0; why names the divisor */
+bool rawfrag_tp_div__zero(const struct tep_event *ev, const uint8_t *data, uint32_t size,
+			  bool swap, char *why, size_t whylen);
+/* what libtraceevent's eval_type_str() keeps of a value cast to type (0: all) */
+uint64_t rawfrag_tp__cast_mask(const char *type);
 
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */
