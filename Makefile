@@ -31,6 +31,8 @@ PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
 export PKG_CONFIG_PATH
 
 PKGS := libtraceevent libbpf libzstd libelf zlib libunwind-generic
+# the command only (--skb --filter): not a dependency of librawfrag
+PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 LIBPERF_DIR := $(abspath $(DEPS))/libperf
@@ -76,7 +78,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
 TEST_HELPER_SRCS := $(sort $(wildcard tests/gen/*.c))
 TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
 
-TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) -lpthread -ldl
+TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) $(PCAP_LIBS) -lpthread -ldl
 FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)

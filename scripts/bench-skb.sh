@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark of record --skb on loopback (root): a UDP flood (tests/gen/pkt-flood.c,
-# one thread, sendmmsg) without capture, then with `perf rawfrag record --skb lo`
-# at default settings (socket hook, snaplen 256). Prints packets/s sent in both
-# runs (the sender's slowdown), packets/s recorded, lost count, and the
-# recorder's CPU use (utime+stime over the run).
+# one thread, sendmmsg) without capture, then captured by `perf rawfrag record
+# --skb lo` (socket hook) and by tcpdump (`tcpdump -i lo -s SNAPLEN -w FILE`),
+# each with no filter and with the same filter that matches every flood packet
+# ("udp"), and with one that matches none ("udp port 9", so nothing is written:
+# the difference to the uncaptured rate is the filter's cost per packet).
+# Prints per run: packets/s sent, packets recorded and lost, and the capturing
+# process's CPU use (utime+stime over the run).
 #   scripts/bench-skb.sh [BUILD_DIR] [SECONDS] [PAYLOAD] [RECORD OPTIONS...]
 #   e.g. scripts/bench-skb.sh build/out 3 16 -m 1024
 set -u
@@ -11,6 +14,7 @@ O=${1:-build/out}
 SECS=${2:-3}
 PAYLOAD=${3:-16}
 shift $(($# < 3 ? $# : 3))
+SNAPLEN=256
 TOOL=$O/perf-rawfrag
 FLOOD=$O/tests/pkt-flood
 EXTRACT=$O/tests/pkt-extract
@@ -22,34 +26,63 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 hz=$(getconf CLK_TCK)
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+field() { awk -v f="$2" '{ print $f }' <<<"$1"; }
 
-base=$("$FLOOD" "$SECS" "$PAYLOAD" | awk '{ print $6 }')
+base=$("$FLOOD" "$SECS" "$PAYLOAD")
+base_pps=$(field "$base" 6)
 
-"$TOOL" record --skb lo -a -e dummy "$@" -o "$tmp/b.data" 2>"$tmp/rec.err" &
-rp=$!
-for _ in $(seq 100); do
-	bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
-	sleep 0.1
+# run KIND FILTER: flood while KIND (rawfrag|tcpdump) captures; prints
+# "pps recorded lost cpu_ticks seconds sent"
+run() {
+	local kind=$1 filt=$2 rp c0 c1 out rec lost f=()
+	rm -f "$tmp/cap" "$tmp/err"
+	if [ "$kind" = rawfrag ]; then
+		[ -n "$filt" ] && f=(--filter "$filt")
+		"$TOOL" record --skb lo --snaplen $SNAPLEN "${f[@]}" -a -e dummy "${@:3}" \
+			-o "$tmp/cap" 2>"$tmp/err" &
+		rp=$!
+		for _ in $(seq 100); do
+			bpftool prog show 2>/dev/null | grep -q 'name skbdump_' && break
+			sleep 0.1
+		done
+	else
+		tcpdump -i lo -n -s $SNAPLEN -w "$tmp/cap" $filt 2>"$tmp/err" &
+		rp=$!
+		for _ in $(seq 100); do grep -q listening "$tmp/err" && break; sleep 0.1; done
+	fi
+	sleep 0.3
+	c0=$(cpu_ticks $rp)
+	out=$("$FLOOD" "$SECS" "$PAYLOAD")
+	c1=$(cpu_ticks $rp)
+	sleep 0.5
+	kill -INT $rp
+	wait $rp
+	if [ "$kind" = rawfrag ]; then
+		"$EXTRACT" "$tmp/cap" -q 2>"$tmp/sum"
+		read -r _ _ rec _ _ _ lost <"$tmp/sum"
+	else
+		rec=$(awk '/packets captured/ { print $1 }' "$tmp/err")
+		lost=$(awk '/dropped by kernel/ { print $1 }' "$tmp/err")
+	fi
+	echo "$(field "$out" 6) ${rec:-0} ${lost:-0} $((c1 - c0)) $(field "$out" 4) $(field "$out" 2)"
+}
+
+printf 'skb bench: lo, snaplen %d, %d-byte UDP payloads, %s s per run (tcpdump %s)\n' \
+	$SNAPLEN "$PAYLOAD" "$SECS" "$(tcpdump --version 2>&1 | head -1 | awk '{ print $3 }')"
+printf '  %-34s %12.0f packets/s\n' "sender without capture" "$base_pps"
+printf '  %-34s %12s %9s %12s %8s %8s %11s\n' "capture" "sent pkt/s" "slowdown" "recorded" "lost" \
+	"CPU %" "filter ns"
+for filt in "" "udp" "udp port 9"; do
+	for kind in rawfrag tcpdump; do
+		if [ "$kind" = tcpdump ] && ! command -v tcpdump >/dev/null; then continue; fi
+		r=$(run "$kind" "$filt" "$@")
+		awk -v k="$kind" -v f="$filt" -v base="$base_pps" -v hz="$hz" -v r="$r" 'BEGIN {
+			split(r, a, " "); pps = a[1]; secs = a[5]
+			name = sprintf("%s%s", k, f == "" ? "" : " '\''" f "'\''")
+			cost = (f == "udp port 9" && pps > 0 && base > 0) ? 1e9 / pps - 1e9 / base : -1
+			printf "  %-34s %12.0f %8.1f%% %12d %8d %8.1f %11s\n", name, pps,
+				(base > 0 ? 100 * (base - pps) / base : 0), a[2], a[3],
+				100 * a[4] / hz / secs, (cost >= 0 ? sprintf("%.0f", cost) : "-")
+		}'
+	done
 done
-c0=$(cpu_ticks $rp)
-out=$("$FLOOD" "$SECS" "$PAYLOAD")
-c1=$(cpu_ticks $rp)
-sleep 0.5
-kill -INT $rp
-wait $rp
-"$EXTRACT" "$tmp/b.data" -q 2>"$tmp/sum"
-read -r _ _ dumps _ bad _ lost <"$tmp/sum"
-sent=$(awk '{ print $2 }' <<<"$out")
-secs=$(awk '{ print $4 }' <<<"$out")
-pps=$(awk '{ print $6 }' <<<"$out")
-awk -v base="$base" -v pps="$pps" -v sent="$sent" -v secs="$secs" -v dumps="$dumps" \
-	-v lost="$lost" -v bad="$bad" -v c="$((c1 - c0))" -v hz="$hz" -v pl="$PAYLOAD" 'BEGIN {
-	printf "skb bench: lo, socket hook, snaplen 256, %d-byte UDP payloads, %.1f s\n", pl, secs
-	printf "  sender without capture   %10.0f packets/s\n", base
-	printf "  sender with capture      %10.0f packets/s  (slowdown %.1f%%)\n", pps,
-		(base > 0 ? 100 * (base - pps) / base : 0)
-	printf "  recorded                 %10.0f packets/s  (%d of %d sent, %d lost, %d bad)\n",
-		dumps / secs, dumps, sent, lost, bad
-	printf "  recorder CPU             %10.1f %%\n", 100 * c / hz / secs
-}'
-grep -h 'not written' "$tmp/rec.err" | sed 's/^/  /'

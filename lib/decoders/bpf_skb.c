@@ -2,7 +2,8 @@
 /*
  * BPF skb/xdp packet dumps: bpf-output events (PERF_TYPE_SOFTWARE, config 10)
  * whose raw payload is meta data then the first caplen bytes of a packet then
- * stale pad (Documentation/perf.data-raw-format.txt, BPF output; <rawfrag/skbdump.h>).
+ * stale pad (Documentation/perf.data-raw-format.txt, BPF output; <rawfrag/skbdump.h>,
+ * read through lib/skbdump.c).
  *
  * Our own dumps (struct rawfrag_skb_meta, found by its magic) split exactly.
  * Dumps of other tools need the meta size from a decoder option:
@@ -15,7 +16,7 @@
  *
  * Interface names: our recorder names the evsel "skbdump:IFINDEX=NAME,..."
  * (EVENT_DESC), so they need no extra file section and survive any tool that
- * keeps event names (pcapng export reads them from here too).
+ * keeps event names (rawfrag_skb_event__ifname()).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -31,8 +32,6 @@
 #include "internal/decoders.h"
 #include "internal/pkt.h"
 
-#define SKB_META_V1 40 /* sizeof(struct rawfrag_skb_meta), version 1 */
-#define SKB_MAX_IFS 32
 #define SKB_AUTO_SCAN 512 /* meta=auto: farthest frame start tried */
 
 enum skb_mode {
@@ -46,11 +45,6 @@ struct skb_btf_field {
 	uint32_t off, size;
 };
 
-struct skb_ifname {
-	uint32_t ifindex;
-	char name[IF_NAMESIZE];
-};
-
 /* Per-evsel state; owns the BTF field names. */
 struct skb_priv {
 	enum skb_mode mode;
@@ -58,8 +52,8 @@ struct skb_priv {
 	bool hex;
 	uint32_t meta; /* SKB_FIXED */
 	int64_t auto_off; /* SKB_AUTO: learned meta size, -1 before */
-	int nr_if;
-	struct skb_ifname ifs[SKB_MAX_IFS];
+	char *evname; /* "skbdump:IFINDEX=NAME,...": names interfaces */
+	struct pkt_tcpseq *tcpseq; /* relative TCP numbers in the text, made on first use */
 	int nr_bf;
 	struct skb_btf_field *bf;
 };
@@ -73,50 +67,15 @@ struct skb_split {
 	const char *why; /* !found: reason */
 };
 
-static const char *const hook_names[] = { "none", "socket", "tc-ingress", "tc-egress", "xdp" };
-
-static const char *hook_name(uint8_t h)
-{
-	return h < sizeof(hook_names) / sizeof(hook_names[0]) ? hook_names[h] : "unknown";
-}
-
 static const char *dir_name(uint8_t d)
 {
 	return d == RAWFRAG_SKB_DIR_IN ? "In" : d == RAWFRAG_SKB_DIR_OUT ? "Out" : "?";
 }
 
-/* "skbdump:1=lo,5=veth0" */
-static void parse_ifnames(struct skb_priv *sp, const char *name)
-{
-	const char *p = name + strlen("skbdump:");
-
-	while (*p && sp->nr_if < SKB_MAX_IFS) {
-		struct skb_ifname *e = &sp->ifs[sp->nr_if];
-		char *end;
-		size_t n;
-
-		e->ifindex = strtoul(p, &end, 10);
-		if (end == p || *end != '=')
-			return;
-		p = end + 1;
-		n = strcspn(p, ",");
-		if (n >= sizeof(e->name))
-			n = sizeof(e->name) - 1;
-		memcpy(e->name, p, n);
-		e->name[n] = 0;
-		sp->nr_if++;
-		p += strcspn(p, ",");
-		if (*p == ',')
-			p++;
-	}
-}
-
+/* the interface name of ifindex, from the event name (buf: IF_NAMESIZE bytes) */
 static const char *ifname(const struct skb_priv *sp, uint32_t ifindex, char *buf)
 {
-	for (int i = 0; i < sp->nr_if; i++)
-		if (sp->ifs[i].ifindex == ifindex)
-			return sp->ifs[i].name;
-	snprintf(buf, 16, "if%u", ifindex);
+	rawfrag_skb_event__ifname(sp->evname, ifindex, buf, IF_NAMESIZE);
 	return buf;
 }
 
@@ -182,6 +141,8 @@ static void skb_release(void *priv)
 	for (int i = 0; i < sp->nr_bf; i++)
 		free(sp->bf[i].name);
 	free(sp->bf);
+	free(sp->evname);
+	free(sp->tcpseq);
 	free(sp);
 }
 
@@ -200,9 +161,15 @@ static int skb_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel
 	if (!sp)
 		return -ENOMEM;
 	sp->auto_off = -1;
-	sp->named = name && !strncmp(name, "skbdump:", 8);
-	if (sp->named)
-		parse_ifnames(sp, name);
+	sp->named = name && !strncmp(name, RAWFRAG_SKB_EVENT_PREFIX,
+				     strlen(RAWFRAG_SKB_EVENT_PREFIX));
+	if (sp->named) {
+		sp->evname = strdup(name);
+		if (!sp->evname) {
+			free(sp);
+			return -ENOMEM;
+		}
+	}
 	meta = rawfrag_decoder_ctx__opt(ctx, "meta");
 	btf = rawfrag_decoder_ctx__opt(ctx, "meta_btf");
 	hex = rawfrag_decoder_ctx__opt(ctx, "hex");
@@ -233,25 +200,6 @@ static int skb_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel
 	*priv = sp;
 	/* ours by name, or asked for by option: above any generic bpf-output decoder */
 	return sp->named || sp->mode != SKB_OURS ? 100 : 10;
-}
-
-static void read_meta(struct rawfrag_skb_meta *m, const uint8_t *p, bool swap)
-{
-	m->magic = rawfrag__get32(p, swap);
-	m->version = rawfrag__get16(p + 4, swap);
-	m->meta_len = rawfrag__get16(p + 6, swap);
-	m->hook = p[8];
-	m->dir = p[9];
-	m->pkt_type = p[10];
-	m->flags = p[11];
-	m->ifindex = rawfrag__get32(p + 12, swap);
-	m->orig_len = rawfrag__get32(p + 16, swap);
-	m->caplen = rawfrag__get32(p + 20, swap);
-	m->snaplen = rawfrag__get32(p + 24, swap);
-	m->protocol = rawfrag__get16(p + 28, swap);
-	m->vlan_tci = rawfrag__get16(p + 30, swap);
-	m->mark = rawfrag__get32(p + 32, swap);
-	m->hash = rawfrag__get32(p + 36, swap);
 }
 
 /* foreign meta of size meta: the frame's own length tells caplen when complete */
@@ -299,6 +247,9 @@ static void split_auto(struct skb_priv *sp, struct skb_split *x, const struct ra
 
 static void skb_split(struct skb_priv *sp, const struct rawfrag_raw *raw, struct skb_split *x)
 {
+	struct rawfrag_skb_dump d;
+	int err;
+
 	memset(x, 0, sizeof(*x));
 	if (sp->mode == SKB_FIXED) {
 		split_foreign(x, raw, sp->meta);
@@ -308,23 +259,18 @@ static void skb_split(struct skb_priv *sp, const struct rawfrag_raw *raw, struct
 		split_auto(sp, x, raw);
 		return;
 	}
-	if (raw->size < SKB_META_V1 || rawfrag__get32(raw->data, raw->swap) != RAWFRAG_SKB_MAGIC) {
+	err = rawfrag_skb_dump__split(&d, raw->data, raw->size, &x->why);
+	if (err == -ENOMSG) {
 		x->why = "no rawfrag skb meta (magic); try meta=SIZE, meta=auto or meta_btf=";
 		return;
 	}
 	x->ours = true;
-	read_meta(&x->m, raw->data, raw->swap);
-	if (x->m.meta_len < SKB_META_V1 || x->m.meta_len > raw->size) {
-		x->why = "meta_len out of range";
+	x->m = d.meta;
+	if (err)
 		return;
-	}
 	x->meta_len = x->m.meta_len;
 	x->orig_len = x->m.orig_len;
 	x->caplen = x->m.caplen;
-	if (x->caplen > raw->size - x->meta_len) {
-		x->why = "caplen reaches past the raw data";
-		return;
-	}
 	x->found = true;
 	x->len_known = true;
 }
@@ -353,10 +299,10 @@ static int skb_length(void *priv, const struct rawfrag_raw *raw, const struct ra
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_WARN, "skb_version", 4,
 					   "meta version %u (this reader knows %u)", m.version,
 					   RAWFRAG_SKB_VERSION);
-	if (m.meta_len < SKB_META_V1 || m.meta_len > raw->size) {
+	if (m.meta_len < RAWFRAG_SKB_META_V1_LEN || m.meta_len > raw->size) {
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "skb_meta_len", 6,
 					   "meta_len %u outside %u..raw_size %u", m.meta_len,
-					   SKB_META_V1, raw->size);
+					   RAWFRAG_SKB_META_V1_LEN, raw->size);
 		return -EINVAL;
 	}
 	if (m.caplen > m.orig_len)
@@ -412,7 +358,7 @@ static int skb_text(void *priv, const struct rawfrag_raw *raw, const struct rawf
 		return 0;
 	}
 	if (x.ours) {
-		rawfrag_out__printf(out, "%s %s %s ", ifname(sp, x.m.ifindex, buf), hook_name(x.m.hook),
+		rawfrag_out__printf(out, "%s %s %s ", ifname(sp, x.m.ifindex, buf), rawfrag_skb_hook__name(x.m.hook),
 				    dir_name(x.m.dir));
 		if (verbose)
 			rawfrag_out__printf(out,
@@ -430,7 +376,10 @@ static int skb_text(void *priv, const struct rawfrag_raw *raw, const struct rawf
 		rawfrag_out__putc(out, ' ');
 	}
 	pkt_parse(&k, raw->data + x.meta_len, x.caplen, x.orig_len);
-	pkt_text(&k, out);
+	/* without the table (no memory) the numbers are absolute, as tcpdump -S */
+	if (!sp->tcpseq)
+		sp->tcpseq = calloc(1, sizeof(*sp->tcpseq));
+	pkt_text(&k, out, sp->tcpseq);
 	if (sp->hex)
 		pkt_hex(&k, out);
 	return 0;
@@ -469,7 +418,7 @@ static void our_meta_fields(const struct skb_priv *sp, const struct rawfrag_skb_
 	rawfrag_emit__hex(em, "magic", m->magic);
 	rawfrag_emit__u64(em, "version", m->version);
 	rawfrag_emit__u64(em, "meta_len", m->meta_len);
-	rawfrag_emit__str(em, "hook", hook_name(m->hook), (size_t)-1);
+	rawfrag_emit__str(em, "hook", rawfrag_skb_hook__name(m->hook), (size_t)-1);
 	rawfrag_emit__str(em, "dir", m->dir == RAWFRAG_SKB_DIR_IN ? "in" :
 				     m->dir == RAWFRAG_SKB_DIR_OUT ? "out" : "unknown", (size_t)-1);
 	rawfrag_emit__u64(em, "pkt_type", m->pkt_type);

@@ -66,6 +66,7 @@ static void parse_ip6(struct pkt *k, uint32_t off)
 
 		if (!pkt_have(k, o, 8))
 			goto cut;
+		k->ext_off[k->nr_ext] = o;
 		k->ext[k->nr_ext++] = nh;
 		if (nh == 44) {
 			len = 8;

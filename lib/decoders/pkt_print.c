@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Text (in the manner of `tcpdump -e -n`), hex (`tcpdump -xx`) and typed fields
- * of a parsed frame (pkt_parse.c). Headers cut by the snaplen end the line with
- * tcpdump's "[|proto]" marker.
+ * Text (the link part as `tcpdump -e -n` prints it, then the protocol part as
+ * `tcpdump -n` does; transport part in pkt_proto.c), hex (`tcpdump -xx`) and
+ * typed fields of a parsed frame (pkt_parse.c). Headers cut by the snaplen end
+ * the line with tcpdump's "[|proto]" marker.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ static const char *ethertype_name(uint16_t et)
 	}
 }
 
+/* JSON names of IPv6 extension headers */
 static const char *ext_name(uint8_t nh)
 {
 	switch (nh) {
@@ -48,92 +50,113 @@ static const char *ext_name(uint8_t nh)
 	}
 }
 
-static void tcp_text(const struct pkt *k, struct rawfrag_out *o, const char *s, const char *d)
+/*
+ * tcpdump's words for IPv6 extension headers, printed between "src > dst: " and
+ * the transport part; false when the next one cannot be followed
+ */
+static bool ext_text(const struct pkt *k, struct rawfrag_out *o)
 {
-	static const char fl[] = "FSRP.UEW";
-	const uint8_t *t = k->p + k->l4off;
-	uint32_t hl;
-	char f[9];
-	int n = 0;
+	for (int i = 0; i < k->nr_ext; i++) {
+		const uint8_t *e = k->p + k->ext_off[i];
 
-	if (!pkt_have(k, k->l4off, 20)) {
-		rawfrag_out__printf(o, "%s > %s: [|tcp]", s, d);
-		return;
-	}
-	rawfrag_out__printf(o, "%s.%u > %s.%u: Flags [", s, pkt_be16(t), d, pkt_be16(t + 2));
-	for (int i = 0; i < 8; i++) {
-		static const uint8_t bit[] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80 };
+		switch (k->ext[i]) {
+		case 0:
+			rawfrag_out__puts(o, "HBH ");
+			break;
+		case 60:
+			rawfrag_out__puts(o, "DSTOPT ");
+			break;
+		case 43:
+			rawfrag_out__printf(o, "srcrt (len=%u, type=%u, segleft=%u) ", e[1], e[2], e[3]);
+			break;
+		case 44: {
+			/* payload after this header: from the IPv6 payload length */
+			uint32_t after = k->ext_off[i] + 8 - k->l3off;
 
-		if (t[13] & bit[i])
-			f[n++] = fl[i];
+			rawfrag_out__printf(o, "frag (%u|%u)", pkt_be16(e + 2) & 0xfff8,
+					    k->ip_len > after ? k->ip_len - after : 0);
+			/* a later fragment: nothing more to name */
+			if (pkt_be16(e + 2) & 0xfff8)
+				return false;
+			rawfrag_out__putc(o, ' ');
+			break;
+		}
+		case 51:
+			/* the parser made sure of 8 bytes of each header; AH names 12 */
+			if (!pkt_have(k, k->ext_off[i], 12)) {
+				rawfrag_out__puts(o, "[|AH]");
+				return false;
+			}
+			rawfrag_out__printf(o, "AH(spi=0x%08x", pkt_be32(e + 4));
+			rawfrag_out__printf(o, ",seq=0x%x): ", pkt_be32(e + 8));
+			break;
+		default:
+			rawfrag_out__printf(o, "ip-proto-%u ", k->ext[i]);
+			return false;
+		}
 	}
-	f[n] = 0;
-	hl = (t[12] >> 4) * 4;
-	rawfrag_out__printf(o, "%s], seq %u", n ? f : "none", pkt_be32(t + 4));
-	if (t[13] & 0x10)
-		rawfrag_out__printf(o, ", ack %u", pkt_be32(t + 8));
-	rawfrag_out__printf(o, ", win %u", pkt_be16(t + 14));
-	if (hl > 20)
-		rawfrag_out__printf(o, ", options [%u bytes]", hl - 20);
-	rawfrag_out__printf(o, ", length %u", k->l4len >= hl ? k->l4len - hl : 0);
+	return true;
 }
 
-static void icmp_text(const struct pkt *k, struct rawfrag_out *o, bool v6)
+static void udp_text(const struct pkt *k, struct rawfrag_out *o, const char *s, const char *d)
 {
 	const uint8_t *t = k->p + k->l4off;
-	uint8_t echo_req = v6 ? 128 : 8, echo_rep = v6 ? 129 : 0;
 
-	rawfrag_out__puts(o, v6 ? "ICMP6, " : "ICMP ");
-	if (!pkt_have(k, k->l4off, 4)) {
-		rawfrag_out__puts(o, v6 ? "[|icmp6]" : "[|icmp]");
+	if (!pkt_have(k, k->l4off, 8)) {
+		if (s)
+			rawfrag_out__printf(o, "%s > %s: ", s, d);
+		rawfrag_out__puts(o, "[|udp]");
 		return;
 	}
-	if ((t[0] == echo_req || t[0] == echo_rep) && pkt_have(k, k->l4off, 8))
-		rawfrag_out__printf(o, "echo %s, id %u, seq %u", t[0] == echo_req ? "request" : "reply",
-				    pkt_be16(t + 4), pkt_be16(t + 6));
-	else if (!v6 && t[0] == 3)
-		rawfrag_out__printf(o, "unreachable, code %u", t[1]);
-	else if (v6 && t[0] == 1)
-		rawfrag_out__printf(o, "destination unreachable, code %u", t[1]);
+	if (s)
+		rawfrag_out__printf(o, "%s.%u > %s.%u: ", s, pkt_be16(t), d, pkt_be16(t + 2));
 	else
-		rawfrag_out__printf(o, "type %u, code %u", t[0], t[1]);
-	rawfrag_out__printf(o, ", length %u", k->l4len);
+		rawfrag_out__printf(o, "%u > %u: ", pkt_be16(t), pkt_be16(t + 2));
+	rawfrag_out__printf(o, "UDP, length %u", pkt_be16(t + 4) >= 8 ? pkt_be16(t + 4) - 8 : 0);
 }
 
-static void l4_text(const struct pkt *k, struct rawfrag_out *o)
+static void l4_text(const struct pkt *k, struct rawfrag_out *o, struct pkt_tcpseq *ts)
 {
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
-	const uint8_t *t = k->p + k->l4off;
+	bool ext = k->nr_ext > 0;
 
 	addr_str(k, true, s, sizeof(s));
 	addr_str(k, false, d, sizeof(d));
-	if (!k->l4off) {
+	/* with extension headers tcpdump names the addresses once, then the ports */
+	if (ext) {
 		rawfrag_out__printf(o, "%s > %s: ", s, d);
+		if (!ext_text(k, o))
+			return;
+	}
+	if (!k->l4off) {
+		if (!ext)
+			rawfrag_out__printf(o, "%s > %s: ", s, d);
 		if (k->frag_later)
-			rawfrag_out__printf(o, "ip-proto-%u fragment, length %u", k->l4proto, k->l4len);
+			rawfrag_out__printf(o, "ip-proto-%u", k->l4proto);
 		else
 			rawfrag_out__printf(o, "[|ip-proto-%u]", k->l4proto);
 		return;
 	}
 	switch (k->l4proto) {
 	case 6:
-		tcp_text(k, o, s, d);
+		pkt_tcp_text(k, o, ext ? NULL : s, d, ts);
 		break;
 	case 17:
-		if (!pkt_have(k, k->l4off, 8)) {
-			rawfrag_out__printf(o, "%s > %s: [|udp]", s, d);
-			break;
-		}
-		rawfrag_out__printf(o, "%s.%u > %s.%u: UDP, length %u", s, pkt_be16(t), d,
-				    pkt_be16(t + 2), pkt_be16(t + 4) >= 8 ? pkt_be16(t + 4) - 8 : 0);
+		udp_text(k, o, ext ? NULL : s, d);
 		break;
 	case 1:
 	case 58:
-		rawfrag_out__printf(o, "%s > %s: ", s, d);
-		icmp_text(k, o, k->l4proto == 58);
+		if (!ext)
+			rawfrag_out__printf(o, "%s > %s: ", s, d);
+		if (k->l4proto == 58)
+			pkt_icmp6_text(k, o);
+		else
+			pkt_icmp_text(k, o);
 		break;
 	default:
-		rawfrag_out__printf(o, "%s > %s: ip-proto-%u %u", s, d, k->l4proto, k->l4len);
+		if (!ext)
+			rawfrag_out__printf(o, "%s > %s: ", s, d);
+		rawfrag_out__printf(o, "ip-proto-%u %u", k->l4proto, k->l4len);
 	}
 }
 
@@ -162,7 +185,7 @@ static void arp_text(const struct pkt *k, struct rawfrag_out *o)
 	rawfrag_out__printf(o, ", length %u", k->wirelen - k->l3off);
 }
 
-void pkt_text(const struct pkt *k, struct rawfrag_out *o)
+void pkt_text(const struct pkt *k, struct rawfrag_out *o, struct pkt_tcpseq *ts)
 {
 	char s[18], d[18];
 
@@ -186,16 +209,10 @@ void pkt_text(const struct pkt *k, struct rawfrag_out *o)
 		rawfrag_out__puts(o, "IP ");
 		if (!k->ip4_csum_ok && pkt_have(k, k->l3off, k->l3hlen))
 			rawfrag_out__puts(o, "(bad cksum) ");
-		l4_text(k, o);
+		l4_text(k, o, ts);
 	} else if (k->ip6) {
 		rawfrag_out__puts(o, "IP6 ");
-		if (k->nr_ext) {
-			rawfrag_out__puts(o, "(ext");
-			for (int i = 0; i < k->nr_ext; i++)
-				rawfrag_out__printf(o, "%s%s", i ? "," : " ", ext_name(k->ext[i]));
-			rawfrag_out__puts(o, ") ");
-		}
-		l4_text(k, o);
+		l4_text(k, o, ts);
 	} else if (k->arp) {
 		arp_text(k, o);
 	} else if (k->ethertype == 0x0800 || k->ethertype == 0x86dd || k->ethertype == 0x0806) {

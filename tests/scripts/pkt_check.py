@@ -98,8 +98,9 @@ def main():
         off_vlan = int(f[9]) if len(f) > 9 and f[9] != "-" else None
         where = "line %d (%s)" % (ln, HOOKS.get(hook, hook))
         if off_vlan is not None and len(pkt) >= 12:
-            # pcapng puts an offloaded tag back: so does the comparison
-            dumps.append((orig + 4, pkt[:12] + struct.pack("!HH", 0x8100, off_vlan) + pkt[12:]))
+            # pcapng puts an offloaded tag back and, as libpcap, cuts to the snaplen again
+            tagged = pkt[:12] + struct.pack("!HH", 0x8100, off_vlan) + pkt[12:]
+            dumps.append((orig + 4, tagged[:snaplen]))
         else:
             dumps.append((orig, pkt))
         if cap != min(orig, snaplen) or len(pkt) != cap:

@@ -62,11 +62,11 @@ if "$RAWFRAG" report -i lo.data >rep.txt 2>rep.err; then
 	t_eq "report: one line per dump" "$(wc -l <lo.txt)" "$(grep -c ' lo socket In ' rep.txt)"
 	t_grep "report: UDP line in tcpdump style" \
 		"IP 127\\.0\\.0\\.1\\.[0-9]+ > 127\\.0\\.0\\.1\\.$BASE: UDP, length 9000\$" rep.txt
-	t_grep "report: TCP line with flags, seq, win" \
-		"> 127\\.0\\.0\\.1\\.$((BASE + 1)): Flags \\[S\\], seq [0-9]+, win [0-9]+, options \\[[0-9]+ bytes\\], length 0" rep.txt
+	t_grep "report: TCP line with flags, seq, win, options as tcpdump" \
+		"> 127\\.0\\.0\\.1\\.$((BASE + 1)): Flags \\[S\\], seq [0-9]+, win [0-9]+, options \\[mss 65495,sackOK,TS val [0-9]+ ecr 0,nop,wscale [0-9]+\\], length 0" rep.txt
 	t_grep "report: ICMP echo" "ICMP echo request, id $BASE, seq 3, length 916" rep.txt
 	t_grep "report: IPv6 with a hop-by-hop header" \
-		"IP6 \\(ext hbh\\) ::1\\.[0-9]+ > ::1\\.$((BASE + 2)): UDP, length 64\$" rep.txt
+		"IP6 ::1 > ::1: HBH [0-9]+ > $((BASE + 2)): UDP, length 64\$" rep.txt
 	"$RAWFRAG" report -i lo.data --format json >rep.json 2>/dev/null
 	if python3 - lo.txt rep.json >json.chk <<'PY'
 import collections, json, sys
@@ -140,11 +140,14 @@ else
 	t_fail "record --skb --filter" "$(cat filt.rec)"
 fi
 
-# IPv6 host + port, and a protocol alone
-if record_lo filt6 128 "ip6 and host ::1 and dst port $((BASE + 2))" --udp-sizes 10,20 \
+# IPv6 host + port, and a protocol alone. libpcap's "port" does not look past
+# IPv6 extension headers (nor does tcpdump's): the datagrams behind a hop-by-hop
+# header are matched by their bytes
+P6=$((BASE + 2))
+if record_lo filt6 128 "ip6 and host ::1 and (dst port $P6 or (ip6[6] == 0 and ip6[40] == 17 and ip6[50:2] == $P6))" --udp-sizes 10,20 \
 	--udp6-sizes 11,22,33 --icmp 1; then
 	"$EXTRACT" filt6.data >filt6.txt 2>/dev/null
-	t_eq "filter 'ip6 and host ::1 and dst port P': the 3 IPv6 datagrams only" 3 "$(wc -l <filt6.txt)"
+	t_eq "filter 'ip6 and host ::1 and (dst port P or ip6[50:2] == P behind hop-by-hop)': the 3 IPv6 datagrams only" 3 "$(wc -l <filt6.txt)"
 	python3 "$SCRIPTS/pkt_check.py" filt6.txt filt6.sent 128 --udp6 1 >filt6.chk ||
 		t_fail "filter ip6: kept datagrams intact" "$(tail -3 filt6.chk)"
 fi

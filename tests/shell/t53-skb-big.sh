@@ -42,8 +42,9 @@ rc=$?
 t_eq "check: no violations" 0 "$rc"
 t_grep "check: bpf_skb producer with stale pad counted" 'skbdump:1=lo +bpf_skb' chk.out
 
-# the largest snaplen: records of up to 65528 bytes, just under header.size's limit
-"$RAWFRAG" record --skb lo --snaplen 65436 -m 64 --filter "udp and dst port $BASE" -a -e dummy \
+# --snaplen 0 = the largest snaplen (65436): records of up to 65528 bytes, just under
+# header.size's limit
+"$RAWFRAG" record --skb lo --snaplen 0 -m 64 --filter "udp and dst port $BASE" -a -e dummy \
 	-o max.data 2>max.rec &
 RP=$!
 wait_progs 1
@@ -54,12 +55,12 @@ sleep 0.3
 kill -INT $RP
 wait $RP
 "$EXTRACT" max.data >max.txt 2>max.sum
-t_grep "snaplen 65436: every record splits" 'dumps 4 bad 0 lost 0' max.sum
-t_eq "snaplen 65436: largest record is 65528 bytes (raw_size 65476)" 65476 \
+t_grep "snaplen 0 (65436): every record splits" 'dumps 4 bad 0 lost 0' max.sum
+t_eq "snaplen 0 (65436): largest record is 65528 bytes (raw_size 65476)" 65476 \
 	"$(awk '$6 > m { m = $6 } END { print m }' max.txt)"
 if python3 "$SCRIPTS/pkt_check.py" max.txt max.sent 65436 --udp 1:to >max.chk; then
-	t_ok "snaplen 65436: 65000..65507-byte datagrams as sent (the last two cut)"
+	t_ok "snaplen 0 (65436): 65000..65507-byte datagrams as sent (the last two cut)"
 else
-	t_fail "snaplen 65436: datagrams as sent" "$(tail -5 max.chk)"
+	t_fail "snaplen 0 (65436): datagrams as sent" "$(tail -5 max.chk)"
 fi
-t_run "snaplen 65436: check clean" 0 "$RAWFRAG" check max.data
+t_run "snaplen 0 (65436): check clean" 0 "$RAWFRAG" check max.data

@@ -46,7 +46,7 @@ static const char record_usage[] =
 	"    -q, --quiet           no summary\n"
 	"        --skb <ifaces>    dump packets of these interfaces with BPF (comma list)\n"
 	"        --hook <hooks>    --skb attach points: socket, tc-ingress, tc-egress, xdp\n"
-	"        --snaplen <n>     --skb bytes per packet (default 256)\n"
+	"        --snaplen <n>     --skb bytes per packet (default 256, 0 = the largest, 65436)\n"
 	"    -h, --help            this help\n\n";
 
 enum {
@@ -213,9 +213,10 @@ static int parse_number_opt(int c, const char *arg, struct record_opts *o, struc
 		o->duration = strtod(arg, &end);
 		return end == arg || *end || o->duration <= 0 ? bad_number("--duration", arg) : 0;
 	case OPT_SNAPLEN:
-		if (!parse_u64(arg, &v) || !v || v > 65535)
+		if (!parse_u64(arg, &v) || v > 65535)
 			return bad_number("--snaplen", arg);
-		so->snaplen = v;
+		/* 0: as tcpdump -s 0, the whole packet (up to what a sample holds) */
+		so->snaplen = v ? v : RAWFRAG_SKB_SNAPLEN_MAX;
 		return 0;
 	}
 	return RF_EXIT_USAGE;

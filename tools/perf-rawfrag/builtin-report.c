@@ -769,7 +769,8 @@ static int run(struct report *r)
 	if (r->has_time && time_span(r))
 		goto out;
 	if (r->fmt == FMT_PCAPNG) {
-		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r, &err);
+		ret = report_pcapng(r->sess, r->output ? r->output : "-", r->force, pcapng_keep, r,
+				    &err);
 		if (ret < 0 && err.err)
 			goto fail;
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;

@@ -3,16 +3,26 @@
  * report --format pcapng: the skb/xdp dumps of a perf.data as a pcapng file
  * (draft-ietf-opsawg-pcapng): one Section Header Block, one Interface
  * Description Block per (ifindex, hook) the first time it appears (link type
- * ETHERNET, if_name, if_description = hook, if_tsresol = 9: nanoseconds), one
- * Enhanced Packet Block per dump with the packet bytes only (never the raw pad),
- * the original length from the meta and a comment "cpu N pid P tid T comm C".
- * A VLAN tag the meta says was offloaded is put back into the frame. Packets are
- * written in time order: the session delivers samples ordered as perf's ordered
- * events do (the file holds each CPU's ring in turn).
+ * ETHERNET, snaplen from the meta, if_name = interface, if_description =
+ * interface, hook and ifindex, if_tsresol = 9: nanoseconds), one Enhanced Packet
+ * Block per dump with the packet bytes only (never the raw pad), the original
+ * length from the meta, epb_flags (direction from the hook, reception type from
+ * pkt_type) and a comment "cpu N pid P tid T comm C". A VLAN tag the meta says
+ * was offloaded is put back into the frame (and, as libpcap does, the frame cut
+ * to the snaplen again). Packets are written in time order: the session
+ * delivers samples ordered as perf's ordered events do (the file holds each
+ * CPU's ring in turn).
  *
- * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA. Without
- * it, this host's present offset between CLOCK_REALTIME and CLOCK_MONOTONIC is
- * used (right only on the boot that recorded the file) and a warning says so.
+ * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA (a file
+ * section, or a HEADER_FEATURE record in a pipe: taken at the first packet).
+ * Without it, this host's present offset between CLOCK_REALTIME and
+ * CLOCK_MONOTONIC is used (right only on the boot that recorded the file) and a
+ * warning says so, once there is a packet.
+ *
+ * A dump that cannot be exported (the sample does not parse, or a "skbdump:"
+ * event's sample has no intact meta) stops the export with the error report
+ * --format json gives, exit 2; with --force it is counted and reported.
+ * bpf-output events of other tools (no rawfrag meta) are left out and counted.
  *
  * Ownership: struct pcap owns the output stream, the interface table and the
  * pid → comm table built from COMM records.
@@ -37,11 +47,17 @@
 #define PCAPNG_EPB 6
 #define PCAPNG_BOM 0x1A2B3C4D
 #define LINKTYPE_ETHERNET 1
-#define META_V1 40
 #define MAX_IFS 256
+/* epb_flags: bits 0-1 direction, bits 2-4 reception type */
+#define EPB_IN 1
+#define EPB_OUT 2
+#define EPB_UNICAST (1 << 2)
+#define EPB_MULTICAST (2 << 2)
+#define EPB_BROADCAST (3 << 2)
+#define EPB_PROMISC (4 << 2)
 
 struct pcap_if {
-	uint32_t ifindex;
+	uint32_t ifindex, snaplen;
 	uint8_t hook;
 	const struct rawfrag_evsel *evsel; /* names the interface */
 };
@@ -60,14 +76,16 @@ struct pcap {
 	struct pcap_comm *comm; /* sorted by pid, time (file mode) */
 	size_t nr_comm, cap_comm;
 	bool comms_done;
+	bool clock_set;
 	int64_t clock_off; /* wall = time + clock_off */
-	uint64_t packets, skipped;
+	uint64_t packets, foreign, bad;
+	bool force;
+	struct rawfrag_err *err; /* rawfrag_session__process()'s */
 	/* report's selection */
 	bool (*keep)(void *ctx, const struct rawfrag_record *rec, const struct rawfrag_sample *smp);
 	void *keep_ctx;
 };
 
-static const char *const hooks[] = { "none", "socket", "tc-ingress", "tc-egress", "xdp" };
 
 static void put(struct pcap *pc, const void *p, size_t n)
 {
@@ -113,26 +131,6 @@ static void write_shb(struct pcap *pc)
 	put32(pc, len);
 }
 
-/* interface name from the evsel name "skbdump:IFINDEX=NAME,..." */
-static void if_name(const struct rawfrag_evsel *evsel, uint32_t ifindex, char *buf, size_t len)
-{
-	const char *n = evsel ? rawfrag_evsel__name(evsel) : NULL, *p;
-	char key[16];
-
-	snprintf(buf, len, "if%u", ifindex);
-	if (!n || strncmp(n, "skbdump:", 8))
-		return;
-	snprintf(key, sizeof(key), "%u=", ifindex);
-	for (p = n + 8; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
-		if (!strncmp(p, key, strlen(key))) {
-			size_t k = strcspn(p + strlen(key), ",");
-
-			snprintf(buf, len, "%.*s", (int)k, p + strlen(key));
-			return;
-		}
-	}
-}
-
 static void write_idb(struct pcap *pc, const struct pcap_if *pi)
 {
 	char name[64], desc[96];
@@ -140,14 +138,15 @@ static void write_idb(struct pcap *pc, const struct pcap_if *pi)
 	uint16_t lt[2] = { LINKTYPE_ETHERNET, 0 };
 	uint32_t len;
 
-	if_name(pi->evsel, pi->ifindex, name, sizeof(name));
-	snprintf(desc, sizeof(desc), "%s %s (ifindex %u)", name,
-		 pi->hook < 5 ? hooks[pi->hook] : "unknown", pi->ifindex);
+	rawfrag_skb_event__ifname(pi->evsel ? rawfrag_evsel__name(pi->evsel) : NULL, pi->ifindex,
+				  name, sizeof(name));
+	snprintf(desc, sizeof(desc), "%s %s (ifindex %u)", name, rawfrag_skb_hook__name(pi->hook),
+		 pi->ifindex);
 	len = 20 + opt_size(strlen(name)) + opt_size(strlen(desc)) + opt_size(1) + 4;
 	put32(pc, PCAPNG_IDB);
 	put32(pc, len);
 	fwrite(lt, 2, 2, pc->f);
-	put32(pc, 0); /* snaplen: no limit */
+	put32(pc, pi->snaplen);
 	put_opt(pc, 2 /* if_name */, name, strlen(name));
 	put_opt(pc, 3 /* if_description */, desc, strlen(desc));
 	put_opt(pc, 9 /* if_tsresol */, &tsresol, 1);
@@ -155,18 +154,19 @@ static void write_idb(struct pcap *pc, const struct pcap_if *pi)
 	put32(pc, len);
 }
 
-static int if_id(struct pcap *pc, const struct rawfrag_evsel *evsel, uint32_t ifindex,
-		 uint8_t hook)
+static int if_id(struct pcap *pc, const struct rawfrag_evsel *evsel,
+		 const struct rawfrag_skb_meta *m)
 {
 	for (int i = 0; i < pc->nr_if; i++)
-		if (pc->ifs[i].ifindex == ifindex && pc->ifs[i].hook == hook)
+		if (pc->ifs[i].ifindex == m->ifindex && pc->ifs[i].hook == m->hook)
 			return i;
 	if (pc->nr_if == MAX_IFS)
 		return -1;
-	pc->ifs[pc->nr_if] = (struct pcap_if){ ifindex, hook, evsel };
+	pc->ifs[pc->nr_if] = (struct pcap_if){ m->ifindex, m->snaplen, m->hook, evsel };
 	write_idb(pc, &pc->ifs[pc->nr_if]);
 	return pc->nr_if++;
 }
+
 
 /* by (pid, time): the name a pid had at a sample's time (COMM exec included) */
 static int comm_cmp(const void *a, const void *b)
@@ -226,76 +226,68 @@ static void note_comm(struct pcap *pc, const struct rawfrag_event *ev, bool swap
 	snprintf(c->comm, sizeof(c->comm), "%.*s", (int)(rec->size - 16), (const char *)p + 16);
 }
 
-/*
- * vlan: an offloaded 802.1Q tag (TCI, or -1) put back after the MAC addresses,
- * as libpcap does for packet sockets, so the frame is the one on the wire.
- */
-static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt,
-		      uint32_t caplen, uint32_t orig, int vlan, const char *comment)
-{
-	size_t clen = strlen(comment);
-	uint32_t len, data = caplen;
-	uint8_t tag[4] = { 0x81, 0x00, (uint8_t)(vlan >> 8), (uint8_t)vlan };
+/* one Enhanced Packet Block to write */
+struct epb {
+	int ifid;
+	uint64_t ts; /* ns since the epoch */
+	const uint8_t *pkt;
+	uint32_t caplen, orig, snaplen, flags;
+	int vlan; /* offloaded 802.1Q TCI, or -1 */
+	const char *comment;
+};
 
-	if (vlan >= 0 && caplen >= 12) {
+/*
+ * An offloaded VLAN tag is put back after the MAC addresses, as libpcap does for
+ * packet sockets, so the frame is the one on the wire; like libpcap, the frame
+ * is then cut to the snaplen again.
+ */
+static void write_epb(struct pcap *pc, const struct epb *e)
+{
+	size_t clen = strlen(e->comment);
+	uint32_t len, data = e->caplen, orig = e->orig, tail = e->caplen;
+	uint8_t tag[4] = { 0x81, 0x00, (uint8_t)(e->vlan >> 8), (uint8_t)e->vlan };
+	bool vlan = e->vlan >= 0 && e->caplen >= 12;
+
+	if (vlan) {
 		data += 4;
 		orig += 4;
-	} else {
-		vlan = -1;
+		if (e->snaplen >= 16 && data > e->snaplen) {
+			data = e->snaplen;
+			tail = data - 4;
+		}
 	}
-	len = 32 + ((data + 3) & ~3u) + opt_size(clen) + 4;
+	len = 32 + ((data + 3) & ~3u) + opt_size(4) + opt_size(clen) + 4;
 
 	put32(pc, PCAPNG_EPB);
 	put32(pc, len);
-	put32(pc, ifid);
-	put32(pc, ts >> 32);
-	put32(pc, (uint32_t)ts);
+	put32(pc, e->ifid);
+	put32(pc, e->ts >> 32);
+	put32(pc, (uint32_t)e->ts);
 	put32(pc, data);
 	put32(pc, orig);
-	if (vlan >= 0) {
-		fwrite(pkt, 1, 12, pc->f);
+	if (vlan) {
+		fwrite(e->pkt, 1, 12, pc->f);
 		fwrite(tag, 1, 4, pc->f);
-		put(pc, pkt + 12, caplen - 12);
+		put(pc, e->pkt + 12, tail - 12);
 	} else {
-		put(pc, pkt, caplen);
+		put(pc, e->pkt, e->caplen);
 	}
-	put_opt(pc, 1 /* opt_comment */, comment, clen);
+	put_opt(pc, 2 /* epb_flags */, &e->flags, 4);
+	put_opt(pc, 1 /* opt_comment */, e->comment, clen);
 	put32(pc, 0);
 	put32(pc, len);
 }
 
-/* one sample of a bpf_skb evsel; only dumps with our meta can be split here */
-static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
-		      const struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp,
-		      const struct rawfrag_raw *raw)
+/* epb_flags: direction from the hook's meta, reception type from skb->pkt_type */
+static uint32_t epb_flags(const struct rawfrag_skb_meta *m)
 {
-	uint32_t meta_len, caplen, orig, ifindex;
-	char comment[96];
-	int ifid, vlan;
+	static const uint32_t rx[] = { EPB_UNICAST, EPB_BROADCAST, EPB_MULTICAST, EPB_PROMISC };
+	uint32_t fl = m->dir == RAWFRAG_SKB_DIR_IN ? EPB_IN : m->dir == RAWFRAG_SKB_DIR_OUT ? EPB_OUT : 0;
 
-	if (raw->size < META_V1 || rawfrag__get32(raw->data, raw->swap) != RAWFRAG_SKB_MAGIC) {
-		pc->skipped++;
-		return;
-	}
-	meta_len = rawfrag__get16(raw->data + 6, raw->swap);
-	ifindex = rawfrag__get32(raw->data + 12, raw->swap);
-	orig = rawfrag__get32(raw->data + 16, raw->swap);
-	caplen = rawfrag__get32(raw->data + 20, raw->swap);
-	if (meta_len < META_V1 || meta_len > raw->size || caplen > raw->size - meta_len) {
-		pc->skipped++;
-		return;
-	}
-	ifid = if_id(pc, evsel, ifindex, raw->data[8]);
-	if (ifid < 0) {
-		pc->skipped++;
-		return;
-	}
-	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
-		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
-	vlan = raw->data[11] & RAWFRAG_SKB_F_VLAN ? rawfrag__get16(raw->data + 30, raw->swap) : -1;
-	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
-		  orig < caplen ? caplen : orig, vlan, comment);
-	pc->packets++;
+	/* xdp runs before the stack has classified the packet: pkt_type says nothing */
+	if (m->dir == RAWFRAG_SKB_DIR_IN && m->hook != RAWFRAG_SKB_HOOK_XDP && m->pkt_type < 4)
+		fl |= rx[m->pkt_type];
+	return fl;
 }
 
 static int64_t clock_offset(const struct rawfrag_env *env)
@@ -309,6 +301,66 @@ static int64_t clock_offset(const struct rawfrag_env *env)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + rt.tv_nsec - mono.tv_nsec;
+}
+
+/* a dump that cannot be exported: the error json gives for it; false stops the export */
+static bool bad_dump(struct pcap *pc, const struct rawfrag_record *rec, int err,
+		     const char *why)
+{
+	pc->bad++;
+	if (pc->force)
+		return true;
+	pc->err->err = err;
+	pc->err->offset = (int64_t)rec->offset;
+	pc->err->rec_type = rec->type;
+	snprintf(pc->err->reason, sizeof(pc->err->reason), "%s", why);
+	return false;
+}
+
+/* one sample of a bpf_skb evsel; false: stop (pc->err says why) */
+static bool do_sample(struct pcap *pc, struct rawfrag_session *sess,
+		      const struct rawfrag_evsel *evsel, const struct rawfrag_record *rec,
+		      const struct rawfrag_sample *smp, const struct rawfrag_raw *raw)
+{
+	const char *name = rawfrag_evsel__name(evsel), *why = NULL;
+	struct rawfrag_skb_dump d;
+	char comment[96];
+	struct epb e;
+	int err;
+
+	err = rawfrag_skb_dump__split(&d, raw->data, raw->size, &why);
+	if (err == -ENOMSG && (!name || strncmp(name, RAWFRAG_SKB_EVENT_PREFIX,
+						 strlen(RAWFRAG_SKB_EVENT_PREFIX)))) {
+		pc->foreign++; /* another tool's bpf-output: no meta to split by */
+		return true;
+	}
+	if (err) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "skb dump: %s", why);
+		return bad_dump(pc, rec, -EINVAL, msg);
+	}
+	e.ifid = if_id(pc, evsel, &d.meta);
+	if (e.ifid < 0)
+		return bad_dump(pc, rec, -E2BIG, "more than 256 (interface, hook) pairs");
+	if (!pc->clock_set) {
+		/* now: in a pipe, CLOCK_DATA comes as a HEADER_FEATURE record */
+		pc->clock_off = clock_offset(rawfrag_file__env(rawfrag_session__file(sess)));
+		pc->clock_set = true;
+	}
+	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
+		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
+	e.ts = smp->time + pc->clock_off;
+	e.pkt = d.data;
+	e.caplen = d.meta.caplen;
+	e.orig = d.meta.orig_len < e.caplen ? e.caplen : d.meta.orig_len;
+	e.snaplen = d.meta.snaplen;
+	e.flags = epb_flags(&d.meta);
+	e.vlan = d.meta.flags & RAWFRAG_SKB_F_VLAN ? d.meta.vlan_tci : -1;
+	e.comment = comment;
+	write_epb(pc, &e);
+	pc->packets++;
+	return true;
 }
 
 static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evsel)
@@ -367,28 +419,32 @@ static int pcap_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
 		return 0;
 	if (pc->keep && !pc->keep(pc->keep_ctx, ev->rec, ev->sample))
 		return 0;
-	if (rawfrag_session__raw(sess, ev->rec, ev->sample, &raw))
-		do_sample(pc, sess, ev->evsel, ev->sample, &raw);
+	if (rawfrag_session__raw(sess, ev->rec, ev->sample, &raw) &&
+	    !do_sample(pc, sess, ev->evsel, ev->rec, ev->sample, &raw))
+		return pc->err->err;
 	return 0;
 }
 
-/* pcapng skips what it cannot use: a dump that does not parse is counted */
+/* a dump that does not parse stops the export as it stops json; --force counts it */
 static int pcap_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
 			   const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
 	struct pcap *pc = (struct pcap *)tool;
 
-	if (ev->evsel && is_skb(sess, ev->evsel))
-		pc->skipped++;
-	return 0;
+	if (!ev->evsel || !is_skb(sess, ev->evsel))
+		return 0;
+	pc->bad++;
+	if (pc->force)
+		return 0;
+	*pc->err = *err;
+	return err->err ? err->err : -EINVAL;
 }
 
-int report_pcapng(struct rawfrag_session *sess, const char *path,
+int report_pcapng(struct rawfrag_session *sess, const char *path, bool force,
 		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
 			       const struct rawfrag_sample *smp),
 		  void *keep_ctx, struct rawfrag_err *err)
 {
-	struct rawfrag_file *f = rawfrag_session__file(sess);
 	struct pcap *pc = calloc(1, sizeof(*pc));
 	int ret = 0;
 
@@ -398,13 +454,14 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 		return -ENOMEM;
 	pc->keep = keep;
 	pc->keep_ctx = keep_ctx;
+	pc->force = force;
+	pc->err = err;
 	pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
 	if (!pc->f) {
 		ret = -errno;
 		fprintf(stderr, "perf rawfrag report: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
-	pc->clock_off = clock_offset(rawfrag_file__env(f));
 	ret = collect_comms(pc, sess, err);
 	if (ret)
 		goto out;
@@ -422,9 +479,12 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 			ret = -EIO;
 		fprintf(stderr, "perf rawfrag report: %s: write error\n", path);
 	}
-	if (pc->skipped)
-		fprintf(stderr, "perf rawfrag report: pcapng: %llu samples skipped (no rawfrag skb meta or malformed)\n",
-			(unsigned long long)pc->skipped);
+	if (pc->bad && force)
+		fprintf(stderr, "perf rawfrag report: pcapng: skipped %llu bad samples (--force)\n",
+			(unsigned long long)pc->bad);
+	if (pc->foreign)
+		fprintf(stderr, "perf rawfrag report: pcapng: %llu samples of other bpf-output events left out (no rawfrag skb meta)\n",
+			(unsigned long long)pc->foreign);
 out:
 	if (pc->f && pc->f != stdout)
 		fclose(pc->f);

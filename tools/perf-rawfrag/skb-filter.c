@@ -1,158 +1,113 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --filter for --skb: a small subset of tcpdump's syntax compiled into the
- * read-only values of skbdump.bpf.c, checked in the kernel by the dump program
- * itself (so it works the same on every hook: socket, tc and xdp; a cBPF
- * filter from libpcap would only run on sockets).
+ * --filter for --skb: the whole pcap-filter(7) language, compiled by libpcap
+ * for DLT_EN10MB into classic BPF, then checked and packed for the bounded
+ * interpreter in skbdump.bpf.c, which runs it on every hook (socket, tc, xdp)
+ * before anything is written to the ring.
  *
- * Grammar: primitive [and primitive ...], at most one of each kind:
- *   ip | ip6 | arp                       EtherType (after one VLAN tag)
- *   tcp | udp | icmp | icmp6 | sctp      IP protocol (after IPv6 extension headers)
- *   [src|dst] port N                     TCP/UDP/SCTP port
- *   [src|dst] host ADDR                  IPv4 or IPv6 address
- * "&&" may stand for "and". Anything else is refused with a message.
+ * Checked here so that the BPF side needs no check of its own beyond bounds:
+ * every opcode is one the interpreter knows, jumps go forward and stay inside
+ * the program, scratch memory indexes are < 16, the last instruction returns.
  */
-#include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include <pcap/pcap.h>
 
 #include "skb-filter.h"
 
-static int kw_dir(const char *w)
+static bool known_code(uint16_t code)
 {
-	if (!strcmp(w, "src"))
-		return 1;
-	if (!strcmp(w, "dst"))
-		return 2;
+	switch (code & 7) {
+	case BPF_LD:
+		return BPF_MODE(code) == BPF_IMM || BPF_MODE(code) == BPF_LEN ||
+		       BPF_MODE(code) == BPF_MEM ||
+		       ((BPF_MODE(code) == BPF_ABS || BPF_MODE(code) == BPF_IND) &&
+			BPF_SIZE(code) != 0x18);
+	case BPF_LDX:
+		return BPF_MODE(code) == BPF_IMM || BPF_MODE(code) == BPF_LEN ||
+		       BPF_MODE(code) == BPF_MEM ||
+		       (BPF_MODE(code) == BPF_MSH && BPF_SIZE(code) == BPF_B);
+	case BPF_ST:
+	case BPF_STX:
+		return true;
+	case BPF_ALU:
+		return BPF_OP(code) <= 0xa0;
+	case BPF_JMP:
+		return BPF_OP(code) <= BPF_JSET;
+	case BPF_RET:
+		return BPF_RVAL(code) != 0x18;
+	default:
+		return BPF_MISCOP(code) == BPF_TAX || BPF_MISCOP(code) == BPF_TXA;
+	}
+}
+
+static int check_insn(const struct bpf_insn *in, uint32_t i, uint32_t n, char *msg, size_t len)
+{
+	uint16_t c = in->code;
+	uint64_t far = 0;
+
+	if (!known_code(c)) {
+		snprintf(msg, len, "instruction %u: opcode 0x%x not supported", i, c);
+		return -EINVAL;
+	}
+	if ((BPF_CLASS(c) == BPF_ST || BPF_CLASS(c) == BPF_STX ||
+	     ((BPF_CLASS(c) == BPF_LD || BPF_CLASS(c) == BPF_LDX) && BPF_MODE(c) == BPF_MEM)) &&
+	    in->k >= BPF_MEMWORDS) {
+		snprintf(msg, len, "instruction %u: scratch index %u out of range", i, in->k);
+		return -EINVAL;
+	}
+	if (BPF_CLASS(c) == BPF_JMP) {
+		far = BPF_OP(c) == BPF_JA ? in->k : (in->jt > in->jf ? in->jt : in->jf);
+		if (i + 1 + far >= n) {
+			snprintf(msg, len, "instruction %u: jump out of the program", i);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
-static int set_ethertype(struct skb_filter *f, uint16_t et, char *msg, size_t len)
+int skb_filter__compile(struct skb_filter *f, const char *expr, unsigned int snaplen,
+			char *msg, size_t len)
 {
-	if (f->ethertype && f->ethertype != et) {
-		snprintf(msg, len, "only one of ip, ip6, arp can be given");
-		return -EINVAL;
-	}
-	f->ethertype = et;
-	return 0;
-}
+	struct bpf_program prog;
+	pcap_t *p;
+	int err = 0;
 
-static int primitive(struct skb_filter *f, char **w, int n, int *used, char *msg, size_t len)
-{
-	static const struct {
-		const char *name;
-		uint16_t ethertype;
-		uint8_t proto;
-	} simple[] = {
-		{ "ip", 0x0800, 0 },   { "ip6", 0x86dd, 0 },  { "arp", 0x0806, 0 },
-		{ "tcp", 0, 6 },       { "udp", 0, 17 },      { "icmp", 0x0800, 1 },
-		{ "icmp6", 0x86dd, 58 }, { "sctp", 0, 132 },
-	};
-	int dir = kw_dir(w[0]), i = dir ? 1 : 0;
-
-	if (!dir) {
-		for (size_t k = 0; k < sizeof(simple) / sizeof(simple[0]); k++) {
-			if (strcmp(w[0], simple[k].name))
-				continue;
-			if (simple[k].proto) {
-				if (f->ipproto) {
-					snprintf(msg, len, "only one protocol can be given");
-					return -EINVAL;
-				}
-				f->ipproto = simple[k].proto;
-			}
-			*used = 1;
-			return simple[k].ethertype ? set_ethertype(f, simple[k].ethertype, msg, len) : 0;
-		}
-	}
-	if (i + 1 >= n) {
-		snprintf(msg, len, "'%s' needs an argument", w[i]);
-		return -EINVAL;
-	}
-	if (!strcmp(w[i], "port")) {
-		char *end;
-		unsigned long p = strtoul(w[i + 1], &end, 10);
-
-		if (*end || !p || p > 65535 || f->port) {
-			snprintf(msg, len, "bad or repeated port '%s'", w[i + 1]);
-			return -EINVAL;
-		}
-		f->port = p;
-		f->port_dir = dir;
-	} else if (!strcmp(w[i], "host")) {
-		if (f->host_family) {
-			snprintf(msg, len, "only one host can be given");
-			return -EINVAL;
-		}
-		if (inet_pton(AF_INET, w[i + 1], f->host) == 1)
-			f->host_family = 4;
-		else if (inet_pton(AF_INET6, w[i + 1], f->host) == 1)
-			f->host_family = 6;
-		else {
-			snprintf(msg, len, "bad address '%s'", w[i + 1]);
-			return -EINVAL;
-		}
-		f->host_dir = dir;
-	} else {
-		snprintf(msg, len, "unsupported primitive '%s'", w[i]);
-		return -EINVAL;
-	}
-	*used = i + 2;
-	return 0;
-}
-
-int skb_filter__compile(struct skb_filter *f, const char *expr, char *msg, size_t len)
-{
-	char *copy = strdup(expr ? expr : ""), *w[64], *save = NULL, *tok;
-	int n = 0, err = 0;
-
-	memset(f, 0, sizeof(*f));
-	if (!copy)
+	f->len = 0;
+	if (!expr || !*expr)
+		return 0;
+	p = pcap_open_dead(DLT_EN10MB, snaplen);
+	if (!p) {
+		snprintf(msg, len, "cannot set up libpcap");
 		return -ENOMEM;
-	for (tok = strtok_r(copy, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-		if (n == 64) {
-			snprintf(msg, len, "expression too long");
-			err = -EINVAL;
-			goto out;
-		}
-		w[n++] = tok;
 	}
-	for (int i = 0; i < n;) {
-		int used = 0;
+	if (pcap_compile(p, &prog, expr, 1, PCAP_NETMASK_UNKNOWN)) {
+		snprintf(msg, len, "%s", pcap_geterr(p));
+		pcap_close(p);
+		return -EINVAL;
+	}
+	if (!prog.bf_len || prog.bf_len > SKB_FILTER_MAX_INSNS) {
+		snprintf(msg, len, "%u instructions (the limit is %u)", prog.bf_len,
+			 SKB_FILTER_MAX_INSNS);
+		err = -EINVAL;
+	}
+	for (uint32_t i = 0; !err && i < prog.bf_len; i++) {
+		const struct bpf_insn *in = &prog.bf_insns[i];
 
-		err = primitive(f, w + i, n - i, &used, msg, len);
-		if (err)
-			goto out;
-		i += used;
-		if (i == n)
-			break;
-		if (strcmp(w[i], "and") && strcmp(w[i], "&&")) {
-			snprintf(msg, len, "unsupported '%s' (only 'and' joins primitives)", w[i]);
-			err = -EINVAL;
-			goto out;
-		}
-		if (++i == n) {
-			snprintf(msg, len, "expression ends with 'and'");
-			err = -EINVAL;
-			goto out;
-		}
+		err = check_insn(in, i, prog.bf_len, msg, len);
+		f->insns[i] = in->code | (uint64_t)in->jt << 16 | (uint64_t)in->jf << 24 |
+			      (uint64_t)in->k << 32;
 	}
-	/* icmp with ip6 (or icmp6 with ip) can never match: say so */
-	if ((f->ipproto == 1 && f->ethertype == 0x86dd) ||
-	    (f->ipproto == 58 && f->ethertype == 0x0800)) {
-		snprintf(msg, len, "contradictory protocols");
+	if (!err && BPF_CLASS(prog.bf_insns[prog.bf_len - 1].code) != BPF_RET) {
+		snprintf(msg, len, "the program does not end with a return");
 		err = -EINVAL;
-		goto out;
 	}
-	if (f->host_family && f->ethertype == 0x0806) {
-		snprintf(msg, len, "host is not supported with arp");
-		err = -EINVAL;
-		goto out;
-	}
-	f->on = n > 0;
-out:
-	free(copy);
+	if (!err)
+		f->len = prog.bf_len;
+	pcap_freecode(&prog);
+	pcap_close(p);
 	return err;
 }

@@ -45,13 +45,6 @@
 #define SKB_MAX_ATTACH (SKB_MAX_IFACES * 4)
 #define SKB_NAME_MAX 4096
 
-static const char *const hook_names[] = {
-	[RAWFRAG_SKB_HOOK_SOCKET] = "socket",
-	[RAWFRAG_SKB_HOOK_TC_INGRESS] = "tc-ingress",
-	[RAWFRAG_SKB_HOOK_TC_EGRESS] = "tc-egress",
-	[RAWFRAG_SKB_HOOK_XDP] = "xdp",
-};
-
 struct skb_attach {
 	int hook;
 	int ifindex;
@@ -199,14 +192,6 @@ static void skb_cleanup(void *arg)
 	free(st);
 }
 
-static int hook_parse(const char *name)
-{
-	for (size_t i = 0; i < sizeof(hook_names) / sizeof(hook_names[0]); i++)
-		if (hook_names[i] && !strcmp(hook_names[i], name))
-			return i;
-	return -1;
-}
-
 /* "a,b,c" → words (in place); returns count or -1 when too many */
 static int split(char *s, char **w, int max)
 {
@@ -305,7 +290,7 @@ static int attach_one(struct skb_state *st, struct skb_attach *a, const char *if
 		break;
 	}
 	if (err) {
-		skb_err("cannot attach hook %s to interface %s: %s%s", hook_names[a->hook], ifname,
+		skb_err("cannot attach hook %s to interface %s: %s%s", rawfrag_skb_hook__name(a->hook), ifname,
 			strerror(-err),
 			err == -EOPNOTSUPP || err == -EINVAL ?
 				" (hook not supported by the kernel or driver)" :
@@ -384,14 +369,8 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	}
 	ro = st->skel->rodata;
 	ro->snaplen = snaplen;
-	ro->f_on = f->on;
-	ro->f_ethertype = f->ethertype;
-	ro->f_ipproto = f->ipproto;
-	ro->f_port = f->port;
-	ro->f_port_dir = f->port_dir;
-	ro->f_host_family = f->host_family;
-	ro->f_host_dir = f->host_dir;
-	memcpy((void *)ro->f_host, f->host, sizeof(f->host));
+	ro->f_len = f->len;
+	memcpy((void *)ro->f_insns, f->insns, f->len * sizeof(f->insns[0]));
 	/* load only what is attached: an unsupported program type fails alone */
 	bpf_program__set_autoload(st->skel->progs.skbdump_socket, hooks[RAWFRAG_SKB_HOOK_SOCKET]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_tc_ingress,
@@ -412,23 +391,15 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	return err;
 }
 
-/* evsel name: "skbdump:IFINDEX=NAME,..." so readers name interfaces (see skbdump.h) */
-static void evsel_name(char *buf, size_t len, char **ifn, const int *idx, int n)
-{
-	size_t o = snprintf(buf, len, "skbdump:");
-
-	for (int i = 0; i < n && o < len; i++)
-		o += snprintf(buf + o, len - o, "%s%d=%s", i ? "," : "", idx[i], ifn[i]);
-}
-
 int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 {
 	char *ifcopy = NULL, *hkcopy = NULL, *ifn[SKB_MAX_IFACES], *hkn[8], msg[256], name[SKB_NAME_MAX];
-	int ifidx[SKB_MAX_IFACES], nif, nhk, err = -EINVAL, ncpu, *fds = NULL;
+	uint32_t ifidx[SKB_MAX_IFACES];
+	int nif, nhk, err = -EINVAL, ncpu, *fds = NULL;
 	bool hooks[5] = {};
 	libbpf_print_fn_t old_print;
 	unsigned int snaplen = opts->snaplen ? opts->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
-	struct skb_filter filt;
+	struct skb_filter *filt = NULL;
 	struct skb_state *st;
 
 	old_print = libbpf_set_print(skb_libbpf_print);
@@ -437,7 +408,12 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 			RAWFRAG_SKB_SNAPLEN_MAX);
 		goto out;
 	}
-	if (skb_filter__compile(&filt, opts->filter, msg, sizeof(msg))) {
+	filt = calloc(1, sizeof(*filt));
+	if (!filt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (skb_filter__compile(filt, opts->filter, snaplen, msg, sizeof(msg))) {
 		skb_err("--filter '%s': %s", opts->filter, msg);
 		goto out;
 	}
@@ -462,7 +438,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		}
 	}
 	for (int i = 0; i < nhk; i++) {
-		int h = hook_parse(hkn[i]);
+		int h = rawfrag_skb_hook__parse(hkn[i]);
 
 		if (h < 0) {
 			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp)", hkn[i]);
@@ -484,7 +460,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		goto out;
 	}
 	/* from here on st is freed by record__delete() */
-	err = setup_program(st, snaplen, &filt, hooks);
+	err = setup_program(st, snaplen, filt, hooks);
 	if (err)
 		goto out;
 
@@ -496,7 +472,13 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 	}
 	for (int i = 0; i < ncpu; i++)
 		fds[i] = -1;
-	evsel_name(name, sizeof(name), ifn, ifidx, nif);
+	/* the interface names travel in the event name (see skbdump.h) */
+	err = rawfrag_skb_event__format(name, sizeof(name), (const char *const *)ifn, ifidx, nif);
+	if (err < 0 || err >= (int)sizeof(name)) {
+		skb_err("interface names with '=' or too long for the event name");
+		err = -EINVAL;
+		goto out;
+	}
 	snprintf(st->name, sizeof(st->name), "%s", name);
 	err = record__add_finish_hook(rec, skb_write_drops, st);
 	if (!err)
@@ -531,6 +513,7 @@ out:
 	free(skb_log);
 	skb_log = NULL;
 	skb_log_len = 0;
+	free(filt);
 	free(fds);
 	free(ifcopy);
 	free(hkcopy);

@@ -14,7 +14,7 @@ struct skb_opts {
 	const char *ifaces; /* "lo,eth0" */
 	const char *hooks; /* "socket" (default), "tc-ingress", "tc-egress", "xdp"; comma list */
 	unsigned int snaplen; /* 0 = default 256 */
-	const char *filter; /* tcpdump-style expression or NULL */
+	const char *filter; /* pcap-filter(7) expression or NULL */
 };
 
 /*
@@ -27,10 +27,12 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts);
 
 /*
  * Write the bpf_skb samples of sess's file that keep() accepts (keep may be NULL)
- * as pcapng to path ("-" = stdout). Returns 0 or -errno: with err filled in when
- * the input failed (the caller prints it), else after printing the error itself.
+ * as pcapng to path ("-" = stdout). A dump that cannot be exported stops it
+ * (force: counted, reported at the end). Returns 0 or -errno: with err filled
+ * in when the input failed (the caller prints it), else after printing the
+ * error itself.
  */
-int report_pcapng(struct rawfrag_session *sess, const char *path,
+int report_pcapng(struct rawfrag_session *sess, const char *path, bool force,
 		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
 			       const struct rawfrag_sample *smp),
 		  void *keep_ctx, struct rawfrag_err *err);

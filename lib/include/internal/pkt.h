@@ -34,6 +34,7 @@ struct pkt {
 	bool ip4_csum_ok;
 	int nr_ext;
 	uint8_t ext[PKT_MAX_EXT]; /* IPv6 extension header types in order */
+	uint32_t ext_off[PKT_MAX_EXT]; /* and where each starts */
 	bool frag_later; /* not the first fragment: no L4 header */
 	uint8_t l4proto;
 
@@ -51,8 +52,29 @@ void pkt_parse(struct pkt *k, const uint8_t *p, uint32_t caplen, uint32_t wirele
  */
 bool pkt_looks_like_frame(const uint8_t *p, uint32_t len, uint32_t *frame_len);
 
-/* tcpdump-style summary (no newline) */
-void pkt_text(const struct pkt *k, struct rawfrag_out *out);
+/*
+ * tcpdump's relative TCP sequence numbers: the first sequence and ack numbers
+ * of each connection (both directions in one entry), a fixed-size table so
+ * memory stays bounded (a new connection may take an old one's slot).
+ */
+#define PKT_TCPSEQ_SLOTS 4096
+struct pkt_tcpseq_ent {
+	bool used, v6;
+	uint8_t src[16], dst[16]; /* the canonical order: lower port first */
+	uint32_t ports;
+	uint32_t seq, ack;
+};
+struct pkt_tcpseq {
+	struct pkt_tcpseq_ent e[PKT_TCPSEQ_SLOTS];
+};
+
+/* tcpdump-style summary (no newline); ts NULL: absolute sequence numbers (-S) */
+void pkt_text(const struct pkt *k, struct rawfrag_out *out, struct pkt_tcpseq *ts);
+/* the transport part (pkt_proto.c); s, d NULL: after IPv6 extension headers */
+void pkt_tcp_text(const struct pkt *k, struct rawfrag_out *o, const char *s, const char *d,
+		  struct pkt_tcpseq *ts);
+void pkt_icmp_text(const struct pkt *k, struct rawfrag_out *o);
+void pkt_icmp6_text(const struct pkt *k, struct rawfrag_out *o);
 /* tcpdump -x style hex lines ("\n\t0x0000:  4500 ...") of the captured bytes */
 void pkt_hex(const struct pkt *k, struct rawfrag_out *out);
 /* parsed headers as nested objects */

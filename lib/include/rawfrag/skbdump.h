@@ -13,6 +13,13 @@
  *
  * The kernel does not record where meta ends and the packet starts; meta_len and
  * caplen say it. A reader finds its byte order from the magic.
+ *
+ * Interface names travel in the bpf-output event's name (EVENT_DESC):
+ * "skbdump:IFINDEX=NAME,IFINDEX=NAME,...", e.g. "skbdump:1=lo,5=eth0".
+ *
+ * Outside BPF programs this header also declares the one reader of the layout
+ * (lib/skbdump.c): the meta by field, bounds-checked, hook names both ways and
+ * the event-name encoding of interface names.
  */
 #ifndef __RAWFRAG_SKBDUMP_H
 #define __RAWFRAG_SKBDUMP_H
@@ -48,6 +55,9 @@ enum rawfrag_skb_dir {
 /* flags */
 #define RAWFRAG_SKB_F_VLAN 0x01 /* vlan_tci holds an offloaded tag (not in the bytes) */
 
+/* the event name of a dump: RAWFRAG_SKB_EVENT_PREFIX then "IFINDEX=NAME" pairs */
+#define RAWFRAG_SKB_EVENT_PREFIX "skbdump:"
+
 struct rawfrag_skb_meta {
 	__u32 magic; /* RAWFRAG_SKB_MAGIC */
 	__u16 version; /* RAWFRAG_SKB_VERSION */
@@ -65,5 +75,64 @@ struct rawfrag_skb_meta {
 	__u32 mark; /* skb->mark */
 	__u32 hash; /* skb->hash (0 if not computed) */
 };
+
+#ifndef __bpf__
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rawfrag/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* meta_len of version 1: every later version only appends */
+#define RAWFRAG_SKB_META_V1_LEN 40
+
+/*
+ * One dump split: the meta in host byte order and where the packet bytes are.
+ * data points into the raw payload given to rawfrag_skb_dump__split().
+ */
+struct rawfrag_skb_dump {
+	struct rawfrag_skb_meta meta;
+	const uint8_t *data; /* meta.caplen packet bytes */
+	bool swapped; /* the meta was in the other byte order */
+};
+
+/*
+ * Split the raw payload raw (size bytes) of one dump. The byte order is the
+ * one in which the magic reads right (the producer's). Every field is read at
+ * its offsetof() and checked against size: meta_len >= RAWFRAG_SKB_META_V1_LEN
+ * and inside the payload, caplen inside what follows the meta.
+ * Returns 0; -ENOMSG when there is no magic (not our dump), -EINVAL when a
+ * length is out of range; *why (may be NULL) then says which, in words.
+ */
+RAWFRAG_API int rawfrag_skb_dump__split(struct rawfrag_skb_dump *d, const void *raw,
+					size_t size, const char **why);
+
+/* "socket", "tc-ingress", "tc-egress", "xdp"; "none" for 0, "unknown" past the end */
+RAWFRAG_API const char *rawfrag_skb_hook__name(unsigned int hook);
+/* the enum rawfrag_skb_hook of a name above (not "none"), or -EINVAL */
+RAWFRAG_API int rawfrag_skb_hook__parse(const char *name);
+
+/*
+ * Write the event name for n interfaces into buf (always NUL-terminated).
+ * Returns the length it needs (as snprintf), or -EINVAL when a name holds ',' or '='.
+ */
+RAWFRAG_API int rawfrag_skb_event__format(char *buf, size_t len, const char *const *names,
+					  const uint32_t *ifindex, int n);
+/*
+ * The name of ifindex in an event name made by rawfrag_skb_event__format().
+ * Returns 0 with the name in buf; -ENOENT when the event name does not have it
+ * (buf then holds "ifN"), -EINVAL when evname is not a dump event's name.
+ */
+RAWFRAG_API int rawfrag_skb_event__ifname(const char *evname, uint32_t ifindex, char *buf,
+					  size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* !__bpf__ */
 
 #endif /* __RAWFRAG_SKBDUMP_H */

@@ -6,8 +6,8 @@
  * (non-linear aware) or xdp buffer: bpf_perf_event_output's flags carry caplen
  * in BPF_F_CTXLEN_MASK.
  *
- * The optional filter is the simple subset of tcpdump syntax that
- * skb-filter.c compiles into the read-only values below (all must match).
+ * The optional filter is libpcap's classic BPF for the --filter expression,
+ * interpreted here before anything is written (see filter()).
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
@@ -43,15 +43,16 @@ const volatile __u32 snaplen = RAWFRAG_SKB_SNAPLEN_DEFAULT;
 /* loopback: the outgoing copy of a packet is also seen incoming (as libpcap does) */
 const volatile __u8 skip_lo_outgoing = 1;
 
-/* filter (skb-filter.c); 0 = any */
-const volatile __u8 f_on;
-const volatile __u16 f_ethertype;
-const volatile __u8 f_ipproto;
-const volatile __u16 f_port;
-const volatile __u8 f_port_dir; /* 0 either, 1 src, 2 dst */
-const volatile __u8 f_host_family; /* 0 none, 4, 6 */
-const volatile __u8 f_host_dir;
-const volatile __u32 f_host[4]; /* network order */
+/*
+ * --filter: a classic BPF program compiled by libpcap (skb-filter.c), run by
+ * the bounded interpreter below. f_insns[i] = code | jt << 16 | jf << 24 |
+ * k << 32; f_len == 0: no filter. User space checked every instruction: known
+ * opcode, jumps forward and inside the program, scratch index < 16, the last
+ * one a return, so at most f_len steps run.
+ */
+#define CBPF_MAX_INSNS 4096 /* BPF_MAXINSNS; a power of two for the mask */
+const volatile __u32 f_len;
+const volatile __u64 f_insns[CBPF_MAX_INSNS];
 
 static __always_inline void count(__u32 i)
 {
@@ -61,123 +62,217 @@ static __always_inline void count(__u32 i)
 		*v += 1;
 }
 
-/* load n bytes at off of the packet; xdp and skb programs have different helpers */
-static __always_inline int load(void *ctx, bool xdp, __u32 off, void *to, __u32 n)
+/* classic BPF opcodes (linux/filter.h, pcap/bpf.h): class, size, mode, op, source */
+#define C_LD 0x00
+#define C_LDX 0x01
+#define C_ST 0x02
+#define C_STX 0x03
+#define C_ALU 0x04
+#define C_JMP 0x05
+#define C_RET 0x06
+#define C_MISC 0x07
+#define C_W 0x00
+#define C_H 0x08
+#define C_B 0x10
+#define C_IMM 0x00
+#define C_ABS 0x20
+#define C_IND 0x40
+#define C_MEM 0x60
+#define C_LEN 0x80
+#define C_MSH 0xa0
+#define C_X 0x08
+
+/* the interpreter's state, on the dump program's stack, shared with each step */
+struct vm {
+	void *ctx;
+	__u32 a, x, pc, ret;
+	__u32 wirelen; /* as the pcapng shows it: an offloaded VLAN tag counts */
+	__u8 tag[4]; /* offloaded 802.1Q tag, put back at 12..15 when tagged */
+	bool tagged;
+	__u32 mem[16];
+};
+
+static __always_inline int raw_load(void *ctx, bool xdp, __u32 off, __u8 *to, __u32 n)
 {
 	if (xdp)
 		return bpf_xdp_load_bytes(ctx, off, to, n);
 	return bpf_skb_load_bytes(ctx, off, to, n);
 }
 
-static __always_inline bool addr_match(const __u32 *a, int words)
+/*
+ * n (1, 2 or 4) bytes at off of the frame as the pcapng shows it (with an
+ * offloaded VLAN tag back in place), so a filter selects what tcpdump would
+ * select from the file; out of the packet: error (the filter rejects).
+ */
+static __always_inline int vm_load(struct vm *v, bool xdp, __u32 off, __u8 *to, __u32 n)
 {
-	for (int i = 0; i < words; i++)
-		if (a[i] != f_host[i])
-			return false;
-	return true;
-}
+	if (!v->tagged || off + n <= 12)
+		return raw_load(v->ctx, xdp, off, to, n);
+	if (off >= 16)
+		return raw_load(v->ctx, xdp, off - 4, to, n);
+	for (int i = 0; i < 4; i++) {
+		__u32 o = off + i;
 
-static __always_inline bool host_match(const __u32 *s, const __u32 *d, int words)
-{
-	if (f_host_dir == 1)
-		return addr_match(s, words);
-	if (f_host_dir == 2)
-		return addr_match(d, words);
-	return addr_match(s, words) || addr_match(d, words);
-}
-
-/* true when the packet passes the compiled filter */
-static __always_inline bool filter(void *ctx, bool xdp)
-{
-	__u8 eth[14];
-	__u32 off = 14, addr[8] = {};
-	__u16 proto;
-	__u8 l4 = 0;
-	bool has_ports = true;
-
-	if (load(ctx, xdp, 0, eth, sizeof(eth)))
-		return false;
-	proto = ((__u16)eth[12] << 8) | eth[13];
-	if (proto == ETH_P_8021Q || proto == ETH_P_8021AD) {
-		__u8 tag[4];
-
-		if (load(ctx, xdp, off, tag, sizeof(tag)))
-			return false;
-		proto = ((__u16)tag[2] << 8) | tag[3];
-		off += 4;
-	}
-	if (f_ethertype && proto != f_ethertype)
-		return false;
-	if (!f_ipproto && !f_port && !f_host_family)
-		return true;
-
-	if (proto == ETH_P_IP) {
-		__u8 ip[20];
-
-		if (load(ctx, xdp, off, ip, sizeof(ip)))
-			return false;
-		l4 = ip[9];
-		/* not the first fragment: no transport header */
-		if ((((__u16)ip[6] << 8) | ip[7]) & 0x1fff)
-			has_ports = false;
-		__builtin_memcpy(&addr[0], &ip[12], 4);
-		__builtin_memcpy(&addr[4], &ip[16], 4);
-		off += (ip[0] & 0xf) * 4;
-		if (f_host_family == 6 || (f_host_family == 4 && !host_match(&addr[0], &addr[4], 1)))
-			return false;
-	} else if (proto == ETH_P_IPV6) {
-		__u8 ip6[40];
-
-		if (load(ctx, xdp, off, ip6, sizeof(ip6)))
-			return false;
-		l4 = ip6[6];
-		__builtin_memcpy(addr, &ip6[8], 32);
-		off += 40;
-		if (f_host_family == 4 || (f_host_family == 6 && !host_match(&addr[0], &addr[4], 4)))
-			return false;
-		/* hop-by-hop, routing, fragment and destination options headers */
-		for (int i = 0; i < 4; i++) {
-			__u8 ext[2];
-
-			if (l4 != 0 && l4 != 43 && l4 != 44 && l4 != 60)
-				break;
-			if (load(ctx, xdp, off, ext, sizeof(ext)))
-				return false;
-			if (l4 == 44) {
-				__u8 fr[4];
-
-				if (load(ctx, xdp, off, fr, sizeof(fr)))
-					return false;
-				if ((((__u16)fr[2] << 8) | fr[3]) & 0xfff8)
-					has_ports = false;
-				off += 8;
-			} else {
-				off += (ext[1] + 1) * 8;
-			}
-			l4 = ext[0];
+		if (i >= n)
+			break;
+		if (o < 12) {
+			if (raw_load(v->ctx, xdp, o, &to[i], 1))
+				return -1;
+		} else if (o < 16) {
+			to[i] = v->tag[(o - 12) & 3];
+		} else if (raw_load(v->ctx, xdp, o - 4, &to[i], 1)) {
+			return -1;
 		}
-	} else {
-		return false;
 	}
-	if (f_ipproto && l4 != f_ipproto)
-		return false;
-	if (f_port) {
-		__u8 p[4];
-		__u16 sp, dp;
+	return 0;
+}
 
-		if (!has_ports || (l4 != IPPROTO_TCP && l4 != IPPROTO_UDP && l4 != IPPROTO_SCTP))
+/* A or X = big-endian n bytes at off; false: out of the packet */
+static __always_inline bool vm_ld(struct vm *v, bool xdp, __u32 size, __u32 off, __u32 *r)
+{
+	__u8 b[4];
+
+	if (size == C_W) {
+		if (vm_load(v, xdp, off, b, 4))
 			return false;
-		if (load(ctx, xdp, off, p, sizeof(p)))
+		*r = (__u32)b[0] << 24 | (__u32)b[1] << 16 | (__u32)b[2] << 8 | b[3];
+	} else if (size == C_H) {
+		if (vm_load(v, xdp, off, b, 2))
 			return false;
-		sp = ((__u16)p[0] << 8) | p[1];
-		dp = ((__u16)p[2] << 8) | p[3];
-		if (f_port_dir == 1)
-			return sp == f_port;
-		if (f_port_dir == 2)
-			return dp == f_port;
-		return sp == f_port || dp == f_port;
+		*r = (__u32)b[0] << 8 | b[1];
+	} else {
+		if (vm_load(v, xdp, off, b, 1))
+			return false;
+		*r = b[0];
 	}
 	return true;
+}
+
+/* A op= operand; false: division by zero (the filter rejects, as in the kernel) */
+static __always_inline bool vm_alu(struct vm *v, __u32 op, __u32 o)
+{
+	switch (op) {
+	case 0x00: v->a += o; break;
+	case 0x10: v->a -= o; break;
+	case 0x20: v->a *= o; break;
+	case 0x30: if (!o) return false; v->a /= o; break;
+	case 0x40: v->a |= o; break;
+	case 0x50: v->a &= o; break;
+	case 0x60: v->a = o < 32 ? v->a << o : 0; break;
+	case 0x70: v->a = o < 32 ? v->a >> o : 0; break;
+	case 0x80: v->a = -v->a; break;
+	case 0x90: if (!o) return false; v->a %= o; break;
+	default: v->a ^= o; break;
+	}
+	return true;
+}
+
+static __always_inline bool vm_jmp(struct vm *v, __u32 op, __u32 o)
+{
+	switch (op) {
+	case 0x10: return v->a == o;
+	case 0x20: return v->a > o;
+	case 0x30: return v->a >= o;
+	default: return v->a & o;
+	}
+}
+
+/* one instruction; returns 1 (stop) on a return or a rejecting error */
+static __always_inline long vm_step(struct vm *v, bool xdp)
+{
+	__u64 w;
+	__u32 code, k, pc = v->pc, cls, r;
+
+	if (pc >= f_len || pc >= CBPF_MAX_INSNS)
+		return 1;
+	w = f_insns[pc & (CBPF_MAX_INSNS - 1)];
+	code = w & 0xffff;
+	k = w >> 32;
+	cls = code & 7;
+	v->pc = pc + 1;
+	switch (cls) {
+	case C_LD:
+	case C_LDX:
+		switch (code & 0xe0) {
+		case C_IMM: r = k; break;
+		case C_LEN: r = v->wirelen; break;
+		case C_MEM: r = v->mem[k & 15]; break;
+		case C_ABS:
+			if (!vm_ld(v, xdp, code & 0x18, k, &r))
+				return 1;
+			break;
+		case C_IND:
+			if (!vm_ld(v, xdp, code & 0x18, v->x + k, &r))
+				return 1;
+			break;
+		default: /* C_MSH: X = 4 * (low nibble of the byte at k) */
+			if (!vm_ld(v, xdp, C_B, k, &r))
+				return 1;
+			r = (r & 0xf) << 2;
+			break;
+		}
+		if (cls == C_LD)
+			v->a = r;
+		else
+			v->x = r;
+		return 0;
+	case C_ST:
+		v->mem[k & 15] = v->a;
+		return 0;
+	case C_STX:
+		v->mem[k & 15] = v->x;
+		return 0;
+	case C_ALU:
+		return vm_alu(v, code & 0xf0, code & C_X ? v->x : k) ? 0 : 1;
+	case C_JMP:
+		if ((code & 0xf0) == 0)
+			v->pc += k;
+		else if (vm_jmp(v, code & 0xf0, code & C_X ? v->x : k))
+			v->pc += (w >> 16) & 0xff;
+		else
+			v->pc += (w >> 24) & 0xff;
+		return 0;
+	case C_RET: /* the value: K, X (0x08) or A (0x10) */
+		v->ret = (code & 0x18) == 0x10 ? v->a : (code & 0x18) == 0x08 ? v->x : k;
+		return 1;
+	default: /* C_MISC: TAX, TXA */
+		if (code & 0x80)
+			v->a = v->x;
+		else
+			v->x = v->a;
+		return 0;
+	}
+}
+
+static long vm_step_skb(__u32 i, void *v)
+{
+	return vm_step(v, false);
+}
+
+static long vm_step_xdp(__u32 i, void *v)
+{
+	return vm_step(v, true);
+}
+
+/*
+ * true when the packet passes the filter. bpf_loop: the verifier checks one step,
+ * not the program, so any libpcap program up to CBPF_MAX_INSNS runs; the steps
+ * are bounded by f_len (jumps only go forward).
+ */
+static __always_inline bool filter(void *ctx, bool xdp, __u32 wirelen, int vlan)
+{
+	struct vm v = { .ctx = ctx, .wirelen = wirelen };
+
+	if (vlan >= 0) {
+		v.tagged = true;
+		v.wirelen += 4;
+		v.tag[0] = 0x81;
+		v.tag[1] = 0x00;
+		v.tag[2] = vlan >> 8;
+		v.tag[3] = vlan;
+	}
+	bpf_loop(f_len, xdp ? vm_step_xdp : vm_step_skb, &v, 0);
+	return v.ret != 0;
 }
 
 static __always_inline __u32 cap(__u32 len)
@@ -209,7 +304,7 @@ static __always_inline void dump_skb(struct __sk_buff *skb, __u8 hook, __u8 dir)
 	struct rawfrag_skb_meta m;
 
 	count(0);
-	if (f_on && !filter(skb, false)) {
+	if (f_len && !filter(skb, false, skb->len, skb->vlan_present ? skb->vlan_tci : -1)) {
 		count(1);
 		return;
 	}
@@ -267,11 +362,11 @@ static __always_inline int dump_xdp(struct xdp_md *ctx)
 	__u32 len;
 
 	count(0);
-	if (f_on && !filter(ctx, true)) {
+	len = bpf_xdp_get_buff_len(ctx);
+	if (f_len && !filter(ctx, true, len, -1)) {
 		count(1);
 		return XDP_PASS;
 	}
-	len = bpf_xdp_get_buff_len(ctx);
 	meta_init(&m, RAWFRAG_SKB_HOOK_XDP);
 	m.dir = RAWFRAG_SKB_DIR_IN;
 	m.ifindex = ctx->ingress_ifindex;
