@@ -114,6 +114,15 @@ static void keep_violation(struct rawfrag_checker *c, const char *kind,
 	c->nr_viol++;
 }
 
+/* an example of this kind was kept already (kind names compare by content) */
+static bool kept_kind(const struct rawfrag_checker *c, const char *kind)
+{
+	for (int i = 0; i < c->nr_viol; i++)
+		if (!strcmp(c->viol[i].kind, kind))
+			return true;
+	return false;
+}
+
 static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
 			   const char *kind, int64_t raw_off, const char *fmt, va_list ap)
 {
@@ -131,7 +140,12 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 	if (!k)
 		return;
 	k->count++;
-	if (c->max_examples < 0 || c->nr_viol < c->max_examples)
+	/*
+	 * Past the limit, the first error of each kind is still kept: check
+	 * names the first sample that does not parse without -v.
+	 */
+	if (c->max_examples < 0 || c->nr_viol < c->max_examples ||
+	    (sev == RAWFRAG_SEV_ERROR && k->count == 1 && !kept_kind(c, k->kind)))
 		keep_violation(c, k->kind, sev, raw_off, fmt, ap);
 }
 
