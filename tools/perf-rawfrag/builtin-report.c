@@ -727,15 +727,16 @@ static bool do_sample(struct report *r, const struct rawfrag_record *rec,
 	idx = rawfrag_evsel__idx(ev);
 	if (idx >= r->nr_known && update_evsels(r))
 		return false;
-	if (r->stats) {
-		r->ev_samples[idx]++;
-		return true;
-	}
+	/* --stats too: a sample the other modes refuse is not counted as fine */
 	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, err)) {
 		if (err->offset < 0)
 			err->offset = (int64_t)rec->offset;
 		err->rec_type = rec->type;
 		return false;
+	}
+	if (r->stats) {
+		r->ev_samples[idx]++;
+		return true;
 	}
 	if (!keep_sample(r, idx, &smp))
 		return true;
