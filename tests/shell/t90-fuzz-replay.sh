@@ -17,3 +17,14 @@ if [ -d "$TOP/tests/fuzz/corpus" ] && [ -n "$(ls "$TOP/tests/fuzz/corpus")" ]; t
 else
 	t_skip "replay committed corpus" "no committed corpus yet"
 fi
+# the command's output modes (tests/fuzz/fuzz_tool.c) over the same inputs
+treplay=$ASAN_O/tests/fuzz-tool-replay
+[ -x "$treplay" ] || treplay=$O/tests/fuzz-tool-replay
+if [ -x "$treplay" ]; then
+	t_run "replay seeds and corpus through report/check modes (text, json, stats, check)" 0 \
+		env FUZZ_MODE=all "$treplay" "$T/seeds" "$TOP/tests/fuzz/corpus"
+	t_grep "tool replay ran every input" "^replayed [1-9][0-9]* inputs" "$T/out"
+else
+	t_fail "fuzz-tool-replay binary built" "missing $treplay"
+	t_skip "tool replay ran every input" "no fuzz-tool-replay"
+fi
