@@ -20,7 +20,7 @@ def data_range(b):
 
 def records(b, lo, hi):
     out, off = [], lo
-    while off + 8 <= hi and len(out) < 100000:
+    while off + 8 <= min(hi, len(b)) and len(out) < 100000:
         typ, misc, size = struct.unpack_from('<IHH', b, off)
         if size < 8:
             break
@@ -52,13 +52,14 @@ def mutate(b, r):
     elif kind == 3 and recs:  # a record's header.size
         off, typ, size = r.choice(recs)
         struct.pack_into('<H', b, off + 6,
-                         r.choice((0, 4, 8, 16, max(8, size - 8), size + 8, 0xffff)))
+                         r.choice((0, 4, 8, 16, max(8, size - 8), min(size + 8, 0xffff), 0xffff)))
     elif kind == 4 and recs:  # a sample's raw_size (a u32 after the fixed words)
         samples = [x for x in recs if x[1] == 9 and x[2] > 24]
         if samples:
             off, typ, size = r.choice(samples)
             at = off + 8 + 8 * r.randrange(0, min(8, (size - 12) // 8))
-            struct.pack_into('<I', b, at, r.choice(INTERESTING) & 0xffffffff)
+            if at + 4 <= len(b):
+                struct.pack_into('<I', b, at, r.choice(INTERESTING) & 0xffffffff)
     elif kind == 5:  # duplicate a chunk
         i = r.randrange(lo, hi)
         n = r.randint(1, 256)
