@@ -142,11 +142,11 @@ static void keep_violation(struct rawfrag_checker *c, const char *kind,
 	c->nr_viol++;
 }
 
-/* an example of this kind was kept already (kind names compare by content) */
-static bool kept_kind(const struct rawfrag_checker *c, const char *kind)
+/* a sample_parse example was kept already */
+static bool kept_parse(const struct rawfrag_checker *c)
 {
 	for (int i = 0; i < c->nr_viol; i++)
-		if (!strcmp(c->viol[i].kind, kind))
+		if (!strcmp(c->viol[i].kind, "sample_parse"))
 			return true;
 	return false;
 }
@@ -169,11 +169,11 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 		return;
 	k->count++;
 	/*
-	 * Past the limit, the first error of each kind is still kept: check
-	 * names the first sample that does not parse without -v.
+	 * Past the limit, the first sample that does not parse is still kept:
+	 * check names it (offset and reason) without -v.
 	 */
 	if (c->max_examples < 0 || c->nr_viol < c->max_examples ||
-	    (sev == RAWFRAG_SEV_ERROR && k->count == 1 && !kept_kind(c, k->kind)))
+	    (k->count == 1 && !strcmp(kind, "sample_parse") && !kept_parse(c)))
 		keep_violation(c, k->kind, sev, raw_off, fmt, ap);
 }
 

@@ -34,6 +34,19 @@ make_file() { # path size_mb
 		>/dev/null 2>&1
 }
 
+# the 4-tracepoint file: context switches and wakeups from a pipe ping-pong
+# (perf bench sched pipe) beside a dd of single bytes (syscall enter/exit)
+make_file4() { # path size_mb
+	local path=$1 want=$(($2 * 1024 * 1024))
+	echo "recording a 4-tracepoint file of ${2} MB into $path (sched_switch, sched_wakeup, raw_syscalls)"
+	perf record -q -o "$path" -m 1024 -e sched:sched_switch -e sched:sched_wakeup \
+		-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -a -- sh -c "
+		perf bench sched pipe -l 100000000 >/dev/null 2>&1 & pp=\$!
+		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
+			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done
+		kill \$pp" >/dev/null 2>&1
+}
+
 bench_read() {
 	local f=${BENCH_FILE:-$dir/tp.data}
 	if [ -z "${BENCH_FILE:-}" ] && { [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -lt $((mb * 1024 * 1024)) ]; }; then

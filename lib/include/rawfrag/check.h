@@ -35,7 +35,7 @@ struct rawfrag_check_opts {
 	bool strict;
 	/*
 	 * how many violation examples to keep (0 = default 20, -1 = all); the
-	 * first error of each kind is kept past the limit
+	 * first sample_parse error is kept past the limit
 	 */
 	int max_examples;
 };
