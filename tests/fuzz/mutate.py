@@ -30,6 +30,8 @@ def records(b, lo, hi):
 
 
 def mutate(b, r):
+    if len(b) < 16:
+        return b
     lo, hi = data_range(b)
     if r.random() < 0.1:
         lo, hi = 0, min(len(b), lo + 64)
