@@ -4,6 +4,7 @@
  * tests/shell/t92-bombs.sh, plus DIR/MANIFEST ("file expect [error]"):
  *   refuse   exit 2 with the error (a substring) naming the COMPRESSED record
  *   bounded  any exit, within the test's memory and time limits
+ * Besides: FINISHED_ROUND floods and a pipe of 8000 HEADER_ATTR records.
  *
  * The COMPRESSED records hold pieces of one zstd stream (as perf record -z
  * writes them) whose content is a repeated record, so a few KiB expand to
@@ -232,6 +233,39 @@ static void rounds_file(const char *file, bool pipe, int nr, int rounds)
 	finish(w, file);
 }
 
+/*
+ * Pipe mode: nr more HEADER_ATTR records for the same tracepoint (fresh ids),
+ * then samples. Each attr costs its 144 bytes, not a probe of every evsel
+ * before it or a compiled print format of its own.
+ */
+static void attrs_file(const char *file, int nr)
+{
+	struct rawfrag_writer *w = writer(file, &(struct bomb_opts){ .pipe = true });
+	uint8_t rec[8 + sizeof(struct perf_event_attr) + 8];
+	struct perf_event_attr a = { .size = sizeof(a), .sample_period = 1,
+				     .sample_type = sample_type, .sample_id_all = 1 };
+	uint32_t type = RAWFRAG_RECORD_HEADER_ATTR;
+	uint16_t misc = 0, size = sizeof(rec);
+
+	a.type = tp_id ? PERF_TYPE_TRACEPOINT : PERF_TYPE_SOFTWARE;
+	a.config = tp_id ? tp_id : PERF_COUNT_SW_CPU_CLOCK;
+	memcpy(rec, &type, 4);
+	memcpy(rec + 4, &misc, 2);
+	memcpy(rec + 6, &size, 2);
+	memcpy(rec + 8, &a, sizeof(a));
+	for (int i = 0; i < nr; i++) {
+		uint64_t id = 1000 + (uint64_t)i;
+
+		memcpy(rec + 8 + sizeof(a), &id, 8);
+		if (rawfrag_writer__write_record(w, rec, sizeof(rec)))
+			wdie(w, file);
+	}
+	for (int i = 0; i < 100; i++)
+		if (rawfrag_writer__write_record(w, sample_rec, sample_len))
+			wdie(w, file);
+	finish(w, file);
+}
+
 static void entry(const char *file, const char *expect, const char *error)
 {
 	fprintf(manifest, "%s %s%s%s\n", file, expect, error ? " " : "", error ? error : "");
@@ -281,6 +315,8 @@ int main(int argc, char **argv)
 	entry("rounds-pipe.data", "bounded", NULL);
 	rounds_file("rounds-only.data", false, 1, 50000);
 	entry("rounds-only.data", "bounded", NULL);
+	attrs_file("attrs-pipe.data", 8000);
+	entry("attrs-pipe.data", "bounded", NULL);
 	fclose(manifest);
 	return 0;
 }

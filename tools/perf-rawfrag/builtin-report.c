@@ -64,6 +64,7 @@ struct report {
 		uint32_t text_len, json_len;
 		const struct rawfrag_decoder *d;
 		void *dpriv;
+		const char *name; /* the name it was built from (a rename is a new string) */
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
@@ -177,8 +178,12 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	size_t len;
 	int l;
 
+	free(c->text);
+	free(c->json);
+	c->json = NULL;
 	c->d = d;
 	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+	c->name = name;
 	name = name ? name : "";
 	l = (int)strlen(name);
 	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
@@ -204,12 +209,27 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 }
 
 /* Per-evsel state for evsels not seen yet (pipe mode adds them as records). */
+/* the cached lines of evsel i are still what build_evc() would make */
+static bool evc_current(struct report *r, int i)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+	const struct ev_cache *c = &r->evc[i];
+
+	return c->text && c->name == rawfrag_evsel__name(ev) &&
+	       c->d == rawfrag_session__decoder(r->sess, ev) &&
+	       c->dpriv == rawfrag_session__decoder_priv(r->sess, ev);
+}
+
+/*
+ * After records that describe the file: new evsels, renames, rebound decoders.
+ * Only what changed is rebuilt (all of it when the name column widens): a pipe
+ * of n HEADER_ATTR records must not cost n^2 line builds.
+ */
 static int update_evsels(struct report *r)
 {
-	int n = rawfrag_file__nr_evsels(r->file), ret = 0;
+	int n = rawfrag_file__nr_evsels(r->file), ret = 0, width = 0, old_width = r->name_width;
 	struct rawfrag_out *mem;
 
-	free_evc(r);
 	if (n > r->nr_known) {
 		bool *sel = realloc(r->selected, n * sizeof(*sel));
 		uint64_t *cnt = realloc(r->ev_samples, n * sizeof(*cnt));
@@ -233,22 +253,23 @@ static int update_evsels(struct report *r)
 	}
 	r->nr_known = n;
 	/* names can change with tracing data or EVENT_UPDATE: recompute all */
-	r->name_width = 0;
 	for (int i = 0; i < n; i++) {
 		const char *name = rawfrag_evsel__name(rawfrag_file__evsel(r->file, i));
 		int l = name ? (int)strlen(name) : 0;
 
 		r->selected[i] = !r->events || (name && event_matches(r->events, name));
-		if (l > r->name_width)
-			r->name_width = l;
+		if (l > width)
+			width = l;
 	}
+	r->name_width = width;
 	if (r->stats)
 		return 0;
 	mem = rawfrag_out__new(-1);
 	if (!mem)
 		return -ENOMEM;
 	for (int i = 0; i < n && !ret; i++)
-		ret = build_evc(r, i, mem);
+		if (width != old_width || !evc_current(r, i))
+			ret = build_evc(r, i, mem);
 	rawfrag_out__delete(mem);
 	return ret;
 }
