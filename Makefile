@@ -5,7 +5,10 @@
 #   make test       the test suite (normal and ASan+UBSan builds)
 #   make fuzz       build and run the libFuzzer harness (FUZZ_SECONDS=600)
 #   make bench      benchmarks against perf
+#   make mutate     mutation score of the test suite (tests/mutants.txt; not in CI)
 #   make doc        man pages from Documentation/*.txt
+#   make install    bin, library (.so/.a), headers, rawfrag.pc, man pages, plugins
+#                   (prefix=/usr/local, DESTDIR=; see scripts/install.mk); make uninstall
 # Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
 
 O ?= build/out
@@ -49,6 +52,11 @@ LDFLAGS_COMMON := $(LDSAN)
 LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/decoders/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librawfrag.a
+# librawfrag.so.MAJOR.MINOR.0 is the real file, .so.MAJOR (the SONAME) and .so link to it
+LIB_VERSION := $(shell sed -n 's/^\#define RAWFRAG_M[AI][JN]OR_VERSION \([0-9]*\)$$/\1/p' \
+	lib/include/rawfrag/core.h | paste -sd.).0
+LIB_SONAME := librawfrag.so.$(firstword $(subst ., ,$(LIB_VERSION)))
+LIB_SO_REAL := $(O)/lib/librawfrag.so.$(LIB_VERSION)
 LIB_SO := $(O)/lib/librawfrag.so
 LIB_MAP := lib/librawfrag.map
 
@@ -73,7 +81,18 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install
+.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
+
+# A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
+# one line instead of failing at link time. Goals that run the set-up first pass.
+ifneq ($(filter-out deps run test mutate clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(LIBPERF_DIR)/lib64/libperf.a),)
+$(error $(LIBPERF_DIR)/lib64/libperf.a missing: run 'make deps' first (installs packages, builds libperf))
+endif
+ifneq ($(shell pkg-config --exists $(PKGS) && echo ok),ok)
+$(error pkg-config: $(PKGS) not all found: run 'make deps' first)
+endif
+endif
 
 deps:
 	$(Q)DEPS=$(DEPS) bash scripts/setup.sh
@@ -88,15 +107,19 @@ $(LIB_A): $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
+$(LIB_SO_REAL): $(LIB_OBJS) $(LIB_MAP)
 	$(call msg,LD,$@)
 	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -Wl,--version-script=$(LIB_MAP) \
-		-Wl,-soname,librawfrag.so.0 -o $@ $(LIB_OBJS) $(PKG_LIBS)
+		-Wl,-soname,$(LIB_SONAME) -o $@ $(LIB_OBJS) $(PKG_LIBS)
+
+$(LIB_SO): $(LIB_SO_REAL)
+	$(Q)ln -sf $(notdir $<) $(@D)/$(LIB_SONAME)
+	$(Q)ln -sf $(LIB_SONAME) $@
 
 # The exported symbols, the version script and the RAWFRAG_API declarations in the
 # public headers must name the same functions.
 check-abi: $(LIB_SO)
-	$(Q)scripts/check-abi.sh $(LIB_SO) $(LIB_MAP) lib/include/rawfrag
+	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
 
 # BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
 $(O)/%.bpf.o: %.bpf.c
@@ -159,16 +182,22 @@ test: deps
 fuzz:
 	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz
 
+# Mutation testing (not in CI): every mutant of tests/mutants.txt must be killed.
+mutate: all
+	$(Q)python3 scripts/mutate.py
+
 bench: all
 	$(Q)bash scripts/bench.sh $(O)
 
 doc:
 	$(Q)$(MAKE) --no-print-directory -C Documentation
 
-install: all
-	install -D -m 755 $(TOOL) $(DESTDIR)$(or $(prefix),/usr/local)/bin/perf-rawfrag
+include scripts/install.mk
 
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+# Every object and every test program (unit tests, generators, the fuzz replay)
+# depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
+# tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

@@ -95,9 +95,11 @@ static int plugin_open(struct plugin *p, const char *path)
 	p->sess = rawfrag_session__new(p->file, &sopts, &err);
 	if (!p->sess)
 		goto fail;
-	p->chk = rawfrag_checker__new(p->sess, &copts);
+	p->chk = rawfrag_checker__new(p->sess, &copts, &err);
+	if (!p->chk)
+		goto fail;
 	p->out = rawfrag_out__new(-1);
-	if (!p->chk || !p->out)
+	if (!p->out)
 		return -ENOMEM;
 	return 0;
 fail:
@@ -217,17 +219,15 @@ static void print_violations(struct plugin *p, const struct one_result *r, FILE 
 
 static void print_decoded(struct plugin *p, const struct one_result *r, FILE *f)
 {
-	struct rawfrag_raw raw;
 	const char *text;
 	size_t len;
 
-	if (!r->dec || !r->dec->text || !rawfrag_session__raw(p->sess, &r->rec, &r->smp, &raw))
-		return;
 	rawfrag_out__reset(p->out);
-	r->dec->text(rawfrag_session__decoder_priv(p->sess, r->evsel), &raw, &r->smp, p->out,
-		     false);
+	if (rawfrag_session__sample_text(p->sess, r->evsel, &r->rec, &r->smp, p->out, false) ==
+	    -ENODATA)
+		return;
 	text = rawfrag_out__mem(p->out, &len);
-	fprintf(f, "  rawfrag %s: %.*s\n", r->dec->name, (int)len, text);
+	fprintf(f, "  rawfrag %s: %.*s\n", rawfrag_decoder__name(r->dec), (int)len, text);
 }
 
 static void sample_from_dlfilter(const struct perf_dlfilter_sample *s, struct rawfrag_sample *o)
@@ -312,7 +312,7 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	sample_from_dlfilter(sample, &in);
 	if (process(p, attr, sample->id, &in, sample->misc, &r))
 		return 0;
-	if (p->producer && (!r.dec || strcmp(r.dec->name, p->producer)))
+	if (p->producer && (!r.dec || strcmp(rawfrag_decoder__name(r.dec), p->producer)))
 		keep = false;
 	if (keep && p->mode == MODE_VIOLATIONS) {
 		keep = r.errors > 0 || (p->strict && r.nr_violations > 0);
@@ -387,7 +387,6 @@ int rawfrag_py_sample(void *h, const char *event, uint32_t pid, uint32_t tid, ui
 	struct rawfrag_sample in = { .pid = pid, .tid = tid, .cpu = cpu, .time = time,
 				     .raw_size = raw_size, .raw_data = raw };
 	struct rawfrag_emit *em;
-	struct rawfrag_raw rr;
 	struct one_result r;
 	const char *text;
 	size_t len;
@@ -407,7 +406,8 @@ int rawfrag_py_sample(void *h, const char *event, uint32_t pid, uint32_t tid, ui
 	if (!em)
 		return -ENOMEM;
 	rawfrag_emit__begin_object(em, NULL);
-	rawfrag_emit__str(em, "producer", r.dec ? r.dec->name : "none", (size_t)-1);
+	rawfrag_emit__str(em, "producer", r.dec ? rawfrag_decoder__name(r.dec) : "none",
+			  (size_t)-1);
 	rawfrag_emit__u64(em, "errors", r.errors);
 	rawfrag_emit__begin_array(em, "violations");
 	for (int i = 0; i < r.nr_violations; i++) {
@@ -423,8 +423,7 @@ int rawfrag_py_sample(void *h, const char *event, uint32_t pid, uint32_t tid, ui
 	}
 	rawfrag_emit__end_array(em);
 	rawfrag_emit__begin_object(em, "fields");
-	if (r.dec && r.dec->fields && rawfrag_session__raw(p->sess, &r.rec, &r.smp, &rr))
-		r.dec->fields(rawfrag_session__decoder_priv(p->sess, ev), &rr, &r.smp, em);
+	rawfrag_session__sample_fields(p->sess, ev, &r.rec, &r.smp, em);
 	rawfrag_emit__end_object(em);
 	rawfrag_emit__end_object(em);
 	rawfrag_emit__delete(em);

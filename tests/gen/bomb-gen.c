@@ -19,6 +19,8 @@
 
 #include <rawfrag/writer.h>
 
+#include "internal/writer.h" /* rw_set_feat(): HEADER_COMPRESSED with any mmap_len */
+
 #define PERF_MMAP_LEN 528384u /* perf record's default: (128 + 1) pages */
 #define ZREC_MAX (0xffff - 8)
 
@@ -96,7 +98,7 @@ static struct rawfrag_writer *writer(const char *file, const struct bomb_opts *o
 	const char *names[] = { "sched:sched_switch" };
 	struct perf_event_attr a = { .size = sizeof(a), .sample_period = 1,
 				     .sample_type = sample_type, .sample_id_all = 1 };
-	uint32_t feat[5] = { 0, 1, 1, 1, o->mmap_len };
+	struct rw_buf feat = { .swap = false };
 	uint64_t id = 1;
 	struct rawfrag_err err;
 	struct rawfrag_writer *w;
@@ -116,9 +118,16 @@ static struct rawfrag_writer *writer(const char *file, const struct bomb_opts *o
 	    rawfrag_writer__set_host_features(w))
 		wdie(w, file);
 	free(blob);
-	if (o->feature && rawfrag_writer__set_feature(w, RAWFRAG_FEAT_COMPRESSED, feat,
-						      sizeof(feat)))
-		wdie(w, file);
+	if (o->feature) {
+		/* version 0, zstd, level 1, ratio 1, mmap_len */
+		rw_buf__put32(&feat, 0);
+		rw_buf__put32(&feat, 1);
+		rw_buf__put32(&feat, 1);
+		rw_buf__put32(&feat, 1);
+		rw_buf__put32(&feat, o->mmap_len);
+		if (rw_set_feat(w, RAWFRAG_FEAT_COMPRESSED, &feat))
+			wdie(w, file);
+	}
 	if (rawfrag_writer__start(w))
 		wdie(w, file);
 	return w;

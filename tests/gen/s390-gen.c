@@ -66,6 +66,7 @@
 
 #include <rawfrag/rawfrag.h>
 #include "internal/s390.h"
+#include "s390-kernel-sizes.h"
 
 #define PMU_CF	       10
 #define PMU_SF	       11
@@ -174,7 +175,7 @@ static void build_cfdiag(struct buf *b, int k, const struct machine *m, enum cf_
 {
 	memset(b, 0, sizeof(*b));
 	for (unsigned int set = 0; set < S390_CTRSET_MAX; set++) {
-		unsigned int n = s390_ctrset__expected(set, m->cfvn, m->csvn);
+		unsigned int n = kernel_ctrset_size(set, m->cfvn, m->csvn);
 		uint32_t at = b->len;
 
 		if (!n)
@@ -463,11 +464,11 @@ static int dump(const char *path)
 		rawfrag_emit__begin_object(em, NULL);
 		rawfrag_emit__u64(em, "offset", rec.offset);
 		rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
-		rawfrag_emit__str(em, "producer", d ? d->name : "none", (size_t)-1);
+		rawfrag_emit__str(em, "producer", d ? rawfrag_decoder__name(d) : "none",
+				  (size_t)-1);
 		rawfrag_emit__u64(em, "raw_size", raw.size);
 		rawfrag_emit__begin_object(em, "fields");
-		if (d && d->fields)
-			d->fields(rawfrag_session__decoder_priv(s, ev), &raw, &smp, em);
+		rawfrag_session__sample_fields(s, ev, &rec, &smp, em);
 		rawfrag_emit__end_object(em);
 		rawfrag_emit__end_object(em);
 		rawfrag_out__putc(out, '\n');

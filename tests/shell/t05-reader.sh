@@ -5,11 +5,12 @@
 # copies must give one exact error and exit 2; a 1 GB file is walked in bounded
 # memory.
 source "$(dirname "$0")/lib.sh"
+t_plan 45
 
 WALK=$(t_bin rawfrag-walk)
-if [ ! -x "$WALK" ]; then t_skip "reader" "rawfrag-walk not built"; exit 0; fi
+if [ ! -x "$WALK" ]; then t_fail "reader" "rawfrag-walk not built"; exit 1; fi
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
-	t_skip "reader" "needs root, tracefs and perf"; exit 0
+	t_skip_rest "reader: needs root, tracefs and perf"
 fi
 
 # perf's per-type counts ("TYPE N"), from the first "Aggregated stats" block of -D
@@ -69,7 +70,7 @@ if [ -x "$O/tests/tp-be-gen" ] && "$O/tests/tp-be-gen" be.data be.jsonl >/dev/nu
 	compare "big-endian file" be.data
 	"$WALK" -q -H be.data | grep -q '^mode file swap 1 ' && t_ok "big-endian file: needs swap" ||
 		t_fail "big-endian file: needs swap"
-	# perf 6.1 cannot read cross-endian pipes (§1.12): check the counts the generator chose
+	# perf 6.1 cannot read cross-endian pipes: check the counts the generator chose
 	if "$O/tests/tp-be-gen" -p bep.data bep.jsonl >/dev/null 2>&1; then
 		t_eq "big-endian pipe: samples" "$(grep -c . bep.jsonl)" \
 			"$(our_counts bep.data | awk '$1 == "SAMPLE" { print $2 }')"

@@ -62,9 +62,10 @@ struct report {
 	struct ev_cache {
 		char *text, *json;
 		uint32_t text_len, json_len;
+		const struct rawfrag_evsel *ev;
+		/* what the lines were built from (a rename is a new string) */
 		const struct rawfrag_decoder *d;
-		void *dpriv;
-		const char *name; /* the name it was built from (a rename is a new string) */
+		const char *name;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
@@ -181,8 +182,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	free(c->text);
 	free(c->json);
 	c->json = NULL;
+	c->ev = ev;
 	c->d = d;
-	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
 	c->name = name;
 	name = name ? name : "";
 	l = (int)strlen(name);
@@ -195,8 +196,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	rawfrag_out__puts(mem, "{\"event\":");
 	rawfrag_out__json_str(mem, name, (size_t)-1);
 	rawfrag_out__puts(mem, ",\"producer\":");
-	if (d && d->name)
-		rawfrag_out__json_str(mem, d->name, (size_t)-1);
+	if (rawfrag_decoder__name(d))
+		rawfrag_out__json_str(mem, rawfrag_decoder__name(d), (size_t)-1);
 	else
 		rawfrag_out__puts(mem, "null");
 	rawfrag_out__mem(mem, &len);
@@ -215,9 +216,8 @@ static bool evc_current(struct report *r, int i)
 	struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
 	const struct ev_cache *c = &r->evc[i];
 
-	return c->text && c->name == rawfrag_evsel__name(ev) &&
-	       c->d == rawfrag_session__decoder(r->sess, ev) &&
-	       c->dpriv == rawfrag_session__decoder_priv(r->sess, ev);
+	return c->text && c->ev == ev && c->name == rawfrag_evsel__name(ev) &&
+	       c->d == rawfrag_session__decoder(r->sess, ev);
 }
 
 /*
@@ -493,12 +493,8 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		o->len += (size_t)(p - line);
 	else
 		rf_out_write(o, line, (size_t)(p - line));
-	if (f & F_TRACE) {
-		struct rawfrag_raw raw;
-
-		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
-			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
-	}
+	if (f & F_TRACE)
+		rawfrag_session__sample_text(r->sess, c->ev, rec, smp, o, r->verbose_text);
 	rf_out_putc(o, '\n');
 }
 
@@ -553,8 +549,6 @@ static char *json_time(struct report *r, char *p, uint64_t t)
 static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
-	const struct rawfrag_decoder *d = c->d;
-	void *priv = c->dpriv;
 	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = r->out;
 	struct rawfrag_emit *em = r->em;
@@ -598,7 +592,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	}
 	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
 		uint32_t len = 0;
-		bool known = d && d->length && !d->length(priv, &raw, smp, &len, NULL) &&
+		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
 			     len <= raw.size;
 
 		p = json_u64(p, KEY(",\"raw\":{\"size\":"), raw.size);
@@ -615,10 +609,8 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		}
 		p = PUT(p, ",\"fields\":{");
 		rf_out_write(o, line, (size_t)(p - line));
-		if (d && d->fields) {
-			rawfrag_emit__reset(em);
-			d->fields(priv, &raw, smp, em);
-		}
+		rawfrag_emit__reset(em);
+		rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, em);
 		rf_out_write(o, "}}\n", 3);
 	} else {
 		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
@@ -646,13 +638,15 @@ static void print_stats(struct report *r)
 	uint64_t total = fs->nr_other_records;
 
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++)
-		total += fs->nr_records[t];
+		total += rawfrag_file__nr_records(r->file, t);
 	rawfrag_out__printf(o, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++) {
-		if (!fs->nr_records[t])
+		uint64_t n = rawfrag_file__nr_records(r->file, t);
+
+		if (!n)
 			continue;
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", stats_name(t),
-				    fs->nr_records[t], 100.0 * fs->nr_records[t] / total);
+				    n, 100.0 * n / total);
 	}
 	if (fs->nr_other_records)
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "UNKNOWN",
