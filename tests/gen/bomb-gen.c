@@ -302,15 +302,15 @@ int main(int argc, char **argv)
 
 	/* each record expands past mmap_len: perf refuses the first one */
 	zbomb("z-mmaplen.data", &perf_like, 8, 64u << 20, false);
-	entry("z-mmaplen.data", "refuse", "more than mmap_len");
+	entry("z-mmaplen.data", "refuse", "more than HEADER_COMPRESSED.s mmap_len");
 	zbomb("z-mmaplen-pipe.data", &perf_pipe, 8, 64u << 20, false);
-	entry("z-mmaplen-pipe.data", "refuse", "more than mmap_len");
+	entry("z-mmaplen-pipe.data", "refuse", "more than HEADER_COMPRESSED.s mmap_len");
 	/* mmap_len claims 4 GiB: the overall ratio stops it */
 	zbomb("z-ratio.data", &huge_mmap, 48, 8u << 20, false);
 	entry("z-ratio.data", "refuse", "expansion ratio");
 	/* no HEADER_COMPRESSED: a default bound per record */
 	zbomb("z-nofeat.data", &(struct bomb_opts){ 0 }, 16, 32u << 20, false);
-	entry("z-nofeat.data", "refuse", "more than");
+	entry("z-nofeat.data", "refuse", "more than the default bound");
 	/* FINISHED_ROUNDs within mmap_len per record, stopped by the ratio */
 	zbomb("z-rounds.data", &perf_like, 400, PERF_MMAP_LEN - 4096, true);
 	entry("z-rounds.data", "refuse", "expansion ratio");
