@@ -160,6 +160,15 @@ $(FUZZ_REPLAY): tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A) $(PKG_LIBS)
 
+# the same over the command's output modes (tests/fuzz/fuzz_tool.c): the tool's
+# objects without its main()
+FUZZ_TOOL_REPLAY := $(O)/tests/fuzz-tool-replay
+$(FUZZ_TOOL_REPLAY): tests/fuzz/fuzz_tool.c tests/fuzz/replay.c $(filter-out %/perf-rawfrag.o,$(TOOL_OBJS)) $(LIB_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ tests/fuzz/fuzz_tool.c tests/fuzz/replay.c \
+		$(filter-out %/perf-rawfrag.o,$(TOOL_OBJS)) $(TOOL_LIBS)
+
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash scripts/run-main.sh $(O)
@@ -167,7 +176,8 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
-	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay
+	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay \
+		build/asan/tests/fuzz-tool-replay
 	$(Q)$(MAKE) --no-print-directory check-abi
 	$(Q)bash tests/run.sh
 

@@ -17,6 +17,14 @@
  * header.size equals the implied size modulo 65536 (it does for a genuine wrap when the
  * fields after RAW have fixed sizes).
  *
+ * The quick path (check_file's case: no parsed sample handed in): for events
+ * whose samples are head words and RAW in host order, as tracepoints write
+ * them, the rules are precomputed per event on its first sample (where RAW's
+ * size word sits) and a sample is decoded only that far, into a per-event
+ * sample struct whose other fields stay zero; the id -> evsel lookup goes
+ * through a small direct-mapped cache when the file has few ids. A sample
+ * that does not fit takes the full parser, which says why.
+ *
  * Ownership: the checker owns its figures, kind names and kept violations.
  */
 #include <errno.h>
@@ -27,16 +35,28 @@
 #include <rawfrag/tool.h>
 
 #include "internal/check_sink.h"
+#include "internal/file.h"
 #include "internal/opts.h"
 
 #define STALE_EXAMPLES 8
 #define DEFAULT_EXAMPLES 20
+#define ID_CACHE 16 /* perf's ids are consecutive: a few events x cpus fit */
+
+/* the sample words before RAW, 8 bytes each; all the quick path decodes */
+#define HEAD_BITS                                                                   \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |     \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |      \
+	 PERF_SAMPLE_PERIOD)
 
 struct check_ev {
 	struct rawfrag_check_evstats st;
 	struct rawfrag_check_kind_count *kinds;
 	int cap_kinds;
 	uint64_t stale[STALE_EXAMPLES];
+	/* the quick path's rules, set on the event's first sample */
+	bool rules;
+	uint32_t raw_at; /* offset of raw_size in its samples; 0: the full parser */
+	struct rawfrag_sample smp; /* only the quick path's fields are ever set */
 };
 
 struct rawfrag_checker {
@@ -55,6 +75,14 @@ struct rawfrag_checker {
 	const struct rawfrag_record *cur_rec;
 	int cur_idx;
 	struct check_ev *cur_ev;
+	bool big_endian;
+	/* id -> evsel idx + 1 (0: empty), valid while the file's ids stay as counted */
+	struct {
+		uint64_t id;
+		int idx1;
+	} idc[ID_CACHE];
+	int idc_evsels;
+	uint64_t idc_ids;
 };
 
 static struct rawfrag_check_kind_count *kind_slot(struct check_ev *ev, const char *kind,
@@ -117,6 +145,15 @@ static void keep_violation(struct rawfrag_checker *c, const char *kind,
 	c->nr_viol++;
 }
 
+/* a sample_parse example was kept already */
+static bool kept_parse(const struct rawfrag_checker *c)
+{
+	for (int i = 0; i < c->nr_viol; i++)
+		if (!strcmp(c->viol[i].kind, "sample_parse"))
+			return true;
+	return false;
+}
+
 static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severity sev,
 			   const char *kind, int64_t raw_off, const char *fmt, va_list ap)
 {
@@ -134,7 +171,12 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 	if (!k)
 		return;
 	k->count++;
-	if (c->max_examples < 0 || c->nr_viol < c->max_examples)
+	/*
+	 * Past the limit, the first sample that does not parse is still kept:
+	 * check names it (offset and reason) without -v.
+	 */
+	if (c->max_examples < 0 || c->nr_viol < c->max_examples ||
+	    (k->count == 1 && !strcmp(kind, "sample_parse") && !kept_parse(c)))
 		keep_violation(c, k->kind, sev, raw_off, fmt, ap);
 }
 
@@ -158,6 +200,7 @@ struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
 	c->sess = s;
 	c->file = rawfrag_session__file(s);
 	c->swap = rawfrag_file__needs_swap(c->file);
+	c->big_endian = rawfrag_file__big_endian(c->file);
 	c->max_examples = RAWFRAG_OPTS_GET(opts, max_examples, 0);
 	if (!c->max_examples)
 		c->max_examples = DEFAULT_EXAMPLES;
@@ -304,6 +347,108 @@ static void diagnose(struct rawfrag_checker *c, const struct perf_event_attr *at
 					   (unsigned long long)off + 4, raw_size, rec->size);
 }
 
+/* rawfrag_file__evsel_of() through the id cache */
+static struct rawfrag_evsel *evsel_of(struct rawfrag_checker *c, const struct rawfrag_record *rec)
+{
+	const struct rawfrag_file *f = c->file;
+	struct rawfrag_evsel *e;
+	uint64_t id;
+	unsigned int slot;
+
+	if (f->nr_evsels == 1)
+		return f->evsels[0];
+	if (f->id_pos < 0 || f->id_hash_dirty || f->nr_ids_total > 4 * ID_CACHE ||
+	    rec->size < 16u + 8u * (uint32_t)f->id_pos)
+		return rawfrag_file__evsel_of(f, rec);
+	if (f->nr_evsels != c->idc_evsels || f->nr_ids_total != c->idc_ids) {
+		memset(c->idc, 0, sizeof(c->idc));
+		c->idc_evsels = f->nr_evsels;
+		c->idc_ids = f->nr_ids_total;
+	}
+	id = rf_u64((const uint8_t *)rec->data + 8 + 8 * f->id_pos, f->swap);
+	slot = (unsigned int)(id % ID_CACHE);
+	if (id && c->idc[slot].id == id)
+		return f->evsels[c->idc[slot].idx1 - 1];
+	e = rawfrag_file__evsel_of(f, rec);
+	if (e && id) {
+		c->idc[slot].id = id;
+		c->idc[slot].idx1 = e->idx + 1;
+	}
+	return e;
+}
+
+static void set_rules(struct rawfrag_checker *c, struct check_ev *ev,
+		      const struct perf_event_attr *attr)
+{
+	uint64_t type = attr->sample_type;
+
+	ev->rules = true;
+	ev->raw_at = 0;
+	if (!c->swap && (type & PERF_SAMPLE_RAW) && !(type & ~(HEAD_BITS | PERF_SAMPLE_RAW)))
+		ev->raw_at = 8 + 8 * (uint32_t)__builtin_popcountll(type & HEAD_BITS);
+	ev->smp.sample_type = type;
+}
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t ld32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/*
+ * Decode a sample of a quick-path event into ev->smp: its head words and RAW.
+ * False when RAW does not fit in the record (the full parser diagnoses it).
+ */
+static inline bool quick_sample(struct check_ev *ev, const struct rawfrag_record *rec)
+{
+	struct rawfrag_sample *s = &ev->smp;
+	const uint8_t *d = (const uint8_t *)rec->data + 8;
+	uint64_t type = s->sample_type;
+	uint32_t at = ev->raw_at, raw_size;
+
+	if (rec->size < at + 4u)
+		return false;
+	raw_size = ld32((const uint8_t *)rec->data + at);
+	if (raw_size > rec->size - at - 4u)
+		return false;
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		s->identifier = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_IP)
+		s->ip = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_TID)
+		s->pid = ld32(d), s->tid = ld32(d + 4), d += 8;
+	if (type & PERF_SAMPLE_TIME)
+		s->time = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_ADDR)
+		s->addr = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_ID)
+		s->id = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = ld64(d), d += 8;
+	if (type & PERF_SAMPLE_CPU)
+		s->cpu = ld32(d), s->cpu_res = ld32(d + 4), d += 8;
+	if (type & PERF_SAMPLE_PERIOD)
+		s->period = ld64(d);
+	if ((type & PERF_SAMPLE_IDENTIFIER) && !(type & PERF_SAMPLE_ID))
+		s->id = s->identifier;
+	s->misc = rec->misc;
+	s->raw_size = raw_size;
+	s->raw_offset = at + 4;
+	s->raw_data = (const uint8_t *)rec->data + at + 4;
+	s->end_offset = at + 4 + raw_size;
+	return true;
+}
+
 static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *rec,
 			struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp);
 
@@ -312,7 +457,7 @@ int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_reco
 {
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return 0;
-	return check_sample(c, rec, rawfrag_file__evsel_of(c->file, rec), smp);
+	return check_sample(c, rec, evsel_of(c, rec), smp);
 }
 
 /* the session found the evsel already: no second lookup */
@@ -330,12 +475,13 @@ static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *
 	const struct rawfrag_decoder *dec;
 	struct rawfrag_sample local;
 	struct rawfrag_raw raw;
+	void *priv = NULL;
 	struct rawfrag_check_sink *sink = &c->sink;
 	struct check_ev *ev;
 	int64_t len = -1;
 	uint64_t stale;
 
-	c->cur_idx = evsel ? rawfrag_evsel__idx(evsel) : -1;
+	c->cur_idx = evsel ? evsel->idx : -1;
 	ev = get_ev(c, c->cur_idx);
 	if (!ev)
 		return -ENOMEM;
@@ -349,7 +495,11 @@ static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *
 					   "sample id matches no event");
 		return sink->nr_err;
 	}
-	attr = rawfrag_evsel__attr(evsel);
+	attr = &evsel->attr;
+	if (!ev->rules)
+		set_rules(c, ev, attr);
+	if (!smp && ev->raw_at && quick_sample(ev, rec))
+		smp = &ev->smp;
 	if (!smp) {
 		/* not zeroed: 280 bytes per sample show in profiles; parse fills it */
 		struct rawfrag_err perr;
@@ -361,14 +511,20 @@ static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *
 		}
 		smp = &local;
 	}
-	if (!rawfrag_session__raw(c->sess, rec, smp, &raw))
+	if (!smp->raw_data)
 		return 0;
-	dec = rawfrag_session__decoder(c->sess, evsel);
+	/* rawfrag_session__raw() with the byte order looked up once */
+	raw.data = smp->raw_data;
+	raw.size = smp->raw_size;
+	raw.swap = smp->swap;
+	raw.big_endian = c->big_endian;
+	raw.rec_offset = rec->offset;
+	raw.raw_offset = smp->raw_offset;
+	dec = rf_session__bound(c->sess, evsel->idx, &priv);
 	if (dec && dec->length && (uint64_t)raw.raw_offset + raw.size <= rec->size) {
 		uint32_t l = 0;
 
-		if (!dec->length(rawfrag_session__decoder_priv(c->sess, evsel), &raw, smp, &l,
-				 sink))
+		if (!dec->length(priv, &raw, smp, &l, sink))
 			len = l;
 	}
 	stale = ev->st.pad_stale;

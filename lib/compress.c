@@ -7,8 +7,14 @@
  *
  * Memory is bounded: the compressed payload is copied (< 64 KiB) and expanded
  * incrementally into a fixed output buffer as records are taken from it, so no
- * buffer depends on sizes from the file (HEADER_COMPRESSED.mmap_len is only
- * informational here).
+ * buffer depends on sizes from the file.
+ *
+ * Time is bounded too, against zstd bombs (a few KiB expanding to GiB): each
+ * COMPRESSED record may expand to at most HEADER_COMPRESSED's mmap_len bytes,
+ * as perf's reader allows (perf record compresses one ring buffer read at a
+ * time, so a record never holds more), and over the whole file the expanded
+ * bytes may pass RATIO_FREE only at RATIO_MAX times the compressed bytes
+ * (perf record -z reaches about 10:1 on tracepoint data).
  *
  * Ownership: struct rf_zstd belongs to its file; returned records point into
  * out and are valid until the next call.
@@ -23,6 +29,10 @@
 
 #define OUT_SIZE (1u << 20) /* must exceed the largest record (64 KiB) */
 #define IN_SIZE (64u << 10)
+/* per-record bound without HEADER_COMPRESSED (perf refuses such files) */
+#define DEFAULT_MMAP_LEN (4u << 20)
+#define RATIO_FREE (64ULL << 20)
+#define RATIO_MAX 256
 
 struct rf_zstd {
 	ZSTD_DStream *ds;
@@ -31,6 +41,8 @@ struct rf_zstd {
 	uint8_t *out;
 	size_t out_len, out_pos;
 	uint64_t rec_offset; /* the COMPRESSED record being expanded */
+	uint64_t rec_out;    /* bytes it expanded to so far */
+	uint64_t rec_max;    /* its bound: mmap_len */
 	bool warned;
 };
 
@@ -70,6 +82,33 @@ int rf_zstd__feed(struct rawfrag_file *f, const struct rawfrag_record *rec)
 	z->in_len = len;
 	z->in_pos = 0;
 	z->rec_offset = rec->offset;
+	z->rec_out = 0;
+	z->rec_max = f->env.has_compressed && f->env.comp_mmap_len ? f->env.comp_mmap_len :
+		     DEFAULT_MMAP_LEN;
+	return 0;
+}
+
+/* The bounds against zstd bombs, after a step that expanded to z->rec_out. */
+static int check_bounds(struct rawfrag_file *f, struct rf_zstd *z)
+{
+	const struct rawfrag_file_stats *st = &f->stats;
+
+	if (z->rec_out > z->rec_max)
+		return rf_error(f, (int64_t)z->rec_offset, RAWFRAG_RECORD_COMPRESSED,
+				"%u bytes of zstd data expand to more than %s %" PRIu64
+				" bytes, the most one record holds",
+				(unsigned int)z->in_len,
+				f->env.has_compressed && f->env.comp_mmap_len ?
+				"HEADER_COMPRESSED's mmap_len" : "the default bound of",
+				z->rec_max);
+	if (st->nr_decompressed_bytes > RATIO_FREE &&
+	    st->nr_decompressed_bytes - RATIO_FREE > RATIO_MAX * st->nr_compressed_bytes)
+		return rf_error(f, (int64_t)z->rec_offset, RAWFRAG_RECORD_COMPRESSED,
+				"%" PRIu64 " bytes of zstd data expand to over %" PRIu64
+				" bytes: past the expansion ratio limit (%u:1 beyond the first "
+				"%llu MiB)",
+				st->nr_compressed_bytes, st->nr_decompressed_bytes, RATIO_MAX,
+				RATIO_FREE >> 20);
 	return 0;
 }
 
@@ -111,7 +150,10 @@ int rf_zstd__next(struct rawfrag_file *f, struct rawfrag_record *rec)
 		z->out_len = avail;
 		z->out_pos = 0;
 		ib = (ZSTD_inBuffer){ z->in, z->in_len, z->in_pos };
+		/* one byte past the record's bound tells a bomb from a full stop */
 		ob = (ZSTD_outBuffer){ z->out, OUT_SIZE, z->out_len };
+		if (z->rec_max - z->rec_out < OUT_SIZE - z->out_len)
+			ob.size = z->out_len + (z->rec_max - z->rec_out) + 1;
 		ret = ZSTD_decompressStream(z->ds, &ob, &ib);
 		if (ZSTD_isError(ret))
 			return rf_error(f, (int64_t)z->rec_offset, RAWFRAG_RECORD_COMPRESSED,
@@ -120,8 +162,11 @@ int rf_zstd__next(struct rawfrag_file *f, struct rawfrag_record *rec)
 			return rf_error(f, (int64_t)z->rec_offset, RAWFRAG_RECORD_COMPRESSED,
 					"zstd: no progress");
 		f->stats.nr_decompressed_bytes += ob.pos - z->out_len;
+		z->rec_out += ob.pos - z->out_len;
 		z->in_pos = ib.pos;
 		z->out_len = ob.pos;
+		if (check_bounds(f, z))
+			return -EINVAL;
 	}
 }
 

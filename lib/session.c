@@ -53,18 +53,20 @@ struct rawfrag_session {
 	} snap;
 };
 
+/*
+ * n: the evsels bound so far. Evsels added since are bound by bind_new(): they
+ * are no reason to probe the others again (that made a pipe of n HEADER_ATTR
+ * records cost n^2 probes).
+ */
 static void env_take(struct env_snap *e, const struct rawfrag_file *f,
-		     const struct rawfrag_env *env)
+		     const struct rawfrag_env *env, int n)
 {
-	int n = rawfrag_file__nr_evsels(f);
-
 	memset(e, 0, sizeof(*e));
 	for (int i = 0; i < n; i++) {
+		/* a rename is a new string (names live until the file closes) */
 		const char *name = rawfrag_evsel__name(rawfrag_file__evsel(f, i));
 
-		e->names = e->names * 31 + 1;
-		for (; name && *name; name++)
-			e->names = e->names * 131 + (unsigned char)*name;
+		e->names = e->names * 31 + (uintptr_t)name;
 	}
 	if (!env)
 		return;
@@ -83,13 +85,13 @@ static bool env_changed(const struct rawfrag_session *s, const struct rawfrag_en
 {
 	struct env_snap now;
 
-	env_take(&now, s->file, env);
+	env_take(&now, s->file, env, s->nr_bound);
 	return memcmp(&now, &s->snap, sizeof(now)) != 0;
 }
 
 static void env_snapshot(struct rawfrag_session *s, const struct rawfrag_env *env)
 {
-	env_take(&s->snap, s->file, env);
+	env_take(&s->snap, s->file, env, s->nr_bound);
 }
 
 static void call_print(rawfrag_print_fn_t fn, enum rawfrag_print_level lvl, void *ctx,

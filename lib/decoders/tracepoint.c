@@ -63,10 +63,18 @@ struct tp_file {
 	char *kallsyms; /* where to resolve %ps from, NULL: nowhere */
 	bool kallsyms_done;
 	const struct rawfrag_decoder_ctx *ctx; /* the session's, for -v messages */
+	/*
+	 * The events bound so far, one per format, each holding a reference:
+	 * evsels of the same tracepoint share it, so a file repeating an attr
+	 * costs its bytes, not a compiled layout (tens of KiB) per copy.
+	 */
+	struct tp_event **bound;
+	int nr_bound, cap_bound;
 };
 
 /* Per-evsel state: the precompiled layout of one event. */
 struct tp_event {
+	int refs; /* evsels bound to it, plus the file's cache */
 	struct tp_file *tf;
 	struct tep_event *ev;
 	uint16_t id;
@@ -174,6 +182,36 @@ static void tp_event_free(struct tp_event *te)
 	free(te->f);
 	free(te->dyn);
 	free(te);
+}
+
+static void tp_event_put(struct tp_event *te)
+{
+	if (te && --te->refs <= 0)
+		tp_event_free(te);
+}
+
+/* te into the file's cache (which takes a reference); no cache on ENOMEM */
+static void tp_cache(struct tp_file *tf, struct tp_event *te)
+{
+	if (tf->nr_bound == tf->cap_bound) {
+		int cap = tf->cap_bound ? 2 * tf->cap_bound : 16;
+		struct tp_event **v = realloc(tf->bound, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		tf->bound = v;
+		tf->cap_bound = cap;
+	}
+	te->refs++;
+	tf->bound[tf->nr_bound++] = te;
+}
+
+static struct tp_event *tp_cached(const struct tp_file *tf, const struct tep_event *ev)
+{
+	for (int i = 0; i < tf->nr_bound; i++)
+		if (tf->bound[i]->ev == ev)
+			return tf->bound[i];
+	return NULL;
 }
 
 static void find_lenchk(struct tp_event *te, struct tep_print_arg *a);
@@ -767,6 +805,9 @@ static void tp_file_fini(void *file_priv)
 
 	if (!tf)
 		return;
+	for (int i = 0; i < tf->nr_bound; i++)
+		tp_event_put(tf->bound[i]);
+	free(tf->bound);
 	rawfrag_tp_data__fini(&tf->td);
 	trace_seq_destroy(&tf->seq);
 	rawfrag_out__delete(tf->scratch);
@@ -852,6 +893,12 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 					 (unsigned long long)config);
 		return 0;
 	}
+	te = tp_cached(tf, ev);
+	if (te) {
+		te->refs++;
+		*priv = te;
+		return 100;
+	}
 	te = tp_event_new(tf, ev);
 	if (!te) {
 		rawfrag_decoder_ctx__log(ctx, RAWFRAG_WARN,
@@ -876,6 +923,8 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 						 "%s: cannot load kernel symbols (%s)",
 						 tf->kallsyms, strerror(-ret));
 	}
+	te->refs = 1;
+	tp_cache(tf, te);
 	*priv = te;
 	return 100;
 }
@@ -896,7 +945,7 @@ static int tp_probe(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel 
 
 static void tp_release(void *priv)
 {
-	tp_event_free(priv);
+	tp_event_put(priv);
 }
 
 static const char *tp_pid_comm(void *file_priv, uint32_t pid)

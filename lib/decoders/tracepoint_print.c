@@ -497,6 +497,25 @@ void rawfrag_tp_prog__free(struct rawfrag_tp_prog *p)
 	free(p);
 }
 
+/*
+ * The symbol table is sized for the worst format while compiling; keep only
+ * what was used (most formats use none): one event's program then costs about
+ * half as much, which a file binding thousands of formats feels.
+ */
+static void shrink_symtab(struct rawfrag_tp_prog *p)
+{
+	struct sym *t = malloc((p->nr_symtab ? p->nr_symtab : 1) * sizeof(*t));
+
+	if (!t)
+		return;
+	memcpy(t, p->symtab, p->nr_symtab * sizeof(*t));
+	for (int i = 0; i < p->nr_nodes; i++)
+		if (p->nodes[i].syms)
+			p->nodes[i].syms = t + (p->nodes[i].syms - p->symtab);
+	free(p->symtab);
+	p->symtab = t;
+}
+
 struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, bool swap,
 						 int long_size)
 {
@@ -533,6 +552,7 @@ struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, boo
 		finish(&p->pieces[i]);
 	}
 	fold_literals(p);
+	shrink_symtab(p);
 	return p;
 fail:
 	rawfrag_tp_prog__free(p);

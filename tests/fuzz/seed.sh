@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Seed corpus for the fuzzer: the fixture generators' outputs and a few small real
-# perf.data files (when perf, root and tracefs are there), each at most 256 KiB.
+# perf.data files (when perf, root and tracefs are there), each at most 256 KiB;
+# bomb-gen's zstd bombs among them.
 set -u
 dir=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 O=${O:-$top/build/out}
 mkdir -p "$dir"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for g in rawfrag-gen ibs-gen s390-gen tp-be-gen; do
+for g in rawfrag-gen ibs-gen s390-gen tp-be-gen bomb-gen; do
 	[ -x "$O/tests/$g" ] || continue
 	mkdir -p "$tmp/$g"
 	case $g in

@@ -8,6 +8,8 @@
  * -q: no per-record lines.  -f: force past bad records.
  * -m: print "peak_rss_kb N" (VmHWM) at the end.
  * -e: per evsel sample counts at the end ("samples NAME N").
+ * -r: the raw-walk floor for make bench: find each sample's raw payload (its
+ *     evsel's fixed words before RAW) and read its first u16 ("raw N SUM").
  * Exit 0, or 2 with "path: offset 0x..: TYPE: reason" on stderr for bad input.
  */
 #include <inttypes.h>
@@ -70,6 +72,48 @@ static void print_header(struct rawfrag_file *f)
 			printf("feature %d\n", i);
 }
 
+/* where RAW's size word sits in this evsel's samples; 0: not at a fixed place */
+static uint32_t raw_at(const struct perf_event_attr *a)
+{
+	uint64_t st = a->sample_type, fixed = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+		PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+
+	if (!(st & PERF_SAMPLE_RAW) || (st & (PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN)))
+		return 0;
+	return 8 + 8 * (uint32_t)__builtin_popcountll(st & fixed);
+}
+
+static int raw_walk(struct rawfrag_file *f)
+{
+	struct rawfrag_record rec;
+	uint64_t n = 0, sum = 0;
+	uint32_t at[64] = { 0 };
+	int r;
+
+	while ((r = rawfrag_file__next(f, &rec)) == 1) {
+		struct rawfrag_evsel *e;
+		uint32_t off;
+		int idx;
+
+		if (rec.type != PERF_RECORD_SAMPLE || !(e = rawfrag_file__evsel_of(f, &rec)))
+			continue;
+		idx = rawfrag_evsel__idx(e);
+		if (idx >= 64)
+			continue;
+		if (!at[idx])
+			at[idx] = raw_at(rawfrag_evsel__attr(e));
+		off = at[idx];
+		if (!off || off + 6 > rec.size)
+			continue;
+		sum += rawfrag__get16((const uint8_t *)rec.data + off + 4,
+				      rawfrag_file__needs_swap(f));
+		n++;
+	}
+	printf("raw %" PRIu64 " %" PRIu64 "\n", n, sum);
+	return r;
+}
+
 static void print_rss(void)
 {
 	char line[256];
@@ -85,6 +129,7 @@ static void print_rss(void)
 int main(int argc, char **argv)
 {
 	bool stats = false, header = false, quiet = false, rss = false, per_evsel = false;
+	bool raw = false;
 	uint64_t *nr_samples = NULL;
 	int cap = 0;
 	RAWFRAG_OPTS(rawfrag_file_opts, opts, .print = print_fn);
@@ -94,7 +139,7 @@ int main(int argc, char **argv)
 	char buf[512];
 	int c, r, i;
 
-	while ((c = getopt(argc, argv, "fsHqme")) != -1) {
+	while ((c = getopt(argc, argv, "fsHqmer")) != -1) {
 		switch (c) {
 		case 'f':
 			opts.force = true;
@@ -114,13 +159,16 @@ int main(int argc, char **argv)
 		case 'e':
 			per_evsel = true;
 			break;
+		case 'r':
+			raw = true;
+			break;
 		default:
-			fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n");
+			fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] [-r] FILE|-\n");
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n");
+		fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] [-r] FILE|-\n");
 		return 2;
 	}
 	f = rawfrag_file__open(argv[optind], &opts, &err);
@@ -130,6 +178,10 @@ int main(int argc, char **argv)
 	}
 	if (header)
 		print_header(f);
+	if (raw) {
+		r = raw_walk(f);
+		goto end;
+	}
 	while ((r = rawfrag_file__next(f, &rec)) == 1) {
 		struct rawfrag_evsel *e;
 
@@ -176,6 +228,7 @@ int main(int argc, char **argv)
 			printf("samples %s %" PRIu64 "\n",
 			       rawfrag_evsel__name(rawfrag_file__evsel(f, i)), nr_samples[i]);
 	free(nr_samples);
+end:
 	if (r < 0) {
 		fprintf(stderr, "%s\n",
 			rawfrag_err__format(rawfrag_file__error(f), argv[optind], buf, sizeof(buf)));

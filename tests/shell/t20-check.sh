@@ -4,14 +4,15 @@
 # raw_size spoilt (alignment, outside, wrapped), the generator's corrupt fixtures
 # (exit and message from its MANIFEST), bad options.
 source "$(dirname "$0")/lib.sh"
-t_plan 99
+t_plan 101
 
-# spoil.py FILE MODE N: change the first N samples of a single-event tracepoint
-# file in place. The RAW offset comes from the attr's sample_type (no READ or
+# spoil.py FILE MODE N [SKIP]: change the first N samples (after SKIP) of a
+# single-event tracepoint file in place. The RAW offset comes from the attr's sample_type (no READ or
 # CALLCHAIN in these files). Prints the file offsets of the records changed.
 cat >spoil.py <<'EOF'
 import struct, sys
 path, mode, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+skip = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 b = bytearray(open(path, 'rb').read())
 assert b[:8] == b'PERFILE2'
 attr_sz, = struct.unpack_from('<Q', b, 16)
@@ -24,7 +25,9 @@ raw_at = 8 + 8 * bin(st & fixed).count('1')
 off, done = data_off, []
 while off < data_off + data_sz and len(done) < n:
     typ, misc, size = struct.unpack_from('<IHH', b, off)
-    if typ == 9:
+    if typ == 9 and skip:
+        skip -= 1
+    elif typ == 9:
         rs, = struct.unpack_from('<I', b, off + raw_at)
         if mode == 'pad':      # last byte of the raw area (the pad of sched_switch)
             b[off + raw_at + 4 + rs - 1] = 0x5a
@@ -32,6 +35,9 @@ while off < data_off + data_sz and len(done) < n:
             struct.pack_into('<I', b, off + raw_at, rs - 4)
         elif mode == 'wrap':   # as if the kernel had truncated a >64 KiB size
             struct.pack_into('<I', b, off + raw_at, rs + 65536)
+        elif mode == 'short':  # header.size 16, the rest a FINISHED_ROUND
+            struct.pack_into('<IHH', b, off, 9, misc, 16)
+            struct.pack_into('<IHH', b, off + 16, 68, 0, size - 16)
         done.append(off)
     off += size
 open(path, 'wb').write(b)
@@ -142,10 +148,15 @@ python3 spoil.py many.data pad 25 >/dev/null
 "$RAWFRAG" check -v many.data >outv.txt 2>&1
 m=$(grep -c 'SAMPLE: sched:sched_switch: pad_nonzero (warning):' out.txt)
 mv=$(grep -c 'SAMPLE: sched:sched_switch: pad_nonzero (warning):' outv.txt)
-if [ "$nperf" -ge 25 ]; then
+if [ "$nperf" -ge 27 ]; then
 	t_eq "default: first 20 violations" 20 "$m"
 	t_eq "-v: all 25 violations" 25 "$mv"
 	t_grep "default: says how many more" "^\.\.\. 5 more not shown" out.txt
+	# an unparsable sample after the 20 shown: still named without -v
+	short=$(python3 spoil.py many.data short 1 26)
+	t_run "unparsable sample after 25 warnings: exit 2" 2 "$RAWFRAG" check many.data
+	t_grep "unparsable sample: its offset and reason without -v" \
+		"^perf rawfrag check: many.data: offset $short: SAMPLE: .*exceed" "$T/err"
 else
-	t_skip_n 3 "20/all violations" "only $nperf samples recorded"
+	t_skip_n 5 "20/all violations, unparsable after them" "only $nperf samples recorded"
 fi

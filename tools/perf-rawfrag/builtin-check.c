@@ -209,8 +209,9 @@ static int check_file(const char *path, const struct check_args *a)
 	struct rawfrag_file *f = NULL;
 	struct rawfrag_session *s = NULL;
 	struct rawfrag_checker *c = NULL;
+	/* no_parse: the checker decodes only what its rules read (its quick path) */
 	struct check_tool ct = { .tool = { .sz = sizeof(ct.tool), .sample = check_sample,
-					   .sample_error = check_bad_sample } };
+					   .sample_error = check_bad_sample, .no_parse = true } };
 	int ret, rc = RF_EXIT_USAGE;
 
 	fopts.print = rf_lib_print;

@@ -69,6 +69,9 @@ struct report {
 		const struct rawfrag_evsel *ev;
 		unsigned int fields; /* -F, else perf script's default for the event */
 		const struct perf_event_attr *attr;
+		/* what the lines were built from (a rename is a new string) */
+		const struct rawfrag_decoder *d;
+		const char *name;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	uint64_t *ev_samples, *ev_lost; /* --stats */
@@ -248,11 +251,16 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	size_t len;
 	int l;
 
+	free(c->text);
+	free(c->json);
+	c->json = NULL;
 	c->ev = ev;
 	c->attr = rawfrag_evsel__attr(ev);
 	c->fields = r->fields_set ? r->fields :
 		    rs_default_fields(rawfrag_evsel__attr(ev), any_tp_chain(r)) &
 			    rs_available(rawfrag_evsel__attr(ev));
+	c->d = d;
+	c->name = name;
 	name = name ? name : "";
 	l = (int)strlen(name);
 	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3);
@@ -277,12 +285,26 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 }
 
 /* Per-evsel state for evsels not seen yet (pipe mode adds them as records). */
+/* the cached lines of evsel i are still what build_evc() would make */
+static bool evc_current(struct report *r, int i)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+	const struct ev_cache *c = &r->evc[i];
+
+	return c->text && c->ev == ev && c->name == rawfrag_evsel__name(ev) &&
+	       c->d == rawfrag_session__decoder(r->sess, ev);
+}
+
+/*
+ * After records that describe the file: new evsels, renames, rebound decoders.
+ * Only what changed is rebuilt (all of it when the name column widens): a pipe
+ * of n HEADER_ATTR records must not cost n^2 line builds.
+ */
 static int update_evsels(struct report *r)
 {
-	int n = rawfrag_file__nr_evsels(r->file), ret = 0;
+	int n = rawfrag_file__nr_evsels(r->file), ret = 0, width = 0, old_width = r->name_width;
 	struct rawfrag_out *mem;
 
-	free_evc(r);
 	if (n > r->nr_known) {
 		bool *sel = realloc(r->selected, n * sizeof(*sel));
 		uint64_t *cnt = realloc(r->ev_samples, n * sizeof(*cnt));
@@ -306,22 +328,23 @@ static int update_evsels(struct report *r)
 	}
 	r->nr_known = n;
 	/* names can change with tracing data or EVENT_UPDATE: recompute all */
-	r->name_width = 0;
 	for (int i = 0; i < n; i++) {
 		const char *name = rawfrag_evsel__name(rawfrag_file__evsel(r->file, i));
 		int l = name ? (int)strlen(name) : 0;
 
 		r->selected[i] = !r->events || (name && event_matches(r->events, name));
-		if (l > r->name_width)
-			r->name_width = l;
+		if (l > width)
+			width = l;
 	}
+	r->name_width = width;
 	if (r->stats)
 		return 0;
 	mem = rawfrag_out__new(-1);
 	if (!mem)
 		return -ENOMEM;
 	for (int i = 0; i < n && !ret; i++)
-		ret = build_evc(r, i, mem);
+		if (width != old_width || !evc_current(r, i))
+			ret = build_evc(r, i, mem);
 	rawfrag_out__delete(mem);
 	return ret;
 }
@@ -784,7 +807,7 @@ static int run(struct report *r)
 		.lost_samples = r->stats ? report_lost_samples : NULL,
 		.describe = report_describe,
 		.ordered = !r->stats && !r->no_order,
-		.no_parse = r->stats,
+		/* --stats parses too: a sample text and JSON refuse is not counted as fine */
 	};
 	if (r->show_task && !r->stats && r->fmt == FMT_TEXT)
 		r->tool.comm = r->tool.fork = r->tool.exit = report_task;

@@ -39,7 +39,10 @@ struct rawfrag_check_opts {
 	size_t sz;
 	/* pad_nonzero becomes an error */
 	bool strict;
-	/* how many violation examples to keep (0 = default 20, -1 = all) */
+	/*
+	 * how many violation examples to keep (0 = default 20, -1 = all); the
+	 * first sample_parse error is kept past the limit
+	 */
 	int max_examples;
 };
 #define rawfrag_check_opts__last_field max_examples
