@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rawfrag.open() and its Reader: the samples of a perf.data file as Sample
+ * objects, in perf script's order (or file order), with decoded fields and
+ * raw-layout violations; .stats() and .check() as the commands.
+ *
+ * The walk over the stream is stream_step() alone (records in, Samples out), so
+ * it can move to the library's session iteration once that exists.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pyrawfrag.h"
+#include "report-order.h"
+#include "util.h"
+
+#define MAX_KEPT_VIOLATIONS 4096 /* the per-sample checker is renewed past this */
+
+struct ev_cache {
+	PyObject *event, *producer;
+	bool selected;
+	const struct rawfrag_decoder *d;
+	void *dpriv;
+};
+
+typedef struct {
+	PyObject_HEAD
+	char *name; /* for messages */
+	char *reopen; /* path to open the same input again, NULL if not possible */
+	int fd; /* owned, -1 for a path */
+	bool ordered, force, strict, started, done, closed;
+	PyObject *events; /* list of patterns (bytes) or NULL */
+	struct rawfrag_file *file;
+	struct rawfrag_session *sess;
+	struct rawfrag_checker *chk;
+	struct rawfrag_out *out;
+	struct rawfrag_emit *em;
+	struct ro_queue *oq;
+	struct rf_threads *threads;
+	bool swap;
+	int nr_known;
+	struct ev_cache *evc;
+	PyObject *pending; /* Samples built, not yet handed out */
+	Py_ssize_t pending_pos;
+	struct rawfrag_err err;
+	char name_buf[33];
+} rfpy_reader;
+
+/* ---- per-evsel cache ---- */
+
+static bool selected(rfpy_reader *r, const char *name)
+{
+	if (!r->events)
+		return true;
+	for (Py_ssize_t i = 0; name && i < PyList_GET_SIZE(r->events); i++)
+		if (!fnmatch(PyBytes_AS_STRING(PyList_GET_ITEM(r->events, i)), name, 0))
+			return true;
+	return false;
+}
+
+static void free_evc(rfpy_reader *r)
+{
+	for (int i = 0; r->evc && i < r->nr_known; i++) {
+		Py_CLEAR(r->evc[i].event);
+		Py_CLEAR(r->evc[i].producer);
+	}
+	PyMem_Free(r->evc);
+	r->evc = NULL;
+	r->nr_known = 0;
+}
+
+/* (re)build after a describing record: names and decoders can change */
+static int update_evsels(rfpy_reader *r)
+{
+	int n = rawfrag_file__nr_evsels(r->file);
+
+	free_evc(r);
+	r->evc = PyMem_Calloc(n ? n : 1, sizeof(*r->evc));
+	if (!r->evc) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	r->nr_known = n;
+	for (int i = 0; i < n; i++) {
+		struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+		const char *name = rawfrag_evsel__name(ev);
+		struct ev_cache *c = &r->evc[i];
+
+		c->d = rawfrag_session__decoder(r->sess, ev);
+		c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+		c->selected = selected(r, name);
+		c->event = PyUnicode_DecodeUTF8(name ? name : "", name ? strlen(name) : 0,
+						"replace");
+		c->producer = c->d ? PyUnicode_FromString(c->d->name) : Py_NewRef(Py_None);
+		if (!c->event || !c->producer)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- one sample ---- */
+
+static const char *task_name(rfpy_reader *r, const struct rawfrag_sample *smp, int *len)
+{
+	const char *c = rf_threads__comm(r->threads, (int32_t)smp->pid, (int32_t)smp->tid, len);
+
+	if (c)
+		return c;
+	c = rawfrag_session__saved_comm(r->sess, smp->pid);
+	if (!c && smp->tid == 0)
+		c = "swapper";
+	if (!c) {
+		snprintf(r->name_buf, sizeof(r->name_buf), ":%d", (int32_t)smp->tid);
+		c = r->name_buf;
+	}
+	*len = (int)strnlen(c, 32);
+	return c;
+}
+
+static PyObject *u64_if(bool has, uint64_t v)
+{
+	return has ? PyLong_FromUnsignedLongLong(v) : Py_NewRef(Py_None);
+}
+
+static PyObject *s32_if(bool has, uint32_t v)
+{
+	return has ? PyLong_FromLong((int32_t)v) : Py_NewRef(Py_None);
+}
+
+/* the decoder's fields through the emitter, as report writes them */
+static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
+			       const struct rawfrag_sample *smp)
+{
+	const char *text;
+	size_t len;
+
+	if (!c->d || !c->d->fields)
+		return PyDict_New();
+	rawfrag_out__reset(r->out);
+	rawfrag_out__putc(r->out, '{');
+	rawfrag_emit__reset(r->em);
+	c->d->fields(c->dpriv, raw, smp, r->em);
+	rawfrag_out__putc(r->out, '}');
+	if (rawfrag_out__error(r->out))
+		return PyErr_NoMemory();
+	text = rawfrag_out__mem(r->out, &len);
+	return rfpy_from_json(text, len);
+}
+
+static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
+		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
+{
+	struct rawfrag_raw raw;
+	uint32_t len = 0;
+	bool known, zero = true;
+
+	if (!rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+		s->fields = PyDict_New();
+		return s->fields ? 0 : -1;
+	}
+	known = c->d && c->d->length && !c->d->length(c->dpriv, &raw, smp, &len, NULL) &&
+		len <= raw.size;
+	for (uint32_t i = len; known && i < raw.size; i++)
+		zero &= !raw.data[i];
+	s->raw = PyBytes_FromStringAndSize((const char *)raw.data, raw.size);
+	s->raw_size = PyLong_FromUnsignedLong(raw.size);
+	s->raw_len = known ? PyLong_FromUnsignedLong(len) : Py_NewRef(Py_None);
+	s->pad = known ? PyLong_FromUnsignedLong(raw.size - len) : Py_NewRef(Py_None);
+	s->pad_zero = known ? PyBool_FromLong(zero) : Py_NewRef(Py_None);
+	s->fields = decode_fields(r, c, &raw, smp);
+	return s->raw && s->raw_size && s->raw_len && s->pad && s->fields ? 0 : -1;
+}
+
+static PyObject *violations(rfpy_reader *r, const struct rawfrag_record *rec,
+			    const struct rawfrag_sample *smp)
+{
+	int before = rawfrag_checker__nr_violations(r->chk), n;
+	PyObject *l;
+
+	if (rawfrag_checker__record(r->chk, rec, smp) < 0)
+		return PyErr_NoMemory();
+	n = rawfrag_checker__nr_violations(r->chk);
+	l = PyList_New(n - before);
+	for (int i = before; l && i < n; i++) {
+		PyObject *v = rfpy_violation(rawfrag_checker__violation(r->chk, i));
+
+		if (!v) {
+			Py_CLEAR(l);
+			break;
+		}
+		PyList_SET_ITEM(l, i - before, v);
+	}
+	if (n > MAX_KEPT_VIOLATIONS) {
+		RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
+
+		rawfrag_checker__delete(r->chk);
+		r->chk = rawfrag_checker__new(r->sess, &copts);
+		if (!r->chk)
+			Py_CLEAR(l);
+	}
+	return l;
+}
+
+static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
+			    const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
+{
+	uint64_t st = smp->sample_type;
+	bool tid = st & PERF_SAMPLE_TID;
+	rfpy_sample *s = PyObject_New(rfpy_sample, &rfpy_sample_type);
+	int l = 0;
+
+	if (!s)
+		return NULL;
+	memset(&s->event, 0, sizeof(*s) - offsetof(rfpy_sample, event));
+	s->event = Py_NewRef(c->event);
+	s->producer = Py_NewRef(c->producer);
+	s->time_ns = u64_if(st & PERF_SAMPLE_TIME, smp->time);
+	s->cpu = u64_if(st & PERF_SAMPLE_CPU, smp->cpu);
+	s->pid = s32_if(tid, smp->pid);
+	s->tid = s32_if(tid, smp->tid);
+	if (tid) {
+		const char *comm = task_name(r, smp, &l);
+
+		s->comm = PyUnicode_DecodeUTF8(comm, l, "replace");
+	} else {
+		s->comm = Py_NewRef(Py_None);
+	}
+	s->period = u64_if(st & PERF_SAMPLE_PERIOD, smp->period);
+	s->ip = u64_if(st & PERF_SAMPLE_IP, smp->ip);
+	s->offset = PyLong_FromUnsignedLongLong(rec->offset);
+	s->violations = violations(r, rec, smp);
+	if (!s->time_ns || !s->cpu || !s->pid || !s->tid || !s->comm || !s->period || !s->ip ||
+	    !s->offset || !s->violations || raw_members(r, s, c, rec, smp)) {
+		Py_DECREF(s);
+		return NULL;
+	}
+	return (PyObject *)s;
+}
+
+static void rec_err(rfpy_reader *r, const struct rawfrag_record *rec, int e, const char *why)
+{
+	r->err.err = e;
+	r->err.offset = (int64_t)rec->offset;
+	r->err.rec_type = rec->type;
+	snprintf(r->err.reason, sizeof(r->err.reason), "%s", why);
+}
+
+/* 0, or -1 with r->err (or a Python exception) set */
+static int do_sample(rfpy_reader *r, const struct rawfrag_record *rec, struct rawfrag_evsel *ev)
+{
+	struct rawfrag_sample smp;
+	PyObject *s;
+	int idx;
+
+	if (!ev)
+		ev = rawfrag_file__evsel_of(r->file, rec);
+	if (!ev) {
+		rec_err(r, rec, -ENOENT, "sample id matches no event");
+		return r->force ? 0 : -1;
+	}
+	idx = rawfrag_evsel__idx(ev);
+	if (idx >= r->nr_known && update_evsels(r))
+		return -1;
+	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, &r->err)) {
+		r->err.offset = (int64_t)rec->offset;
+		r->err.rec_type = rec->type;
+		return r->force ? 0 : -1;
+	}
+	if (!r->evc[idx].selected)
+		return 0;
+	s = new_sample(r, &r->evc[idx], rec, &smp);
+	if (!s)
+		return -1;
+	if (PyList_Append(r->pending, s)) {
+		Py_DECREF(s);
+		return -1;
+	}
+	Py_DECREF(s);
+	return 0;
+}
+
+static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
+{
+	rfpy_reader *r = ctx;
+
+	if (rec->type != PERF_RECORD_SAMPLE) {
+		if (rf_threads__event(r->threads, rec, r->swap)) {
+			PyErr_NoMemory();
+			return -1;
+		}
+		return 0;
+	}
+	return do_sample(r, rec, ev);
+}
+
+/* perf's timestamp of a kernel record (sample or sample_id_all); -1 when none */
+static uint64_t rec_time(rfpy_reader *r, const struct rawfrag_record *rec,
+			 struct rawfrag_evsel **evp)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	const struct perf_event_attr *a;
+	struct rawfrag_sample id;
+
+	*evp = ev;
+	if (!ev)
+		return UINT64_MAX;
+	a = rawfrag_evsel__attr(ev);
+	if (!(a->sample_type & PERF_SAMPLE_TIME))
+		return UINT64_MAX;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (rawfrag_sample__parse(&id, a, rec, r->swap, NULL))
+			return UINT64_MAX;
+		return id.time;
+	}
+	if (!a->sample_id_all || rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
+		return UINT64_MAX;
+	return id.time;
+}
+
+static int order_record(rfpy_reader *r, const struct rawfrag_record *rec)
+{
+	struct rawfrag_evsel *ev;
+	uint64_t t = rec_time(r, rec, &ev);
+	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
+		    rec->type == PERF_RECORD_FORK;
+
+	if (!t || t == UINT64_MAX)
+		return keep ? deliver(r, rec, ev) : 0;
+	return ro_queue__add(r->oq, rec, t, keep, ev);
+}
+
+static bool describing(uint32_t type)
+{
+	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
+	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+}
+
+/*
+ * The stream walk: one record in; Samples, if any, appended to r->pending.
+ * 1: go on, 0: end of input, -1: error (exception set).
+ */
+static int stream_step(rfpy_reader *r)
+{
+	struct rawfrag_record rec;
+	int ret = rawfrag_file__next(r->file, &rec);
+
+	if (ret < 0) {
+		rfpy_raise(r->name, rawfrag_file__error(r->file));
+		return -1;
+	}
+	if (ret == 0) {
+		if (r->oq && ro_queue__flush(r->oq))
+			goto fail;
+		return 0;
+	}
+	if (describing(rec.type)) {
+		if (rawfrag_session__refresh(r->sess, &r->err)) {
+			rfpy_raise(r->name, &r->err);
+			return -1;
+		}
+		return update_evsels(r) ? -1 : 1;
+	}
+	if (r->oq) {
+		if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
+			ret = ro_queue__round(r->oq);
+		else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
+			ret = order_record(r, &rec);
+		else
+			ret = 0;
+	} else if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK ||
+		   rec.type == PERF_RECORD_SAMPLE) {
+		ret = deliver(r, &rec, NULL);
+	}
+	if (ret)
+		goto fail;
+	return 1;
+fail:
+	if (!PyErr_Occurred()) {
+		if (r->err.err)
+			rfpy_raise(r->name, &r->err);
+		else
+			PyErr_NoMemory();
+	}
+	return -1;
+}
+
+/* ---- Reader object ---- */
+
+static void reader_release(rfpy_reader *r)
+{
+	ro_queue__delete(r->oq);
+	rf_threads__delete(r->threads);
+	rawfrag_emit__delete(r->em);
+	rawfrag_out__delete(r->out);
+	rawfrag_checker__delete(r->chk);
+	free_evc(r);
+	rawfrag_session__delete(r->sess);
+	rawfrag_file__close(r->file);
+	r->oq = NULL;
+	r->threads = NULL;
+	r->em = NULL;
+	r->out = NULL;
+	r->chk = NULL;
+	r->sess = NULL;
+	r->file = NULL;
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+	r->closed = true;
+	Py_CLEAR(r->pending);
+}
+
+static void reader_dealloc(rfpy_reader *r)
+{
+	reader_release(r);
+	Py_CLEAR(r->events);
+	free(r->name);
+	free(r->reopen);
+	Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static PyObject *reader_next(rfpy_reader *r)
+{
+	PyObject *s;
+
+	if (r->closed) {
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed rawfrag.Reader");
+		return NULL;
+	}
+	r->started = true;
+	while (r->pending_pos >= PyList_GET_SIZE(r->pending)) {
+		int ret;
+
+		if (PyList_SetSlice(r->pending, 0, PyList_GET_SIZE(r->pending), NULL))
+			return NULL;
+		r->pending_pos = 0;
+		if (r->done)
+			return NULL;
+		ret = stream_step(r);
+		if (ret <= 0) {
+			r->done = true;
+			if (ret < 0)
+				return NULL;
+		}
+	}
+	s = PyList_GET_ITEM(r->pending, r->pending_pos);
+	Py_INCREF(s);
+	/* drop the list's reference now: the Sample lives as long as the caller wants */
+	PyList_SET_ITEM(r->pending, r->pending_pos, Py_NewRef(Py_None));
+	Py_DECREF(s);
+	r->pending_pos++;
+	return s;
+}
+
+static PyObject *reader_enter(rfpy_reader *r, PyObject *unused)
+{
+	return Py_NewRef(r);
+}
+
+static PyObject *reader_close(rfpy_reader *r, PyObject *unused)
+{
+	reader_release(r);
+	Py_RETURN_NONE;
+}
+
+static PyObject *reader_exit(rfpy_reader *r, PyObject *args)
+{
+	reader_release(r);
+	Py_RETURN_FALSE;
+}
+
+
+static PyObject *reader_path(rfpy_reader *r, void *unused)
+{
+	return PyUnicode_DecodeFSDefault(r->name);
+}
+
+static PyObject *reader_mode(rfpy_reader *r, void *unused)
+{
+	if (!r->file)
+		Py_RETURN_NONE;
+	return PyUnicode_FromString(rawfrag_file__mode(r->file) == RAWFRAG_MODE_PIPE ? "pipe"
+										   : "file");
+}
+
+static PyGetSetDef reader_getset[] = {
+	{ "path", (getter)reader_path, NULL, "str: the input's name (as in messages)", NULL },
+	{ "mode", (getter)reader_mode, NULL, "str: 'file' or 'pipe' (the perf.data format)",
+	  NULL },
+	{ NULL },
+};
+
+static PyMethodDef reader_methods[] = {
+	{ "__enter__", (PyCFunction)reader_enter, METH_NOARGS, "Return the Reader." },
+	{ "__exit__", (PyCFunction)reader_exit, METH_VARARGS, "Close the Reader." },
+	{ "close", (PyCFunction)reader_close, METH_NOARGS,
+	  "close(): release the file (iteration then raises ValueError)." },
+	{ "stats", rfpy_reader_stats, METH_NOARGS,
+	  "stats() -> dict: record counts as report --stats: {'total', 'records' (by type\n"
+	  "name), 'events' (name -> {'samples', 'lost_samples'}), 'lost', 'lost_samples'}.\n"
+	  "Reads the whole input again (a new pass); on stdin or a FIFO only before\n"
+	  "iterating (it then consumes the stream)." },
+	{ "check", rfpy_reader_check, METH_NOARGS,
+	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
+	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"
+	  "'kinds'), 'violations' (list)}. Raises rawfrag.Error where check exits 2.\n"
+	  "Same pass rules as stats()." },
+	{ NULL },
+};
+
+PyTypeObject rfpy_reader_type = {
+	PyVarObject_HEAD_INIT(NULL, 0)
+	.tp_name = "rawfrag.Reader",
+	.tp_basicsize = sizeof(rfpy_reader),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = "An open perf.data input (from rawfrag.open()): a context manager and an\n"
+		  "iterator of rawfrag.Sample. Memory stays flat in the file size.",
+	.tp_dealloc = (destructor)reader_dealloc,
+	.tp_iter = PyObject_SelfIter,
+	.tp_iternext = (iternextfunc)reader_next,
+	.tp_methods = reader_methods,
+	.tp_getset = reader_getset,
+};
+
+/* ---- rawfrag.open() ---- */
+
+static int lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	return level == RAWFRAG_WARN ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+/* a file object without fileno() (io.BytesIO ...): its bytes in a memfd */
+static int memfd_of(PyObject *src)
+{
+	PyObject *data = PyObject_CallMethod(src, "read", NULL);
+	Py_buffer b;
+	int fd = -1;
+
+	if (!data)
+		return -1;
+	if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE)) {
+		Py_DECREF(data);
+		return -1;
+	}
+	fd = memfd_create("rawfrag", MFD_CLOEXEC);
+	if (fd >= 0) {
+		const char *p = b.buf;
+		Py_ssize_t left = b.len;
+
+		while (left > 0) {
+			ssize_t n = write(fd, p, left);
+
+			if (n <= 0) {
+				close(fd);
+				fd = -1;
+				break;
+			}
+			p += n;
+			left -= n;
+		}
+	}
+	if (fd < 0)
+		PyErr_SetFromErrno(PyExc_OSError);
+	PyBuffer_Release(&b);
+	Py_DECREF(data);
+	return fd;
+}
+
+/* name, reopen path and fd of the source; 0 or -1 with an exception */
+static int take_source(rfpy_reader *r, PyObject *src)
+{
+	PyObject *fsname = NULL, *name;
+	struct stat st;
+	int fd;
+
+	if (PyUnicode_Check(src) || PyBytes_Check(src) || PyObject_HasAttrString(src, "__fspath__")) {
+		if (!PyUnicode_FSConverter(src, &fsname))
+			return -1;
+		r->name = strdup(PyBytes_AS_STRING(fsname));
+		if (r->name && strcmp(r->name, "-"))
+			r->reopen = strdup(r->name);
+		Py_DECREF(fsname);
+		return r->name ? 0 : (PyErr_NoMemory(), -1);
+	}
+	if (PyObject_HasAttrString(src, "fileno")) {
+		PyObject *n = PyObject_CallMethod(src, "fileno", NULL);
+
+		fd = n ? (int)PyLong_AsLong(n) : -1;
+		Py_XDECREF(n);
+		if (fd < 0 && PyErr_Occurred()) {
+			if (!PyErr_ExceptionMatches(PyExc_OSError) &&
+			    !PyErr_ExceptionMatches(PyExc_AttributeError))
+				return -1;
+			PyErr_Clear(); /* io.BytesIO: fileno() raises UnsupportedOperation */
+			fd = memfd_of(src);
+		} else if (fd >= 0) {
+			fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		}
+	} else if (PyObject_HasAttrString(src, "read")) {
+		fd = memfd_of(src);
+	} else {
+		PyErr_SetString(PyExc_TypeError, "rawfrag.open: want a path or a binary file object");
+		return -1;
+	}
+	if (fd < 0) {
+		if (!PyErr_Occurred())
+			PyErr_SetFromErrno(PyExc_OSError);
+		return -1;
+	}
+	r->fd = fd;
+	name = PyObject_GetAttrString(src, "name");
+	if (name && PyUnicode_Check(name) && PyUnicode_FSConverter(name, &fsname)) {
+		r->name = strdup(PyBytes_AS_STRING(fsname));
+		Py_DECREF(fsname);
+	} else {
+		PyErr_Clear();
+		r->name = strdup("<file object>");
+	}
+	Py_XDECREF(name);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    asprintf(&r->reopen, "/proc/self/fd/%d", fd) < 0)
+		r->reopen = NULL;
+	return r->name ? 0 : (PyErr_NoMemory(), -1);
+}
+
+/* events=: a list of names/globs, or one comma list, as bytes patterns */
+static int take_events(rfpy_reader *r, PyObject *events)
+{
+	PyObject *seq, *list;
+
+	if (!events || events == Py_None)
+		return 0;
+	if (PyUnicode_Check(events)) {
+		PyObject *comma = PyUnicode_FromString(",");
+
+		seq = comma ? PyUnicode_Split(events, comma, -1) : NULL;
+		Py_XDECREF(comma);
+	} else {
+		seq = PySequence_List(events);
+	}
+	if (!seq)
+		return -1;
+	list = PyList_New(0);
+	for (Py_ssize_t i = 0; list && i < PyList_GET_SIZE(seq); i++) {
+		PyObject *b = PyUnicode_AsUTF8String(PyList_GET_ITEM(seq, i));
+
+		if (!b || PyList_Append(list, b))
+			Py_CLEAR(list);
+		Py_XDECREF(b);
+	}
+	Py_DECREF(seq);
+	r->events = list;
+	return list ? 0 : -1;
+}
+
+/* open the input (again); the caller owns file and session */
+static int rfpy_reader_open_file(rfpy_reader *r, bool again, struct rawfrag_file **fp,
+			  struct rawfrag_session **sp)
+{
+	RAWFRAG_OPTS(rawfrag_file_opts, fopts, .print = lib_print, .force = r->force);
+	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = lib_print);
+	struct rawfrag_err err = { .offset = -1 };
+	const char *path = again ? r->reopen : r->name;
+
+	if (!again && r->fd >= 0) {
+		fopts.fd = r->fd;
+		fopts.use_fd = true;
+	}
+	*sp = NULL;
+	*fp = rawfrag_file__open(path, &fopts, &err);
+	if (*fp)
+		*sp = rawfrag_session__new(*fp, &sopts, &err);
+	if (!*sp) {
+		rawfrag_file__close(*fp);
+		*fp = NULL;
+		rfpy_raise(r->name, &err);
+		return -1;
+	}
+	return 0;
+}
+
+static int reader_init(rfpy_reader *r)
+{
+	RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
+
+	if (rfpy_reader_open_file(r, false, &r->file, &r->sess))
+		return -1;
+	r->swap = rawfrag_file__needs_swap(r->file);
+	r->chk = rawfrag_checker__new(r->sess, &copts);
+	r->out = rawfrag_out__new(-1);
+	r->em = r->out ? rawfrag_emit__new(r->out, RAWFRAG_EMIT_JSON) : NULL;
+	r->threads = rf_threads__new();
+	r->pending = PyList_New(0);
+	if (r->ordered)
+		r->oq = ro_queue__new(deliver, r);
+	if (!r->chk || !r->em || !r->threads || !r->pending || (r->ordered && !r->oq)) {
+		if (!PyErr_Occurred())
+			PyErr_NoMemory();
+		return -1;
+	}
+	return update_evsels(r);
+}
+
+PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "source", "events", "ordered", "force", "strict", NULL };
+	PyObject *src, *events = NULL;
+	int ordered = 1, force = 0, strict = 0;
+	rfpy_reader *r;
+
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Oppp:open", kwlist, &src, &events,
+					 &ordered, &force, &strict))
+		return NULL;
+	r = PyObject_New(rfpy_reader, &rfpy_reader_type);
+	if (!r)
+		return NULL;
+	memset((char *)r + sizeof(PyObject), 0, sizeof(*r) - sizeof(PyObject));
+	r->fd = -1;
+	r->ordered = ordered;
+	r->force = force;
+	r->strict = strict;
+	if (take_source(r, src) || take_events(r, events) || reader_init(r)) {
+		Py_DECREF(r);
+		return NULL;
+	}
+	return (PyObject *)r;
+}
+
+const char *rfpy_reader_name(PyObject *self)
+{
+	return ((rfpy_reader *)self)->name;
+}
+
+/*
+ * A second pass: the input opened again when it can be (a path, a regular
+ * file), else this Reader's own stream while it has not been read from.
+ */
+int rfpy_reader_pass(PyObject *self, struct rawfrag_file **fp, struct rawfrag_session **sp,
+		     bool *own)
+{
+	rfpy_reader *r = (rfpy_reader *)self;
+
+	if (r->closed) {
+		PyErr_SetString(PyExc_ValueError, "I/O operation on a closed rawfrag.Reader");
+		return -1;
+	}
+	if (r->reopen) {
+		*own = true;
+		return rfpy_reader_open_file(r, true, fp, sp);
+	}
+	if (r->started) {
+		rfpy_raisef(r->name, -1, "stats()/check() on a pipe need the whole stream: "
+					 "call them before iterating");
+		return -1;
+	}
+	r->started = true;
+	r->done = true;
+	*own = false;
+	*fp = r->file;
+	*sp = r->sess;
+	return 0;
+}
+
+bool rfpy_reader_strict(PyObject *self)
+{
+	return ((rfpy_reader *)self)->strict;
+}
+
+bool rfpy_reader_force(PyObject *self)
+{
+	return ((rfpy_reader *)self)->force;
+}
