@@ -21,7 +21,7 @@ typedef struct {
 
 static int lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
 {
-	return level == RAWFRAG_WARN ? vfprintf(stderr, fmt, ap) : 0;
+	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
 static void decoder_release(rfpy_decoder *d)
@@ -148,18 +148,15 @@ static int process(rfpy_decoder *d, PyObject *args, struct rfp_result *r)
 	return 0;
 }
 
-static PyObject *decoder_decode(rfpy_decoder *d, PyObject *args)
+/* the fields of a processed sample (r.smp points into the rebuilt record, not raw_buf) */
+static PyObject *fields_of(rfpy_decoder *d, const struct rfp_result *r)
 {
-	struct rfp_result r;
 	const char *text;
 	size_t len;
 
-	if (process(d, args, &r))
-		return NULL;
-	/* raw_buf points into the caller's bytes only during process(): r.smp uses the copy */
 	rawfrag_out__reset(d->out);
 	rawfrag_out__putc(d->out, '{');
-	rfp_fields(d->rfp, &r, d->em);
+	rfp_fields(d->rfp, r, d->em);
 	rawfrag_out__putc(d->out, '}');
 	if (rawfrag_out__error(d->out))
 		return PyErr_NoMemory();
@@ -167,17 +164,13 @@ static PyObject *decoder_decode(rfpy_decoder *d, PyObject *args)
 	return rfpy_from_json(text, len);
 }
 
-static PyObject *decoder_check(rfpy_decoder *d, PyObject *args)
+static PyObject *violations_of(rfpy_decoder *d, const struct rfp_result *r)
 {
-	struct rfp_result r;
-	PyObject *l;
+	PyObject *l = PyList_New(r->nr_violations);
 
-	if (process(d, args, &r))
-		return NULL;
-	l = PyList_New(r.nr_violations);
-	for (int i = 0; l && i < r.nr_violations; i++) {
+	for (int i = 0; l && i < r->nr_violations; i++) {
 		PyObject *v = rfpy_violation(
-			rawfrag_checker__violation(d->rfp->chk, r.first_violation + i));
+			rawfrag_checker__violation(d->rfp->chk, r->first_violation + i));
 
 		if (!v) {
 			Py_CLEAR(l);
@@ -186,6 +179,29 @@ static PyObject *decoder_check(rfpy_decoder *d, PyObject *args)
 		PyList_SET_ITEM(l, i, v);
 	}
 	return l;
+}
+
+static PyObject *decoder_decode(rfpy_decoder *d, PyObject *args)
+{
+	struct rfp_result r;
+
+	return process(d, args, &r) ? NULL : fields_of(d, &r);
+}
+
+static PyObject *decoder_check(rfpy_decoder *d, PyObject *args)
+{
+	struct rfp_result r;
+
+	return process(d, args, &r) ? NULL : violations_of(d, &r);
+}
+
+static PyObject *decoder_decode_check(rfpy_decoder *d, PyObject *args)
+{
+	struct rfp_result r;
+
+	if (process(d, args, &r))
+		return NULL;
+	return Py_BuildValue("NN", fields_of(d, &r), violations_of(d, &r));
 }
 
 static PyObject *decoder_producer(rfpy_decoder *d, PyObject *args)
@@ -229,6 +245,9 @@ static PyMethodDef decoder_methods[] = {
 	  "check(event_name, raw_buf, sample=None) -> list of dict\n\n"
 	  "The raw-layout violations of one payload (kind, severity, message, raw_off),\n"
 	  "as perf rawfrag check finds them; [] when clean." },
+	{ "decode_check", (PyCFunction)decoder_decode_check, METH_VARARGS,
+	  "decode_check(event_name, raw_buf, sample=None) -> (dict, list)\n\n"
+	  "decode() and check() of one payload in one step." },
 	{ "producer", (PyCFunction)decoder_producer, METH_VARARGS,
 	  "producer(event_name) -> str or None: the decoder bound to the event." },
 	{ NULL },

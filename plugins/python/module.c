@@ -49,6 +49,18 @@ PyObject *rfpy_raisef(const char *file, int64_t offset, const char *fmt, ...)
 	return NULL;
 }
 
+int rfpy_print_warning(const char *fmt, va_list ap)
+{
+	char msg[1024];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+
+	if (n < 0)
+		return n;
+	n = (int)strlen(msg);
+	fprintf(stderr, "%s%s", msg, n && msg[n - 1] == '\n' ? "" : "\n");
+	return n;
+}
+
 PyObject *rfpy_raise(const char *file, const struct rawfrag_err *e)
 {
 	const char *type = e->rec_type ? rawfrag_record_type__name(e->rec_type) : NULL;

@@ -22,6 +22,9 @@ extern PyTypeObject rfpy_sample_type, rfpy_reader_type, rfpy_decoder_type;
 PyObject *rfpy_raise(const char *file, const struct rawfrag_err *e);
 PyObject *rfpy_raisef(const char *file, int64_t offset, const char *fmt, ...);
 
+/* A library warning on stderr, one line (the library's messages may lack the newline). */
+int rfpy_print_warning(const char *fmt, va_list ap);
+
 /* The JSON text our emitter wrote (one value), as Python objects; NULL + exception. */
 PyObject *rfpy_from_json(const char *s, size_t len);
 

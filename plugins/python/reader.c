@@ -367,13 +367,12 @@ static int stream_step(rfpy_reader *r)
 		}
 		return update_evsels(r) ? -1 : 1;
 	}
+	ret = 0;
 	if (r->oq) {
 		if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
 			ret = ro_queue__round(r->oq);
 		else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
 			ret = order_record(r, &rec);
-		else
-			ret = 0;
 	} else if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK ||
 		   rec.type == PERF_RECORD_SAMPLE) {
 		ret = deliver(r, &rec, NULL);
@@ -533,7 +532,7 @@ PyTypeObject rfpy_reader_type = {
 
 static int lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
 {
-	return level == RAWFRAG_WARN ? vfprintf(stderr, fmt, ap) : 0;
+	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
 /* a file object without fileno() (io.BytesIO ...): its bytes in a memfd */

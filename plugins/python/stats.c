@@ -249,8 +249,19 @@ static PyObject *violation_list(struct rawfrag_session *s, struct rawfrag_checke
 }
 
 /* check exits 2 on a sample that does not parse (unless --force): so do we */
-static int unparsable(PyObject *self, struct rawfrag_checker *chk)
+static int unparsable(PyObject *self, struct rawfrag_file *f, struct rawfrag_checker *chk)
 {
+	uint64_t count = 0;
+
+	for (int i = -1; i < rawfrag_file__nr_evsels(f); i++) {
+		const struct rawfrag_check_evstats *st = rawfrag_checker__evstats(chk, i);
+
+		for (int k = 0; st && k < st->nr_kinds; k++)
+			if (!strcmp(st->kinds[k].kind, "sample_parse"))
+				count += st->kinds[k].count;
+	}
+	if (!count)
+		return 0;
 	for (int i = 0; i < rawfrag_checker__nr_violations(chk); i++) {
 		const struct rawfrag_violation *v = rawfrag_checker__violation(chk, i);
 
@@ -260,7 +271,9 @@ static int unparsable(PyObject *self, struct rawfrag_checker *chk)
 			return -1;
 		}
 	}
-	return 0;
+	rfpy_raisef(rfpy_reader_name(self), -1, "%llu samples do not parse",
+		    (unsigned long long)count);
+	return -1;
 }
 
 static PyObject *check_dict(PyObject *self, struct rawfrag_session *s,
@@ -271,7 +284,7 @@ static PyObject *check_dict(PyObject *self, struct rawfrag_session *s,
 	uint64_t errors = rawfrag_checker__nr_errors(chk);
 	PyObject *evs = PyDict_New(), *d;
 
-	if (!rfpy_reader_force(self) && unparsable(self, chk)) {
+	if (!rfpy_reader_force(self) && unparsable(self, f, chk)) {
 		Py_XDECREF(evs);
 		return NULL;
 	}
