@@ -47,6 +47,7 @@ struct plugin {
 	bool strict;
 	const char *producer;
 	uint64_t nr_samples, nr_kept, nr_errors, nr_warnings;
+	bool failed; /* a sample could not be checked: no summary that looks clean */
 };
 
 static int plugin_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
@@ -202,8 +203,9 @@ int start(void **data, void *ctx)
  * not fit a record) stops perf script with an error: going on would end in a
  * summary that counts it as clean.
  */
-static int cannot_check(const struct perf_dlfilter_sample *sample, int err)
+static int cannot_check(struct plugin *p, const struct perf_dlfilter_sample *sample, int err)
 {
+	p->failed = true;
 	fprintf(stderr, "rawfrag-dlfilter: cannot check sample of %s at time %llu (%s): "
 			"is --dlarg file=PATH the file perf script reads?\n",
 		sample->event ? sample->event : "?", (unsigned long long)sample->time,
@@ -227,10 +229,10 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	sample_from_dlfilter(sample, &in);
 	ev = rfp_find_evsel(&p->rfp, sample->id, attr);
 	if (!ev)
-		return cannot_check(sample, -ENOENT);
+		return cannot_check(p, sample, -ENOENT);
 	ret = rfp_process(&p->rfp, ev, &in, sample->misc, &r);
 	if (ret)
-		return cannot_check(sample, ret);
+		return cannot_check(p, sample, ret);
 	p->nr_errors += r.errors;
 	p->nr_warnings += r.nr_violations - r.errors;
 	if (p->producer && (!r.dec || strcmp(r.dec->name, p->producer)))
@@ -254,6 +256,12 @@ int stop(void *data, void *ctx)
 
 	if (!p)
 		return 0;
+	if (p->failed) {
+		fprintf(stderr, "rawfrag-dlfilter: stopped after %llu samples: the checks are "
+				"incomplete\n", (unsigned long long)p->nr_samples);
+		plugin_free(p);
+		return -1;
+	}
 	fprintf(stderr, "rawfrag-dlfilter: %llu samples, %llu kept, %llu raw-layout errors, "
 			"%llu warnings\n",
 		(unsigned long long)p->nr_samples, (unsigned long long)p->nr_kept,
