@@ -17,6 +17,7 @@ typedef struct {
 	struct rawfrag_emit *em;
 	char *path;
 	bool strict;
+	struct rfpy_keys *keys;
 } rfpy_decoder;
 
 static int lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
@@ -37,6 +38,9 @@ static void decoder_release(rfpy_decoder *d)
 	d->out = NULL;
 	free(d->path);
 	d->path = NULL;
+	rfpy_keys__clear(d->keys);
+	PyMem_Free(d->keys);
+	d->keys = NULL;
 }
 
 static void decoder_dealloc(rfpy_decoder *d)
@@ -76,7 +80,8 @@ static int decoder_init(rfpy_decoder *d, PyObject *args, PyObject *kw)
 	d->rfp = calloc(1, sizeof(*d->rfp));
 	d->out = rawfrag_out__new(-1);
 	d->em = d->out ? rawfrag_emit__new(d->out, RAWFRAG_EMIT_JSON) : NULL;
-	if (!d->path || !d->rfp || !d->em) {
+	d->keys = PyMem_Calloc(1, sizeof(*d->keys));
+	if (!d->path || !d->rfp || !d->em || !d->keys) {
 		PyErr_NoMemory();
 		return -1;
 	}
@@ -161,7 +166,7 @@ static PyObject *fields_of(rfpy_decoder *d, const struct rfp_result *r)
 	if (rawfrag_out__error(d->out))
 		return PyErr_NoMemory();
 	text = rawfrag_out__mem(d->out, &len);
-	return rfpy_from_json(text, len);
+	return rfpy_from_json(text, len, d->keys);
 }
 
 static PyObject *violations_of(rfpy_decoder *d, const struct rfp_result *r)

@@ -83,7 +83,38 @@ PyObject *rfpy_violation(const struct rawfrag_violation *v)
 struct jp {
 	const char *p, *end;
 	int depth;
+	struct rfpy_keys *keys;
 };
+
+void rfpy_keys__clear(struct rfpy_keys *k)
+{
+	for (int i = 0; k && i < RFPY_KEY_SLOTS; i++)
+		Py_CLEAR(k->slot[i].str);
+}
+
+/* a key without escapes: from the cache, or made and remembered */
+static PyObject *jp_key(struct jp *j, const char *s, size_t n)
+{
+	struct rfpy_key *k;
+	uint32_t h = 2166136261u;
+	PyObject *str;
+
+	if (!j->keys || n > RFPY_KEY_MAX)
+		return PyUnicode_DecodeUTF8(s, n, "surrogateescape");
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	k = &j->keys->slot[(h ^ h >> 16) & (RFPY_KEY_SLOTS - 1)];
+	if (k->str && k->len == n && !memcmp(k->s, s, n))
+		return Py_NewRef(k->str);
+	str = PyUnicode_DecodeUTF8(s, n, "surrogateescape");
+	if (!str)
+		return NULL;
+	PyUnicode_InternInPlace(&str);
+	Py_XSETREF(k->str, Py_NewRef(str));
+	k->len = (uint8_t)n;
+	memcpy(k->s, s, n);
+	return str;
+}
 
 static PyObject *jp_fail(struct jp *j, const char *what)
 {
@@ -183,7 +214,7 @@ static PyObject *jp_string_slow(struct jp *j, const char *start)
 	return r;
 }
 
-static PyObject *jp_string(struct jp *j)
+static PyObject *jp_string(struct jp *j, bool key)
 {
 	const char *s = ++j->p;
 
@@ -191,6 +222,8 @@ static PyObject *jp_string(struct jp *j)
 		j->p++;
 	if (j->p < j->end && *j->p == '"') {
 		j->p++;
+		if (key)
+			return jp_key(j, s, (size_t)(j->p - 1 - s));
 		return PyUnicode_DecodeUTF8(s, j->p - 1 - s, "surrogateescape");
 	}
 	return jp_string_slow(j, s);
@@ -254,7 +287,7 @@ static PyObject *jp_object(struct jp *j)
 		jp_ws(j);
 		if (j->p >= j->end || *j->p != '"')
 			goto fail;
-		k = jp_string(j);
+		k = jp_string(j, true);
 		if (!k)
 			goto fail;
 		jp_ws(j);
@@ -341,7 +374,7 @@ static PyObject *jp_value(struct jp *j)
 	switch (*j->p) {
 	case '{': r = jp_object(j); break;
 	case '[': r = jp_array(j); break;
-	case '"': r = jp_string(j); break;
+	case '"': r = jp_string(j, false); break;
 	case 't': r = jp_word(j, "true", 4) ? Py_NewRef(Py_True) : jp_fail(j, "bad word"); break;
 	case 'f': r = jp_word(j, "false", 5) ? Py_NewRef(Py_False) : jp_fail(j, "bad word"); break;
 	case 'n': r = jp_word(j, "null", 4) ? Py_NewRef(Py_None) : jp_fail(j, "bad word"); break;
@@ -351,9 +384,9 @@ static PyObject *jp_value(struct jp *j)
 	return r;
 }
 
-PyObject *rfpy_from_json(const char *s, size_t len)
+PyObject *rfpy_from_json(const char *s, size_t len, struct rfpy_keys *keys)
 {
-	struct jp j = { .p = s, .end = s + len };
+	struct jp j = { .p = s, .end = s + len, .keys = keys };
 	PyObject *v = jp_value(&j);
 
 	jp_ws(&j);

@@ -25,18 +25,44 @@ PyObject *rfpy_raisef(const char *file, int64_t offset, const char *fmt, ...);
 /* A library warning on stderr, one line (the library's messages may lack the newline). */
 int rfpy_print_warning(const char *fmt, va_list ap);
 
+/*
+ * Object keys seen before, as str objects (the same fields' names come with
+ * every sample of an event): a small direct-mapped cache owned by a Reader or
+ * Decoder.
+ */
+#define RFPY_KEY_MAX 24
+#define RFPY_KEY_SLOTS 512
+struct rfpy_keys {
+	struct rfpy_key {
+		PyObject *str;
+		uint8_t len;
+		char s[RFPY_KEY_MAX];
+	} slot[RFPY_KEY_SLOTS];
+};
+void rfpy_keys__clear(struct rfpy_keys *k);
+
 /* The JSON text our emitter wrote (one value), as Python objects; NULL + exception. */
-PyObject *rfpy_from_json(const char *s, size_t len);
+PyObject *rfpy_from_json(const char *s, size_t len, struct rfpy_keys *keys);
 
 /* One violation as {"kind", "severity", "message", "raw_off"}. */
 PyObject *rfpy_violation(const struct rawfrag_violation *v);
 
-/* The per-sample record and the Sample built from it (reader.c). */
+/*
+ * A Sample: the Python objects it must own (shared event/producer strings, raw
+ * bytes, fields, violations) and the scalars, turned into ints only when read.
+ */
+enum {
+	RFPY_HAS_TIME = 1, RFPY_HAS_CPU = 2, RFPY_HAS_TID = 4, RFPY_HAS_PERIOD = 8,
+	RFPY_HAS_IP = 16, RFPY_LEN_KNOWN = 32, RFPY_PAD_ZERO = 64,
+};
 typedef struct {
 	PyObject_HEAD
-	PyObject *event, *producer, *time_ns, *cpu, *pid, *tid, *comm, *period, *ip;
-	PyObject *sym, *dso, *callchain;
-	PyObject *raw, *raw_size, *raw_len, *pad, *pad_zero, *fields, *violations, *offset;
+	PyObject *event, *producer, *raw, *fields, *violations;
+	uint64_t time, period, ip, offset;
+	uint32_t cpu, pid, tid, raw_size, raw_len;
+	uint16_t flags;
+	uint8_t comm_len;
+	char comm[33];
 } rfpy_sample;
 
 /* rawfrag.open() */

@@ -36,7 +36,7 @@ class Sample:
     pad: Optional[int]  # raw_size - raw_len
     pad_zero: Optional[bool]
     fields: dict[str, _Json]  # exactly report --format json's "fields"
-    violations: list[dict[str, Any]]  # raw-layout findings of this sample ([] = clean)
+    violations: tuple[dict[str, Any], ...]  # raw-layout findings of this sample (() = clean)
     offset: int  # file offset of the record
     def to_dict(self) -> dict[str, _Json]:
         """The object report --format json prints for this sample."""

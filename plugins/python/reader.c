@@ -51,6 +51,7 @@ typedef struct {
 	Py_ssize_t pending_pos;
 	struct rawfrag_err err;
 	char name_buf[33];
+	struct rfpy_keys *keys;
 } rfpy_reader;
 
 /* ---- per-evsel cache ---- */
@@ -124,16 +125,6 @@ static const char *task_name(rfpy_reader *r, const struct rawfrag_sample *smp, i
 	return c;
 }
 
-static PyObject *u64_if(bool has, uint64_t v)
-{
-	return has ? PyLong_FromUnsignedLongLong(v) : Py_NewRef(Py_None);
-}
-
-static PyObject *s32_if(bool has, uint32_t v)
-{
-	return has ? PyLong_FromLong((int32_t)v) : Py_NewRef(Py_None);
-}
-
 /* the decoder's fields through the emitter, as report writes them */
 static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
 			       const struct rawfrag_sample *smp)
@@ -151,7 +142,7 @@ static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct 
 	if (rawfrag_out__error(r->out))
 		return PyErr_NoMemory();
 	text = rawfrag_out__mem(r->out, &len);
-	return rfpy_from_json(text, len);
+	return rfpy_from_json(text, len, r->keys);
 }
 
 static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
@@ -169,33 +160,33 @@ static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
 		len <= raw.size;
 	for (uint32_t i = len; known && i < raw.size; i++)
 		zero &= !raw.data[i];
+	s->raw_size = raw.size;
+	s->raw_len = len;
+	s->flags |= (known ? RFPY_LEN_KNOWN : 0) | (zero ? RFPY_PAD_ZERO : 0);
 	s->raw = PyBytes_FromStringAndSize((const char *)raw.data, raw.size);
-	s->raw_size = PyLong_FromUnsignedLong(raw.size);
-	s->raw_len = known ? PyLong_FromUnsignedLong(len) : Py_NewRef(Py_None);
-	s->pad = known ? PyLong_FromUnsignedLong(raw.size - len) : Py_NewRef(Py_None);
-	s->pad_zero = known ? PyBool_FromLong(zero) : Py_NewRef(Py_None);
-	s->fields = decode_fields(r, c, &raw, smp);
-	return s->raw && s->raw_size && s->raw_len && s->pad && s->fields ? 0 : -1;
+	s->fields = s->raw ? decode_fields(r, c, &raw, smp) : NULL;
+	return s->fields ? 0 : -1;
 }
 
+/* this sample's findings: a tuple, the shared empty one when clean */
 static PyObject *violations(rfpy_reader *r, const struct rawfrag_record *rec,
 			    const struct rawfrag_sample *smp)
 {
 	int before = rawfrag_checker__nr_violations(r->chk), n;
-	PyObject *l;
+	PyObject *t;
 
 	if (rawfrag_checker__record(r->chk, rec, smp) < 0)
 		return PyErr_NoMemory();
 	n = rawfrag_checker__nr_violations(r->chk);
-	l = PyList_New(n - before);
-	for (int i = before; l && i < n; i++) {
+	t = PyTuple_New(n - before);
+	for (int i = before; t && i < n; i++) {
 		PyObject *v = rfpy_violation(rawfrag_checker__violation(r->chk, i));
 
 		if (!v) {
-			Py_CLEAR(l);
+			Py_CLEAR(t);
 			break;
 		}
-		PyList_SET_ITEM(l, i - before, v);
+		PyTuple_SET_ITEM(t, i - before, v);
 	}
 	if (n > MAX_KEPT_VIOLATIONS) {
 		RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
@@ -203,41 +194,45 @@ static PyObject *violations(rfpy_reader *r, const struct rawfrag_record *rec,
 		rawfrag_checker__delete(r->chk);
 		r->chk = rawfrag_checker__new(r->sess, &copts);
 		if (!r->chk)
-			Py_CLEAR(l);
+			Py_CLEAR(t);
 	}
-	return l;
+	return t;
 }
 
 static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 			    const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	uint64_t st = smp->sample_type;
-	bool tid = st & PERF_SAMPLE_TID;
 	rfpy_sample *s = PyObject_New(rfpy_sample, &rfpy_sample_type);
-	int l = 0;
 
 	if (!s)
 		return NULL;
 	memset(&s->event, 0, sizeof(*s) - offsetof(rfpy_sample, event));
 	s->event = Py_NewRef(c->event);
 	s->producer = Py_NewRef(c->producer);
-	s->time_ns = u64_if(st & PERF_SAMPLE_TIME, smp->time);
-	s->cpu = u64_if(st & PERF_SAMPLE_CPU, smp->cpu);
-	s->pid = s32_if(tid, smp->pid);
-	s->tid = s32_if(tid, smp->tid);
-	if (tid) {
+	s->flags = (st & PERF_SAMPLE_TIME ? RFPY_HAS_TIME : 0) |
+		   (st & PERF_SAMPLE_CPU ? RFPY_HAS_CPU : 0) |
+		   (st & PERF_SAMPLE_TID ? RFPY_HAS_TID : 0) |
+		   (st & PERF_SAMPLE_PERIOD ? RFPY_HAS_PERIOD : 0) |
+		   (st & PERF_SAMPLE_IP ? RFPY_HAS_IP : 0);
+	s->time = smp->time;
+	s->cpu = smp->cpu;
+	s->pid = smp->pid;
+	s->tid = smp->tid;
+	s->period = smp->period;
+	s->ip = smp->ip;
+	s->offset = rec->offset;
+	if (st & PERF_SAMPLE_TID) {
+		int l = 0;
 		const char *comm = task_name(r, smp, &l);
 
-		s->comm = PyUnicode_DecodeUTF8(comm, l, "replace");
-	} else {
-		s->comm = Py_NewRef(Py_None);
+		if (l > 32)
+			l = 32;
+		memcpy(s->comm, comm, l);
+		s->comm_len = (uint8_t)l;
 	}
-	s->period = u64_if(st & PERF_SAMPLE_PERIOD, smp->period);
-	s->ip = u64_if(st & PERF_SAMPLE_IP, smp->ip);
-	s->offset = PyLong_FromUnsignedLongLong(rec->offset);
 	s->violations = violations(r, rec, smp);
-	if (!s->time_ns || !s->cpu || !s->pid || !s->tid || !s->comm || !s->period || !s->ip ||
-	    !s->offset || !s->violations || raw_members(r, s, c, rec, smp)) {
+	if (!s->violations || raw_members(r, s, c, rec, smp)) {
 		Py_DECREF(s);
 		return NULL;
 	}
@@ -414,6 +409,9 @@ static void reader_release(rfpy_reader *r)
 	r->fd = -1;
 	r->closed = true;
 	Py_CLEAR(r->pending);
+	rfpy_keys__clear(r->keys);
+	PyMem_Free(r->keys);
+	r->keys = NULL;
 }
 
 static void reader_dealloc(rfpy_reader *r)
@@ -697,9 +695,10 @@ static int reader_init(rfpy_reader *r)
 	r->em = r->out ? rawfrag_emit__new(r->out, RAWFRAG_EMIT_JSON) : NULL;
 	r->threads = rf_threads__new();
 	r->pending = PyList_New(0);
+	r->keys = PyMem_Calloc(1, sizeof(*r->keys));
 	if (r->ordered)
 		r->oq = ro_queue__new(deliver, r);
-	if (!r->chk || !r->em || !r->threads || !r->pending || (r->ordered && !r->oq)) {
+	if (!r->chk || !r->em || !r->threads || !r->pending || !r->keys || (r->ordered && !r->oq)) {
 		if (!PyErr_Occurred())
 			PyErr_NoMemory();
 		return -1;

@@ -9,39 +9,111 @@
 static PyMemberDef sample_members[] = {
 	M(event, "str: the event name (perf script's ev_name), e.g. 'sched:sched_switch'"),
 	M(producer, "str or None: the decoder of the raw payload (tracepoint, bpf_skb, ...)"),
-	M(time_ns, "int or None: sample time in ns (None without PERF_SAMPLE_TIME)"),
-	M(cpu, "int or None: CPU (None without PERF_SAMPLE_CPU)"),
-	M(pid, "int or None: process id (None without PERF_SAMPLE_TID)"),
-	M(tid, "int or None: thread id"),
-	M(comm, "str or None: task name as perf script shows it"),
-	M(period, "int or None: PERF_SAMPLE_PERIOD"),
-	M(ip, "int or None: PERF_SAMPLE_IP"),
-	M(sym, "None for now: symbols come with the call-chain work"),
-	M(dso, "None for now: DSOs come with the call-chain work"),
-	M(callchain, "None for now: frames come with the call-chain work"),
 	M(raw, "bytes or None: the PERF_SAMPLE_RAW area (raw_size bytes, payload + pad)"),
-	M(raw_size, "int or None: the u32 the kernel wrote before the raw area"),
-	M(raw_len, "int or None: the producer's true payload length (None: not known)"),
-	M(pad, "int or None: raw_size - raw_len"),
-	M(pad_zero, "bool or None: whether the pad bytes are all zero"),
 	M(fields, "dict: the decoded fields, the values of report --format json 'fields'"),
-	M(violations, "list of dict (kind, severity, message, raw_off): raw-layout findings"),
-	M(offset, "int: file offset of the record (of its COMPRESSED record if inside one)"),
+	M(violations, "tuple of dict (kind, severity, message, raw_off): raw-layout findings"),
 	{ NULL },
 };
 
 static void sample_dealloc(rfpy_sample *s)
 {
-	PyObject **o = &s->event;
-
-	for (; o <= &s->offset; o++)
-		Py_XDECREF(*o);
+	Py_XDECREF(s->event);
+	Py_XDECREF(s->producer);
+	Py_XDECREF(s->raw);
+	Py_XDECREF(s->fields);
+	Py_XDECREF(s->violations);
 	Py_TYPE(s)->tp_free((PyObject *)s);
 }
+
+enum which { W_TIME, W_CPU, W_PID, W_TID, W_COMM, W_PERIOD, W_IP, W_SYM, W_DSO, W_CHAIN,
+	     W_RAW_SIZE, W_RAW_LEN, W_PAD, W_PAD_ZERO, W_OFFSET };
+
+static PyObject *sample_get(rfpy_sample *s, void *closure)
+{
+	bool raw = s->raw != NULL, known = raw && (s->flags & RFPY_LEN_KNOWN);
+
+	switch ((enum which)(intptr_t)closure) {
+	case W_TIME:
+		if (s->flags & RFPY_HAS_TIME)
+			return PyLong_FromUnsignedLongLong(s->time);
+		break;
+	case W_CPU:
+		if (s->flags & RFPY_HAS_CPU)
+			return PyLong_FromUnsignedLong(s->cpu);
+		break;
+	case W_PID:
+		if (s->flags & RFPY_HAS_TID)
+			return PyLong_FromLong((int32_t)s->pid);
+		break;
+	case W_TID:
+		if (s->flags & RFPY_HAS_TID)
+			return PyLong_FromLong((int32_t)s->tid);
+		break;
+	case W_COMM:
+		if (s->flags & RFPY_HAS_TID)
+			return PyUnicode_DecodeUTF8(s->comm, s->comm_len, "replace");
+		break;
+	case W_PERIOD:
+		if (s->flags & RFPY_HAS_PERIOD)
+			return PyLong_FromUnsignedLongLong(s->period);
+		break;
+	case W_IP:
+		if (s->flags & RFPY_HAS_IP)
+			return PyLong_FromUnsignedLongLong(s->ip);
+		break;
+	case W_RAW_SIZE:
+		if (raw)
+			return PyLong_FromUnsignedLong(s->raw_size);
+		break;
+	case W_RAW_LEN:
+		if (known)
+			return PyLong_FromUnsignedLong(s->raw_len);
+		break;
+	case W_PAD:
+		if (known)
+			return PyLong_FromUnsignedLong(s->raw_size - s->raw_len);
+		break;
+	case W_PAD_ZERO:
+		if (known)
+			return PyBool_FromLong(s->flags & RFPY_PAD_ZERO);
+		break;
+	case W_OFFSET:
+		return PyLong_FromUnsignedLongLong(s->offset);
+	default:
+		break;
+	}
+	Py_RETURN_NONE;
+}
+
+#define G(name, w, doc) { #name, (getter)sample_get, NULL, doc, (void *)(intptr_t)(w) }
+
+static PyGetSetDef sample_getset[] = {
+	G(time_ns, W_TIME, "int or None: sample time in ns (None without PERF_SAMPLE_TIME)"),
+	G(cpu, W_CPU, "int or None: CPU (None without PERF_SAMPLE_CPU)"),
+	G(pid, W_PID, "int or None: process id (None without PERF_SAMPLE_TID)"),
+	G(tid, W_TID, "int or None: thread id"),
+	G(comm, W_COMM, "str or None: task name as perf script shows it"),
+	G(period, W_PERIOD, "int or None: PERF_SAMPLE_PERIOD"),
+	G(ip, W_IP, "int or None: PERF_SAMPLE_IP"),
+	G(sym, W_SYM, "None for now: symbols come with the call-chain work"),
+	G(dso, W_DSO, "None for now: DSOs come with the call-chain work"),
+	G(callchain, W_CHAIN, "None for now: frames come with the call-chain work"),
+	G(raw_size, W_RAW_SIZE, "int or None: the u32 the kernel wrote before the raw area"),
+	G(raw_len, W_RAW_LEN, "int or None: the producer's true payload length (None: not known)"),
+	G(pad, W_PAD, "int or None: raw_size - raw_len"),
+	G(pad_zero, W_PAD_ZERO, "bool or None: whether the pad bytes are all zero"),
+	G(offset, W_OFFSET, "int: file offset of the record (of its COMPRESSED record if inside one)"),
+	{ NULL },
+};
 
 static PyObject *or_none(PyObject *o)
 {
 	return o ? o : Py_None;
+}
+
+static PyObject *get(rfpy_sample *s, enum which w)
+{
+	return sample_get(s, (void *)(intptr_t)w);
 }
 
 /* the members report --format json writes, in its order */
@@ -50,25 +122,27 @@ static PyObject *sample_to_dict(rfpy_sample *s, PyObject *unused)
 	PyObject *raw;
 
 	if (s->raw)
-		raw = Py_BuildValue("{s:O,s:O,s:O,s:O}", "size", or_none(s->raw_size), "len",
-				    or_none(s->raw_len), "pad", or_none(s->pad), "pad_zero",
-				    or_none(s->pad_zero));
+		raw = Py_BuildValue("{s:N,s:N,s:N,s:N}", "size", get(s, W_RAW_SIZE), "len",
+				    get(s, W_RAW_LEN), "pad", get(s, W_PAD), "pad_zero",
+				    get(s, W_PAD_ZERO));
 	else
 		raw = Py_NewRef(Py_None);
 	if (!raw)
 		return NULL;
-	return Py_BuildValue("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:N,s:O}", "event", or_none(s->event),
-			     "producer", or_none(s->producer), "time_ns", or_none(s->time_ns),
-			     "cpu", or_none(s->cpu), "pid", or_none(s->pid), "tid",
-			     or_none(s->tid), "comm", or_none(s->comm), "raw", raw, "fields",
-			     or_none(s->fields));
+	return Py_BuildValue("{s:O,s:O,s:N,s:N,s:N,s:N,s:N,s:N,s:O}", "event", or_none(s->event),
+			     "producer", or_none(s->producer), "time_ns", get(s, W_TIME), "cpu",
+			     get(s, W_CPU), "pid", get(s, W_PID), "tid", get(s, W_TID), "comm",
+			     get(s, W_COMM), "raw", raw, "fields", or_none(s->fields));
 }
 
 static PyObject *sample_repr(rfpy_sample *s)
 {
-	return PyUnicode_FromFormat("<rawfrag.Sample %R time_ns=%R cpu=%R pid=%R tid=%R>",
-				    or_none(s->event), or_none(s->time_ns), or_none(s->cpu),
-				    or_none(s->pid), or_none(s->tid));
+	PyObject *t = get(s, W_TIME), *r;
+
+	r = t ? PyUnicode_FromFormat("<rawfrag.Sample %R time_ns=%R cpu=%d tid=%d>",
+				     or_none(s->event), t, (int)s->cpu, (int)s->tid) : NULL;
+	Py_XDECREF(t);
+	return r;
 }
 
 static PyMethodDef sample_methods[] = {
@@ -89,5 +163,6 @@ PyTypeObject rfpy_sample_type = {
 	.tp_dealloc = (destructor)sample_dealloc,
 	.tp_repr = (reprfunc)sample_repr,
 	.tp_members = sample_members,
+	.tp_getset = sample_getset,
 	.tp_methods = sample_methods,
 };
