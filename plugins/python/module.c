@@ -96,14 +96,18 @@ void rfpy_keys__clear(struct rfpy_keys *k)
 static PyObject *jp_key(struct jp *j, const char *s, size_t n)
 {
 	struct rfpy_key *k;
-	uint32_t h = 2166136261u;
+	uint64_t h = n, w = 0;
 	PyObject *str;
 
-	if (!j->keys || n > RFPY_KEY_MAX)
+	if (!j->keys || n > RFPY_KEY_MAX || !n)
 		return PyUnicode_DecodeUTF8(s, n, "surrogateescape");
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	k = &j->keys->slot[(h ^ h >> 16) & (RFPY_KEY_SLOTS - 1)];
+	/* the first and last (up to) 8 bytes and the length: cheap, and names differ there */
+	memcpy(&w, s, n < 8 ? n : 8);
+	h = h * 0x9e3779b97f4a7c15ull ^ w;
+	w = 0;
+	memcpy(&w, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	k = &j->keys->slot[(h >> 40) & (RFPY_KEY_SLOTS - 1)];
 	if (k->str && k->len == n && !memcmp(k->s, s, n))
 		return Py_NewRef(k->str);
 	str = PyUnicode_DecodeUTF8(s, n, "surrogateescape");
@@ -217,11 +221,11 @@ static PyObject *jp_string_slow(struct jp *j, const char *start)
 static PyObject *jp_string(struct jp *j, bool key)
 {
 	const char *s = ++j->p;
+	const char *q = memchr(s, '"', (size_t)(j->end - s));
 
-	while (j->p < j->end && *j->p != '"' && *j->p != '\\')
-		j->p++;
-	if (j->p < j->end && *j->p == '"') {
-		j->p++;
+	/* the common case: no escape before the closing quote */
+	if (q && !memchr(s, '\\', (size_t)(q - s))) {
+		j->p = q + 1;
 		if (key)
 			return jp_key(j, s, (size_t)(j->p - 1 - s));
 		return PyUnicode_DecodeUTF8(s, j->p - 1 - s, "surrogateescape");
@@ -241,9 +245,8 @@ static PyObject *jp_number(struct jp *j)
 	while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
 		unsigned d = (unsigned)(*j->p - '0');
 
-		if (v > (UINT64_MAX - d) / 10)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
 			return jp_fail(j, "number too large");
-		v = v * 10 + d;
 		j->p++;
 	}
 	if (j->p == s)

@@ -29,7 +29,12 @@ export PYTHONPATH=$PYDIR
 if ! is_root || ! ensure_tracefs; then skip_all $((NCHECKS - 1)) "needs root and tracefs"; fi
 
 mkdir -p rec elsewhere
-WORK='ping -c 3 -i 0.1 127.0.0.1 >/dev/null; ls / >/dev/null; sleep 0.05'
+# a program whose name needs JSON escapes (quote, backslash, control byte, UTF-8, a
+# byte that is not UTF-8) shows in sched_process_exec's filename and in comm
+ODD="$T/q\"b\\$(printf '\001\t')é$(printf '\377')x"
+cp /bin/true "$ODD"
+export ODD
+WORK='ping -c 3 -i 0.1 127.0.0.1 >/dev/null; "$ODD"; ls / >/dev/null; sleep 0.05'
 EVENTS=sched:sched_switch,sched:sched_process_exec,sched:sched_wakeup
 "$RAWFRAG" record -e $EVENTS --skb lo -o rec/file.data -- sh -c "$WORK" >/dev/null 2>rec/file.err
 t_grep "record: tracepoints and skb dumps into a file" 'skbdump:1=lo: [1-9][0-9]* samples' rec/file.err
