@@ -5,6 +5,7 @@
 #   make test       the test suite (normal and ASan+UBSan builds)
 #   make fuzz       build and run the libFuzzer harness (FUZZ_SECONDS=600)
 #   make bench      benchmarks against perf
+#   make mutate     mutation score of the test suite (tests/mutants.txt; not in CI)
 #   make doc        man pages from Documentation/*.txt
 # Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
 
@@ -73,7 +74,7 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install
+.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install mutate
 
 deps:
 	$(Q)DEPS=$(DEPS) bash scripts/setup.sh
@@ -149,6 +150,10 @@ test: deps
 fuzz:
 	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz
 
+# Mutation testing (not in CI): every mutant of tests/mutants.txt must be killed.
+mutate: all
+	$(Q)python3 scripts/mutate.py
+
 bench: all
 	$(Q)bash scripts/bench.sh $(O)
 
@@ -198,4 +203,7 @@ install-python: $(PY_MOD) $(PY_STUB)
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc
 
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)
+# Every object and every test program (unit tests, generators, the fuzz replay)
+# depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
+# tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

@@ -99,7 +99,8 @@ int rawfrag_check_raw(const struct rawfrag_record *rec, const struct rawfrag_sam
 		rawfrag_check_sink__report(sink, RAWFRAG_SEV_ERROR, "raw_trailing", -1,
 					   "fields after RAW end at %u, header.size is %u",
 					   smp->end_offset, rec->size);
-	if (size == 4) {
+	/* a producer that knows 1..3 payload bytes here says the word is data */
+	if (size == 4 && len <= 0) {
 		uint32_t w = rawfrag__get32(smp->raw_data, false);
 
 		if (!w) {

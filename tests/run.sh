@@ -1,48 +1,61 @@
 #!/usr/bin/env bash
-# Run every test: cmocka unit tests (ASan+UBSan build), shell tests (tests/shell/t*.sh),
-# fuzz corpus replay. Every test prints TAP lines; this script counts them and ends
-# with "N passed, N failed, N skipped". Exit 1 if anything failed.
+# Run every test: cmocka unit tests (ASan+UBSan build), shell tests (tests/shell/t*.sh,
+# which include the fuzz corpus replay). Every test program prints TAP with a plan;
+# tests/tap.awk tallies each one (a missing or short plan, a result out of sequence or
+# a non-zero exit is a failure). Ends with a table of plans, the failures and skips
+# with their reasons, and the line "N passed, N failed, N skipped"; exit 1 if anything
+# failed.
+#   tests/run.sh [PATTERN...]   only the tests whose name contains a PATTERN
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-$top/build/out}
 ASAN_O=${ASAN_O:-$top/build/asan}
 export O ASAN_O
-log=$(mktemp); trap 'rm -f "$log"' EXIT
+sum=$(mktemp); trap 'rm -f "$sum"' EXIT
 export CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=98}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp}
 
-run_one() { # name cmd...
-	local name=$1; shift
-	echo "# --- $name"
-	local out rc
-	out=$("$@" 2>&1); rc=$?
-	printf '%s\n' "$out"
-	# a test program that crashed or exited non-zero without reporting a failure
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' <<<"$out"; then
-		echo "not ok - $name exited with status $rc"
-	fi
+patterns=("$@")
+wanted() { # name: selected by the command line's patterns (all when none)
+	[ ${#patterns[@]} -gt 0 ] || return 0
+	local p
+	for p in "${patterns[@]}"; do [[ $1 == *"$p"* ]] && return 0; done
+	return 1
 }
 
-{
-	bindir=$ASAN_O/tests
-	[ -d "$bindir" ] || bindir=$O/tests
-	for t in "$bindir"/test_*; do
-		[ -x "$t" ] || continue
-		run_one "unit $(basename "$t")" "$t"
-	done
-	for t in "$top"/tests/shell/t*.sh; do
-		[ -f "$t" ] || continue
-		run_one "shell $(basename "$t")" bash "$t"
-	done
-} 2>&1 | tee "$log"
+run_one() { # name cmd...
+	local name=$1; shift
+	wanted "$name" || return 0
+	echo "# --- $name"
+	local out rc
+	out=$("$@" 2>&1 </dev/null); rc=$?
+	printf '%s\n' "$out"
+	awk -v name="$name" -v rc=$rc -f "$top/tests/tap.awk" <<<"$out" >>"$sum"
+}
 
-pass=$(grep -cE '^ok ' "$log" | tr -d ' ')
-skip=$(grep -cE '^ok .*# SKIP' "$log" | tr -d ' ')
-fail=$(grep -cE '^not ok' "$log" | tr -d ' ')
-pass=$((pass - skip))
+bindir=$ASAN_O/tests
+[ -d "$bindir" ] || bindir=$O/tests
+for t in "$bindir"/test_*; do
+	[ -x "$t" ] && [ "${t%.d}" = "$t" ] || continue
+	run_one "unit $(basename "$t")" "$t"
+done
+for t in "$top"/tests/shell/t*.sh; do
+	[ -f "$t" ] || continue
+	run_one "shell $(basename "$t")" bash "$t"
+done
+
 echo
-grep -E '^not ok' "$log" | sed 's/^/FAILED: /'
+echo "# plan  passed  failed  skipped  test"
+awk '/^TALLY / { n = $6; for (i = 7; i <= NF; i++) n = n " " $i
+	printf "# %4s  %6d  %6d  %7d  %s\n", $5, $2, $3, $4, n }' "$sum"
+echo
+sed -n 's/^SKIP /SKIPPED: /p' "$sum"
+sed -n 's/^FAIL /FAILED: /p' "$sum"
+read -r pass fail skip < <(awk '/^TALLY / { p += $2; f += $3; s += $4 }
+	END { print p + 0, f + 0, s + 0 }' "$sum")
+# nothing selected: that is a failure, not a clean run
+[ "$(grep -c '^TALLY ' "$sum")" -gt 0 ] || { echo "FAILED: no test selected"; fail=1; }
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

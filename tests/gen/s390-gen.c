@@ -66,6 +66,7 @@
 
 #include <rawfrag/rawfrag.h>
 #include "internal/s390.h"
+#include "s390-kernel-sizes.h"
 
 #define PMU_CF	       10
 #define PMU_SF	       11
@@ -174,7 +175,7 @@ static void build_cfdiag(struct buf *b, int k, const struct machine *m, enum cf_
 {
 	memset(b, 0, sizeof(*b));
 	for (unsigned int set = 0; set < S390_CTRSET_MAX; set++) {
-		unsigned int n = s390_ctrset__expected(set, m->cfvn, m->csvn);
+		unsigned int n = kernel_ctrset_size(set, m->cfvn, m->csvn);
 		uint32_t at = b->len;
 
 		if (!n)

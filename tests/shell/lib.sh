@@ -1,7 +1,9 @@
 # Shared helpers for tests/shell/t*.sh. Source it; each test file runs in its own
 # scratch directory ($T, removed at exit unless KEEP=1) and reports TAP lines:
-#   ok N - name | not ok N - name | ok N - name # SKIP reason
-# tests/run.sh counts them. Assertions print expected vs actual on failure.
+#   1..N (t_plan N, first) | ok N - name | not ok N - name | ok N - name # SKIP reason
+# tests/run.sh tallies them with tests/tap.awk: a script whose plan is missing, or that
+# runs fewer or more checks than it planned, fails. Assertions print expected vs actual
+# on failure, every line of them behind "#" so that no detail can count as a result.
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 O=${O:-$TOP/build/out}
@@ -18,10 +20,37 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/rawfrag-test.XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$T"' EXIT
 cd "$T"
 
+_plan=
+# t_plan N: this script runs N checks, skipped ones included
+t_plan() { _plan=$1; echo "1..$1"; }
 t_ok()   { _tn=$((_tn + 1)); echo "ok $_tn - $1"; }
-t_fail() { _tn=$((_tn + 1)); echo "not ok $_tn - $1"; shift; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }
+t_fail() {
+	_tn=$((_tn + 1)); echo "not ok $_tn - $1"; shift
+	# each argument may hold several lines (a command's output): prefix them all
+	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#   /'
+	return 0
+}
 t_skip() { _tn=$((_tn + 1)); echo "ok $_tn - $1 # SKIP $2"; }
+# t_skip_n N NAME REASON: N checks of a block that cannot run here, each a skip
+t_skip_n() { local i; for i in $(seq "$1"); do t_skip "$2 ($i/$1)" "$3"; done; }
+# t_skip_rest REASON: the remaining planned checks cannot run here; skip them and stop
+t_skip_rest() {
+	[ -n "$_plan" ] || { t_fail "t_skip_rest before t_plan"; exit 1; }
+	local left=$((_plan - _tn))
+	[ "$left" -gt 0 ] && t_skip_n "$left" "remaining checks" "$1"
+	exit 0
+}
 
+# t_setup NAME CMD...: a step that prepares checks (a generator writing fixtures,
+# another program's behaviour the checks rely on), not a check of this project:
+# nothing is counted when it works; when it fails that is one failure and the
+# script stops (the short plan says what did not run).
+t_setup() {
+	local name=$1; shift
+	"$@" >"$T/setup.out" 2>&1 && return 0
+	t_fail "set-up: $name" "$*" "$(head -c 600 "$T/setup.out")"
+	exit 1
+}
 # t_eq NAME EXPECTED ACTUAL
 t_eq() {
 	if [ "$2" = "$3" ]; then t_ok "$1"; else t_fail "$1" "expected: $2" "actual:   $3"; fi

@@ -5,11 +5,12 @@
 # copies must give one exact error and exit 2; a 1 GB file is walked in bounded
 # memory.
 source "$(dirname "$0")/lib.sh"
+t_plan 45
 
 WALK=$(t_bin rawfrag-walk)
-if [ ! -x "$WALK" ]; then t_skip "reader" "rawfrag-walk not built"; exit 0; fi
+if [ ! -x "$WALK" ]; then t_fail "reader" "rawfrag-walk not built"; exit 1; fi
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
-	t_skip "reader" "needs root, tracefs and perf"; exit 0
+	t_skip_rest "reader: needs root, tracefs and perf"
 fi
 
 # perf's per-type counts ("TYPE N"), from the first "Aggregated stats" block of -D

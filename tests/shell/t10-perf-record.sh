@@ -6,14 +6,15 @@
 # -s, a Python handler printing what perf parsed): the same number of samples
 # and, per sample, the same event, pid, tid, cpu, time, raw size, period and ip.
 source "$(dirname "$0")/lib.sh"
+t_plan 30
 
 DUMP=$(t_bin rawfrag-dump)
-[ -x "$DUMP" ] || { t_skip "perf record" "rawfrag-dump not built"; exit 0; }
-command -v "$PERF" >/dev/null || { t_skip "perf record" "no perf binary"; exit 0; }
-is_root || { t_skip "perf record" "needs root for -a and raw tracepoint samples"; exit 0; }
+[ -x "$DUMP" ] || { t_fail "perf record" "rawfrag-dump not built"; exit 1; }
+command -v "$PERF" >/dev/null || { t_skip_rest "perf record: no perf binary"; }
+is_root || { t_skip_rest "perf record: needs root for -a and raw tracepoint samples"; }
 "$PERF" version --build-options 2>/dev/null | grep -qE 'libpython: \[ on' ||
-	{ t_skip "perf record" "perf built without libpython (perf script -s is the oracle)"; exit 0; }
-ensure_tracefs || { t_skip "perf record" "no tracefs"; exit 0; }
+	{ t_skip_rest "perf record: perf built without libpython (perf script -s is the oracle)"; }
+ensure_tracefs || { t_skip_rest "perf record: no tracefs"; }
 
 perf_samples_py
 

@@ -6,20 +6,20 @@
 # and, when built, `perf rawfrag check` (whose answer CHECK overrides where a
 # defect is a raw-layout violation for the checker rather than bad input).
 source "$(dirname "$0")/lib.sh"
+t_plan 148
 
 GEN=$(t_bin rawfrag-gen)
 DUMP=$(t_bin rawfrag-dump)
 if [ ! -x "$GEN" ] || [ ! -x "$DUMP" ]; then
-	t_skip "fixtures" "rawfrag-gen/rawfrag-dump not built"
-	exit 0
+	t_fail "fixtures" "rawfrag-gen/rawfrag-dump not built"
+	exit 1
 fi
 if ! have_tracefs; then
-	t_skip "fixtures" "no tracefs at /sys/kernel/tracing (formats for the tracing data)"
-	exit 0
+	t_skip_rest "fixtures: no tracefs at /sys/kernel/tracing (formats for the tracing data)"
 fi
 
-t_run "generate fixtures" 0 "$GEN" "$T/fx"
-[ -s "$T/fx/MANIFEST" ] || { t_fail "MANIFEST written"; exit 0; }
+t_setup "generate fixtures" "$GEN" "$T/fx"
+[ -s "$T/fx/MANIFEST" ] || { t_fail "MANIFEST written"; exit 1; }
 
 # perf's view, one line per sample (lib.sh: perf_samples_py), in the format below
 perf_samples_py

@@ -2,8 +2,9 @@
 # report --decoder-opt KEY=VALUE reaches the decoders (here: the IBS fetch layout
 # override for same-size layouts), and a malformed option is refused.
 source "$(dirname "$0")/lib.sh"
+t_plan 6
 gen=$O/tests/ibs-gen
-[ -x "$gen" ] || { t_fail "ibs-gen built" "missing $gen"; exit 0; }
+[ -x "$gen" ] || { t_fail "ibs-gen built" "missing $gen"; exit 1; }
 "$gen" write ibs >/dev/null 2>&1
 f=ibs/ibs-zen3.data
 layouts() { grep -o '"layout":"fetch[^"]*"' | sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' '; }

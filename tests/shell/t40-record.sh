@@ -5,9 +5,10 @@
 # time) as perf rawfrag report; perf rawfrag check finds no violation. Then the
 # error cases and a SIGINT in the middle of a recording.
 source "$(dirname "$0")/lib.sh"
+t_plan 55
 
 if ! is_root || ! ensure_tracefs; then
-	t_skip "perf rawfrag record" "needs root and tracefs"; exit 0
+	t_skip_rest "perf rawfrag record: needs root and tracefs"
 fi
 
 # perf's view and ours of FILE (stdin for pipe streams when $2 = pipe), sorted

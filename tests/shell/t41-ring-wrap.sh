@@ -7,9 +7,10 @@
 #     records that straddled the ring end, every filename is intact in perf
 #     script and in our report.
 source "$(dirname "$0")/lib.sh"
+t_plan 9
 
 if ! is_root; then
-	t_skip "ring wrap tests" "need root (perf_event_paranoid, tracefs)"; exit 0
+	t_skip_rest "ring wrap tests: need root (perf_event_paranoid, tracefs)"
 fi
 
 # --- 1: libperf vs ring.c on 8 KiB user-stack samples
@@ -21,11 +22,8 @@ else
 	lp=$(sed -n 's/^libperf records=\([0-9]*\) damaged=\([0-9]*\).*/\1 \2/p' rw.out)
 	rf=$(sed -n 's/^rawfrag records=\([0-9]*\) damaged=\([0-9]*\) wrapped=\([0-9]*\).*/\1 \2 \3/p' rw.out)
 	set -- $lp $rf
-	if [ $# = 5 ] && [ "$2" -gt 0 ]; then
-		t_ok "libperf 6.1 perf_mmap__read_event truncates wrapped 8 KiB records ($2 of $1 damaged)"
-	else
-		t_fail "libperf 6.1 perf_mmap__read_event truncates wrapped 8 KiB records" "$(cat rw.out rw.err)"
-	fi
+	# libperf's behaviour is context, not a check of ours
+	[ $# = 5 ] && echo "# libperf 6.1 perf_mmap__read_event damaged $2 of $1 records (wrapped)"
 	if [ $# = 5 ] && [ "$5" -gt 0 ] && [ "$4" = 0 ] && [ "$3" -gt 0 ]; then
 		t_ok "ring.c returns every wrapped record intact ($5 wrapped, 0 of $3 damaged)"
 	else
@@ -35,7 +33,7 @@ fi
 
 # --- 2: the record command with ~4.2 KiB tracepoint records
 if ! ensure_tracefs; then
-	t_skip "record with 4 KiB exec paths" "no tracefs"; exit 0
+	t_skip_rest "record with 4 KiB exec paths: no tracefs"
 fi
 # a path of 4094 characters (PATH_MAX is 4096 with the NUL): raw 4120 bytes,
 # the record 4184

@@ -5,14 +5,15 @@
 # lengths are right; the in-kernel filter; report --format pcapng read by tshark
 # with the same bytes; nothing left attached afterwards.
 source "$(dirname "$0")/lib.sh"
+t_plan 30
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 # ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
 BASE=$((20000 + $$ % 10000 * 4))
 
-if ! is_root; then t_skip "skb on lo" "needs root"; exit 0; fi
+if ! is_root; then t_skip_rest "skb on lo: needs root"; fi
 if ! command -v bpftool >/dev/null || ! command -v python3 >/dev/null; then
-	t_skip "skb on lo" "needs bpftool and python3"; exit 0
+	t_skip_rest "skb on lo: needs bpftool and python3"
 fi
 
 # record_lo NAME SNAPLEN FILTER SENDER-ARGS...: record lo while the sender runs

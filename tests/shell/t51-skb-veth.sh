@@ -5,14 +5,15 @@
 # what was sent; several interfaces in one run (the veth and the namespace's lo);
 # nothing attached afterwards, also after SIGKILL of the recorder.
 source "$(dirname "$0")/lib.sh"
+t_plan 22
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 # ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
 BASE=$((20000 + $$ % 10000 * 4))
 
-if ! is_root; then t_skip "skb on veth" "needs root"; exit 0; fi
+if ! is_root; then t_skip_rest "skb on veth: needs root"; fi
 if ! command -v ip >/dev/null || ! command -v bpftool >/dev/null; then
-	t_skip "skb on veth" "needs iproute2 and bpftool"; exit 0
+	t_skip_rest "skb on veth: needs iproute2 and bpftool"
 fi
 N1=rfskb-a-$$ N2=rfskb-b-$$
 cleanup() {
@@ -24,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 if ! ip netns add "$N1" || ! ip netns add "$N2" ||
 	! ip link add rfv0 netns "$N1" type veth peer name rfv1 netns "$N2"; then
-	t_skip "skb on veth" "cannot create namespaces or veth"; exit 0
+	t_skip_rest "skb on veth: cannot create namespaces or veth"
 fi
 ip -n "$N1" addr add 10.77.0.1/24 dev rfv0
 ip -n "$N2" addr add 10.77.0.2/24 dev rfv1

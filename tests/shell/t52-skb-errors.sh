@@ -3,8 +3,9 @@
 # missing interface, snaplen out of range, unknown hook, unsupported filter,
 # BPF not permitted (an unprivileged user with CAP_PERFMON only).
 source "$(dirname "$0")/lib.sh"
+t_plan 18
 
-if ! is_root; then t_skip "skb errors" "needs root"; exit 0; fi
+if ! is_root; then t_skip_rest "skb errors: needs root"; fi
 
 # err NAME PATTERN ARGS...: exit 2, the message matches, one line from --skb
 err() {

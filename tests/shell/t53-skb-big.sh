@@ -4,12 +4,13 @@
 # raw_size, bytes equal to what was sent), nothing lost, `check` clean, and the
 # pad of wrapped rings shows up as stale (counted, not an error).
 source "$(dirname "$0")/lib.sh"
+t_plan 12
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 # ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
 BASE=$((20000 + $$ % 10000 * 4))
 
-if ! is_root; then t_skip "big skb records" "needs root"; exit 0; fi
+if ! is_root; then t_skip_rest "big skb records: needs root"; fi
 
 # the filter keeps other tests' loopback traffic out of the counts
 "$RAWFRAG" record --skb lo --snaplen 16384 -m 16 --filter "udp and dst port $BASE" -a -e dummy \

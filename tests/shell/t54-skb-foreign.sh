@@ -4,9 +4,10 @@
 # option says it cannot split them; --meta 16, --meta auto and --meta-btf
 # OBJ:STRUCT split them and decode the packets the generator wrote.
 source "$(dirname "$0")/lib.sh"
+t_plan 13
 GEN=$O/tests/pkt-foreign
 
-"$GEN" f.data 10 100 1000 >gen.txt || { t_fail "pkt-foreign generator"; exit 0; }
+"$GEN" f.data 10 100 1000 >gen.txt || { t_fail "pkt-foreign generator"; exit 1; }
 
 t_run "report without --meta" 0 "$RAWFRAG" report -i f.data
 t_eq "without --meta: every sample says it has no rawfrag meta" 3 \

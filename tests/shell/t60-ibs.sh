@@ -5,16 +5,17 @@
 # value by value by tests/scripts/ibs_compare.py; `check` on clean and broken
 # fixtures; text output; record on this machine (no IBS PMU).
 source "$(dirname "$0")/lib.sh"
+t_plan 45
 
 GEN=$ASAN_O/tests/ibs-gen
 [ -x "$GEN" ] || GEN=$O/tests/ibs-gen
 CMP=$TOP/tests/scripts/ibs_compare.py
 
 if [ ! -x "$GEN" ]; then
-	t_skip "ibs fixtures" "ibs-gen not built ($GEN)"
-	exit 0
+	t_fail "ibs fixtures" "ibs-gen not built ($GEN)"
+	exit 1
 fi
-t_run "ibs-gen writes the fixtures" 0 "$GEN" write "$T/fx"
+t_setup "ibs-gen writes the fixtures" "$GEN" write "$T/fx"
 scenarios=$("$GEN" list | awk '{print $1}')
 clean="zen4 zen3 zen2 fam10 fam15 zen5 oldlayout"
 

@@ -2,14 +2,16 @@
 # perf script plugins: the --dlfilter object and the Python hook, on a real
 # tracepoint recording, against perf script's own output for the same samples.
 source "$(dirname "$0")/lib.sh"
+t_plan 7
 so=$O/plugins/rawfrag-dlfilter.so
 if ! is_root || ! ensure_tracefs; then
-	t_skip "plugins on a real recording" "needs root and tracefs"; exit 0
+	t_skip_rest "plugins on a real recording: needs root and tracefs"
 fi
 $PERF record -q -o perf.data -e sched:sched_switch -e sched:sched_process_exec -a \
 	-- sh -c 'ls / >/dev/null; sleep 0.05; ls /usr >/dev/null' >/dev/null 2>&1
 n=$($PERF script -i perf.data 2>/dev/null | wc -l)
-[ "$n" -gt 0 ] && t_ok "perf recorded $n tracepoint samples" || t_fail "perf recorded samples" "0 samples"
+# a precondition (perf's recording), not a check of ours
+[ "$n" -gt 0 ] || t_skip_rest "perf recorded no tracepoint samples"
 
 # check mode: every sample kept, none in violation
 $PERF script -i perf.data --dlfilter "$so" >out.txt 2>err.txt

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make doc: every command and option documented, every page builds into a man page.
 source "$(dirname "$0")/lib.sh"
+t_plan 10
 if ! command -v asciidoc >/dev/null || ! command -v xmlto >/dev/null; then
-	t_skip "man pages build" "asciidoc/xmlto not installed"; exit 0
+	t_skip_rest "man pages build: asciidoc/xmlto not installed"
 fi
 make -s -C "$TOP/Documentation" DOC_O="$T/doc" TOOL="$O/perf-rawfrag" >doc.out 2>doc.err
 rc=$?

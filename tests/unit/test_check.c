@@ -154,6 +154,58 @@ static void test_pad_zero_and_stale(void **state)
 	free(f);
 }
 
+/*
+ * Every pad length 1..7 with a stale byte at every position of the pad, alone: the
+ * first pad byte, the last, and each between must be found, counted once, and named
+ * by its raw offset; the same pad all zero is counted as zero. Raw areas of 4 bytes
+ * (shorter than one 8-byte word; pads 1..3 leave a payload), 12 and 68 bytes take
+ * different paths.
+ */
+static void test_pad_every_position(void **state)
+{
+	static const uint32_t sizes[] = { 4, 12, 68 };
+	struct fixture *f = fx_new(false);
+	uint8_t raw[80];
+	int cases = 0;
+
+	for (unsigned int l = 0; l < sizeof(sizes) / sizeof(sizes[0]); l++) {
+		for (uint32_t pad = 1; pad <= 7 && pad < sizes[l]; pad++) {
+			uint32_t size = sizes[l], len = size - pad;
+
+			for (uint32_t pos = 0; pos < pad; pos++) {
+				memset(raw, 0x11, sizeof(raw)); /* payload bytes all non-zero */
+				memset(raw + len, 0, pad);
+				raw[len + pos] = 0x80 >> pos;
+				memset(&f->st, 0, sizeof(f->st));
+				fx_sample(f, raw, size, size);
+				assert_int_equal(fx_check(f, len), 0);
+				if (f->found.n != 1 || strcmp(f->found.kind[0], "pad_nonzero") ||
+				    f->found.raw_off[0] != (int64_t)(len + pos))
+					fail_msg("size %u pad %u stale at pad+%u: %d findings, first %s at %lld",
+						 size, pad, pos, f->found.n,
+						 f->found.n ? f->found.kind[0] : "-",
+						 f->found.n ? (long long)f->found.raw_off[0] : -1LL);
+				assert_non_null(strstr(f->found.msg[0], "1 of"));
+				assert_int_equal(f->st.pad_stale, 1);
+				assert_int_equal(f->st.pad_zero, 0);
+				assert_int_equal(f->st.pad_hist[pad], 1);
+				cases++;
+			}
+			/* the same pad all zero, the payload before it all non-zero */
+			memset(raw, 0x11, sizeof(raw));
+			memset(raw + len, 0, pad);
+			memset(&f->st, 0, sizeof(f->st));
+			fx_sample(f, raw, size, size);
+			assert_int_equal(fx_check(f, len), 0);
+			assert_int_equal(f->found.n, 0);
+			assert_int_equal(f->st.pad_zero, 1);
+		}
+	}
+	/* 4 bytes: pads 1..3 (6 positions); 12 and 68 bytes: pads 1..7 (28 each) */
+	assert_int_equal(cases, 6 + 28 + 28);
+	free(f);
+}
+
 static void test_align(void **state)
 {
 	struct fixture *f = fx_new(false);
@@ -414,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),	       cmocka_unit_test(test_pad_zero_and_stale),
+		cmocka_unit_test(test_pad_every_position),
 		cmocka_unit_test(test_align),	       cmocka_unit_test(test_outside_and_trailing),
 		cmocka_unit_test(test_empty),	       cmocka_unit_test(test_pad_range),
 		cmocka_unit_test(test_null_sink),      cmocka_unit_test(test_parsed),
