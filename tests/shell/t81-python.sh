@@ -6,27 +6,22 @@
 # every pipe case works or fails loudly, hostile files only raise rawfrag.Error
 # (also under ASan), and the installed module works.
 source "$(dirname "$0")/lib.sh"
-NCHECKS=34
-declare -F t_plan >/dev/null && t_plan $NCHECKS
+t_plan 33
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PYDIR=$O/python
 SO=$O/plugins/rawfrag-dlfilter.so
 HOOK=$TOP/plugins/python/rawfrag.py
 
-skip_all() {
-	for _ in $(seq "$1"); do t_skip "python module" "$2"; done
-	exit 0
-}
 if ! ls "$PYDIR"/rawfrag*.so >/dev/null 2>&1; then
 	t_fail "python module built" "no $PYDIR/rawfrag*.so"
-	skip_all $((NCHECKS - 1)) "module not built"
+	t_skip_rest "the module is not built"
 fi
 # imported from any directory through PYTHONPATH
 (cd / && PYTHONPATH=$PYDIR $PY -c 'import rawfrag; print(rawfrag.__file__)') >imp.txt 2>&1
 t_grep "import rawfrag from / with PYTHONPATH=$PYDIR" "^$PYDIR/rawfrag" imp.txt
 export PYTHONPATH=$PYDIR
-if ! is_root || ! ensure_tracefs; then skip_all $((NCHECKS - 1)) "needs root and tracefs"; fi
+if ! is_root || ! ensure_tracefs; then t_skip_rest "recording needs root and tracefs"; fi
 
 mkdir -p rec elsewhere
 # a program whose name needs JSON escapes (quote, backslash, control byte, UTF-8, a
@@ -40,11 +35,11 @@ EVENTS=sched:sched_switch,sched:sched_process_exec,sched:sched_wakeup
 t_grep "record: tracepoints and skb dumps into a file" 'skbdump:1=lo: [1-9][0-9]* samples' rec/file.err
 "$RAWFRAG" record -e $EVENTS --skb lo -o - -- sh -c "$WORK" >rec/pipe.data 2>rec/pipe.err
 t_grep "record: the same into a pipe" 'skbdump:1=lo: [1-9][0-9]* samples' rec/pipe.err
-$PERF record -q -z -o rec/z.data -e sched:sched_switch -e sched:sched_wakeup -a -- sleep 0.3 \
-	>/dev/null 2>&1
-$PERF report -i rec/z.data --header-only 2>/dev/null | grep -q '# compressed : Zstd' &&
-	t_ok "perf record -z wrote a zstd-compressed file" ||
-	t_fail "perf record -z wrote a zstd-compressed file"
+# perf's zstd recording and its header: a precondition, not a check of ours
+t_setup "perf record -z" $PERF record -q -z -o rec/z.data -e sched:sched_switch \
+	-e sched:sched_wakeup -a -- sleep 0.3
+t_setup "perf wrote a zstd-compressed file" \
+	sh -c "$PERF report -i rec/z.data --header-only 2>/dev/null | grep -q '# compressed : Zstd'"
 
 # nraw FILE.json: samples with a raw area in report's JSON
 nraw() { $PY -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["raw"]))' "$1"; }
@@ -177,8 +172,8 @@ $PERF script -i - --dlfilter "$SO" --dlarg file="$T/rec/pipe.data" <rec/pipe.dat
 t_grep "dlfilter with -i - and file=PATH checks every sample" \
 	"rawfrag-dlfilter: $(wc -l <rec/pipe.json) samples, [0-9]+ kept, 0 raw-layout errors" e.txt
 # a file that is not the one perf reads: no event matches -> perf script stops, no summary
-$PERF record -q -o rec/other.data -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -a \
-	-- sleep 0.1 >/dev/null 2>&1
+t_setup "perf record of other events" $PERF record -q -o rec/other.data \
+	-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -a -- sleep 0.1
 $PERF script -i rec/other.data --dlfilter "$SO" --dlarg file="$T/rec/file.data" >o.txt 2>e.txt
 rc=$?
 [ $rc -ne 0 ] && grep -q "no event of the file matches" e.txt && ! grep -q "raw-layout errors" e.txt &&

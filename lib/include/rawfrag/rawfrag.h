@@ -10,5 +10,6 @@
 #include <rawfrag/decoder.h>
 #include <rawfrag/check.h>
 #include <rawfrag/writer.h>
+#include <rawfrag/where.h>
 
 #endif
