@@ -11,6 +11,7 @@
  *       decode     print the rawfrag decoding of each sample before perf's line
  *       producer=NAME  keep only samples decoded by NAME (tracepoint, ibs_op, ...)
  *       strict     stale (non-zero) pad counts as a violation
+ *       where=EXPR keep only samples whose decoded fields match EXPR (report --where)
  *
  * The plugin opens the same perf.data itself (file=PATH, else perf script's -i/--input,
  * else ./perf.data) for what the samples alone do not carry: the tracing formats, CPUID,
@@ -43,6 +44,9 @@ enum mode { MODE_CHECK, MODE_VIOLATIONS, MODE_DECODE };
 struct plugin {
 	struct rfp rfp;
 	struct rawfrag_out *out;
+	struct rawfrag_where *where;
+	struct rawfrag_out *wout; /* the fields as JSON for where= */
+	struct rawfrag_emit *wem;
 	enum mode mode;
 	bool strict;
 	const char *producer;
@@ -60,12 +64,15 @@ static void plugin_free(struct plugin *p)
 	if (!p)
 		return;
 	rawfrag_out__delete(p->out);
+	rawfrag_emit__delete(p->wem);
+	rawfrag_out__delete(p->wout);
+	rawfrag_where__delete(p->where);
 	rfp_close(&p->rfp);
 	free(p);
 }
 
 static struct plugin *plugin_new(const char *path, enum mode mode, bool strict,
-				 const char *producer)
+				 const char *producer, const char *where)
 {
 	struct plugin *p = calloc(1, sizeof(*p));
 	struct rawfrag_err err;
@@ -73,6 +80,17 @@ static struct plugin *plugin_new(const char *path, enum mode mode, bool strict,
 
 	if (!p)
 		return NULL;
+	if (where) {
+		p->where = rawfrag_where__new(where, &err);
+		p->wout = rawfrag_out__new(-1);
+		p->wem = p->wout ? rawfrag_emit__new(p->wout, RAWFRAG_EMIT_JSON) : NULL;
+		if (!p->where || !p->wem) {
+			fprintf(stderr, "rawfrag-dlfilter: %s\n",
+				p->where ? "out of memory" : err.reason);
+			plugin_free(p);
+			return NULL;
+		}
+	}
 	p->mode = mode;
 	p->strict = strict;
 	p->producer = producer;
@@ -161,7 +179,7 @@ static int refuse_pipe(void)
 int start(void **data, void *ctx)
 {
 	char path[4096];
-	const char *producer = NULL;
+	const char *producer = NULL, *where = NULL;
 	enum mode mode = MODE_CHECK;
 	bool strict = false, file_arg = false;
 	char **args = NULL;
@@ -185,16 +203,19 @@ int start(void **data, void *ctx)
 			file_arg = true;
 		} else if (!strncmp(args[i], "producer=", 9))
 			producer = args[i] + 9;
+		else if (!strncmp(args[i], "where=", 6))
+			where = args[i] + 6;
 		else {
 			fprintf(stderr, "rawfrag-dlfilter: unknown --dlarg '%s' (want check, "
-					"violations, decode, strict, file=PATH, producer=NAME)\n",
+					"violations, decode, strict, file=PATH, producer=NAME, "
+					"where=EXPR)\n",
 				args[i]);
 			return -EINVAL;
 		}
 	}
 	if ((in == RFP_INPUT_PIPE && !file_arg) || !strcmp(path, "-"))
 		return refuse_pipe();
-	*data = plugin_new(path, mode, strict, producer);
+	*data = plugin_new(path, mode, strict, producer, where);
 	return *data ? 0 : -EINVAL;
 }
 
@@ -211,6 +232,28 @@ static int cannot_check(struct plugin *p, const struct perf_dlfilter_sample *sam
 		sample->event ? sample->event : "?", (unsigned long long)sample->time,
 		err == -ENOENT ? "no event of the file matches it" : strerror(-err));
 	return -1;
+}
+
+/* where=: 1 keep, 0 drop, -1 the expression does not apply (perf script stops) */
+static int where_match(struct plugin *p, const struct rfp_result *r)
+{
+	struct rawfrag_err err;
+	const char *text;
+	size_t len;
+	int ret;
+
+	rawfrag_out__reset(p->wout);
+	rawfrag_out__putc(p->wout, '{');
+	rfp_fields(&p->rfp, r, p->wem);
+	rawfrag_out__putc(p->wout, '}');
+	text = rawfrag_out__mem(p->wout, &len);
+	ret = rawfrag_where__match(p->where, text, len, &err);
+	if (ret < 0) {
+		fprintf(stderr, "rawfrag-dlfilter: %s: %s\n", rawfrag_evsel__name(r->evsel),
+			err.reason);
+		p->failed = true;
+	}
+	return ret;
 }
 
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
@@ -237,6 +280,12 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	p->nr_warnings += r.nr_violations - r.errors;
 	if (p->producer && (!r.dec || strcmp(r.dec->name, p->producer)))
 		keep = false;
+	if (keep && p->where) {
+		ret = where_match(p, &r);
+		if (ret < 0)
+			return -1;
+		keep = ret;
+	}
 	if (keep && p->mode == MODE_VIOLATIONS) {
 		keep = r.errors > 0 || (p->strict && r.nr_violations > 0);
 		if (keep)
@@ -256,6 +305,11 @@ int stop(void *data, void *ctx)
 
 	if (!p)
 		return 0;
+	if (p->where && !p->failed && rawfrag_where__unseen_field(p->where)) {
+		fprintf(stderr, "rawfrag-dlfilter: where: no sample has a field '%s'\n",
+			rawfrag_where__unseen_field(p->where));
+		p->failed = true;
+	}
 	if (p->failed) {
 		fprintf(stderr, "rawfrag-dlfilter: stopped after %llu samples: the checks are "
 				"incomplete\n", (unsigned long long)p->nr_samples);
@@ -273,6 +327,7 @@ int stop(void *data, void *ctx)
 const char *filter_description(const char **long_description)
 {
 	if (long_description)
-		*long_description = "--dlarg check|violations|decode|strict|file=PATH|producer=NAME";
+		*long_description =
+			"--dlarg check|violations|decode|strict|file=PATH|producer=NAME|where=EXPR";
 	return "perf-rawfrag: check and decode PERF_SAMPLE_RAW payloads";
 }

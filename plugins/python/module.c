@@ -24,8 +24,10 @@ PyObject *rfpy_raisef(const char *file, int64_t offset, const char *fmt, ...)
 	if (offset >= 0)
 		snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s", file ? file : "?",
 			 (unsigned long long)offset, reason);
+	else if (file)
+		snprintf(msg, sizeof(msg), "%s: %s", file, reason);
 	else
-		snprintf(msg, sizeof(msg), "%s: %s", file ? file : "?", reason);
+		snprintf(msg, sizeof(msg), "%s", reason);
 	exc = PyObject_CallFunction(rfpy_error, "s", msg);
 	if (!exc)
 		return NULL;
@@ -409,13 +411,15 @@ static PyObject *rfpy_version(PyObject *mod, PyObject *unused)
 
 static PyMethodDef rfpy_methods[] = {
 	{ "open", (PyCFunction)(void (*)(void))rfpy_open, METH_VARARGS | METH_KEYWORDS,
-	  "open(source, *, events=None, ordered=True, force=False, strict=False) -> Reader\n\n"
+	  "open(source, *, events=None, ordered=True, force=False, strict=False, where=None)\n"
+	  "  -> Reader\n\n"
 	  "Open a perf.data file for reading its samples. source: a path (str, bytes or\n"
 	  "os.PathLike; '-' reads stdin) or a binary file object. File and pipe format and\n"
 	  "zstd-compressed records are read. events: names or globs (a list, or one comma\n"
 	  "list) of the events to keep. ordered: samples in perf script's time order (as\n"
 	  "report), else in file order. force: go on past bad records where the framing\n"
 	  "allows. strict: non-zero pad bytes are errors in violations and check().\n"
+	  "where: keep samples whose fields match this expression (report --where).\n"
 	  "The Reader is a context manager and an iterator of Sample objects.\n"
 	  "Errors raise rawfrag.Error." },
 	{ "version", rfpy_version, METH_NOARGS, "version() -> str: librawfrag's version." },

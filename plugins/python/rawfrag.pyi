@@ -60,9 +60,11 @@ class Reader:
         'clean', 'events', 'violations'}. Raises Error where check exits 2."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
-         ordered: bool = True, force: bool = False, strict: bool = False) -> Reader:
+         ordered: bool = True, force: bool = False, strict: bool = False,
+         where: Optional[str] = None) -> Reader:
     """Open a perf.data (file or pipe format, zstd records too); '-' is stdin.
-    events: names/globs (list or comma list). ordered: perf script's time order."""
+    events: names/globs (list or comma list). ordered: perf script's time order.
+    where: only samples whose fields match (the language of report --where)."""
 
 class Decoder:
     """Decodes perf script's raw_buf inside a handler. path: the recording (default:

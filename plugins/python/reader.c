@@ -52,6 +52,7 @@ typedef struct {
 	struct rawfrag_err err;
 	char name_buf[33];
 	struct rfpy_keys *keys;
+	struct rawfrag_where *where; /* where= */
 } rfpy_reader;
 
 /* ---- per-evsel cache ---- */
@@ -125,7 +126,24 @@ static const char *task_name(rfpy_reader *r, const struct rawfrag_sample *smp, i
 	return c;
 }
 
-/* the decoder's fields through the emitter, as report writes them */
+/* the decoder's fields as report writes them (JSON text in r->out); -1: no memory */
+static int fields_text(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
+		       const struct rawfrag_sample *smp)
+{
+	rawfrag_out__reset(r->out);
+	rawfrag_out__putc(r->out, '{');
+	if (raw && c->d && c->d->fields) {
+		rawfrag_emit__reset(r->em);
+		c->d->fields(c->dpriv, raw, smp, r->em);
+	}
+	rawfrag_out__putc(r->out, '}');
+	if (rawfrag_out__error(r->out)) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	return 0;
+}
+
 static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
 			       const struct rawfrag_sample *smp)
 {
@@ -134,15 +152,31 @@ static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct 
 
 	if (!c->d || !c->d->fields)
 		return PyDict_New();
-	rawfrag_out__reset(r->out);
-	rawfrag_out__putc(r->out, '{');
-	rawfrag_emit__reset(r->em);
-	c->d->fields(c->dpriv, raw, smp, r->em);
-	rawfrag_out__putc(r->out, '}');
-	if (rawfrag_out__error(r->out))
-		return PyErr_NoMemory();
+	if (fields_text(r, c, raw, smp))
+		return NULL;
 	text = rawfrag_out__mem(r->out, &len);
 	return rfpy_from_json(text, len, r->keys);
+}
+
+/* where=: 1 keep, 0 drop, -1 error (exception set) */
+static int where_keep(rfpy_reader *r, const struct ev_cache *c, const struct rawfrag_record *rec,
+		      const struct rawfrag_sample *smp)
+{
+	struct rawfrag_raw raw;
+	const char *text;
+	size_t len;
+	int ret;
+
+	if (fields_text(r, c, rawfrag_session__raw(r->sess, rec, smp, &raw) ? &raw : NULL, smp))
+		return -1;
+	text = rawfrag_out__mem(r->out, &len);
+	ret = rawfrag_where__match(r->where, text, len, &r->err);
+	if (ret < 0) {
+		r->err.offset = (int64_t)rec->offset;
+		r->err.rec_type = rec->type;
+		rfpy_raise(r->name, &r->err);
+	}
+	return ret;
 }
 
 static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
@@ -270,6 +304,12 @@ static int do_sample(rfpy_reader *r, const struct rawfrag_record *rec, struct ra
 	}
 	if (!r->evc[idx].selected)
 		return 0;
+	if (r->where) {
+		int w = where_keep(r, &r->evc[idx], rec, &smp);
+
+		if (w <= 0)
+			return w;
+	}
 	s = new_sample(r, &r->evc[idx], rec, &smp);
 	if (!s)
 		return -1;
@@ -353,6 +393,11 @@ static int stream_step(rfpy_reader *r)
 	if (ret == 0) {
 		if (r->oq && ro_queue__flush(r->oq))
 			goto fail;
+		if (r->where && rawfrag_where__unseen_field(r->where)) {
+			rfpy_raisef(r->name, -1, "--where: no sample has a field '%s'",
+				    rawfrag_where__unseen_field(r->where));
+			return -1;
+		}
 		return 0;
 	}
 	if (describing(rec.type)) {
@@ -418,6 +463,7 @@ static void reader_dealloc(rfpy_reader *r)
 {
 	reader_release(r);
 	Py_CLEAR(r->events);
+	rawfrag_where__delete(r->where);
 	free(r->name);
 	free(r->reopen);
 	Py_TYPE(r)->tp_free((PyObject *)r);
@@ -708,13 +754,16 @@ static int reader_init(rfpy_reader *r)
 
 PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = { "source", "events", "ordered", "force", "strict", NULL };
+	static char *kwlist[] = { "source", "events", "ordered", "force", "strict", "where",
+				  NULL };
 	PyObject *src, *events = NULL;
 	int ordered = 1, force = 0, strict = 0;
+	const char *where = NULL;
+	struct rawfrag_err err;
 	rfpy_reader *r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Oppp:open", kwlist, &src, &events,
-					 &ordered, &force, &strict))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Opppz:open", kwlist, &src, &events,
+					 &ordered, &force, &strict, &where))
 		return NULL;
 	r = PyObject_New(rfpy_reader, &rfpy_reader_type);
 	if (!r)
@@ -724,6 +773,13 @@ PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 	r->ordered = ordered;
 	r->force = force;
 	r->strict = strict;
+	if (where) {
+		r->where = rawfrag_where__new(where, &err);
+		if (!r->where) {
+			Py_DECREF(r);
+			return rfpy_raisef(NULL, -1, "%s", err.reason);
+		}
+	}
 	if (take_source(r, src) || take_events(r, events) || reader_init(r)) {
 		Py_DECREF(r);
 		return NULL;
