@@ -6,7 +6,7 @@
 # every pipe case works or fails loudly, hostile files only raise rawfrag.Error
 # (also under ASan), and the installed module works.
 source "$(dirname "$0")/lib.sh"
-t_plan 33
+t_plan 37
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PYDIR=$O/python
@@ -88,6 +88,65 @@ t_eq "rawfrag.open(io.BytesIO) reads every sample" "$(wc -l <rec/file.json)" "$(
 $PY compare.py rec/file.data skb.json "events='skbdump:*'" >cmp.txt 2>&1
 n=$(wc -l <skb.json)
 t_grep "events='skbdump:*': the $n skb dumps, equal to report -e" "^samples=$n report=$n equal=$n with_raw=$n" cmp.txt
+
+# --where: report, the dlfilter and Python keep the same samples, those an independent
+# filter of report's unfiltered JSON keeps
+WHERE='prev_state == 1 && next_comm != "swapper/*" || meta.dir == "in" || (common.common_pid > 0 && !(next_pid >= 0) && pid > 0)'
+cat >where_oracle.py <<'EOF'
+import fnmatch, json, sys
+def has(f, *path):
+    for k in path:
+        if not isinstance(f, dict) or k not in f:
+            return False, None
+        f = f[k]
+    return True, f
+def keep(f):
+    ok1, ps = has(f, "prev_state"); ok2, nc = has(f, "next_comm")
+    a = ok1 and ps == 1 and ok2 and not fnmatch.fnmatchcase(nc, "swapper/*")
+    ok, d = has(f, "meta", "dir")
+    b = ok and d == "in"
+    ok1, cp = has(f, "common", "common_pid"); ok2, np = has(f, "next_pid"); ok3, pid = has(f, "pid")
+    c = ok1 and cp > 0 and not (ok2 and np >= 0) and ok3 and pid > 0
+    return a or b or c
+for l in open(sys.argv[1]):
+    w = json.loads(l)
+    if keep(w["fields"]):
+        print(w["event"], w["time_ns"], w["cpu"])
+EOF
+$PY where_oracle.py rec/file.json >where.want
+"$RAWFRAG" report --format json -i rec/file.data --where "$WHERE" 2>where.err |
+	$PY -c 'import json, sys
+for l in sys.stdin:
+    w = json.loads(l); print(w["event"], w["time_ns"], w["cpu"])' >where.rep
+n=$(wc -l <where.want)
+if [ "$n" -gt 0 ] && [ "$n" -lt "$(wc -l <rec/file.json)" ] && cmp -s where.want where.rep; then
+	t_ok "report --where keeps the $n samples an independent filter of its JSON keeps"
+else
+	t_fail "report --where equals the independent filter" "want $n: $(head -3 where.want)" \
+		"report: $(head -3 where.rep) $(cat where.err)"
+fi
+$PY -c 'import sys, rawfrag
+for s in rawfrag.open(sys.argv[1], where=sys.argv[2]):
+    print(s.event, s.time_ns, s.cpu)' rec/file.data "$WHERE" >where.py 2>&1
+cmp -s where.want where.py && t_ok "rawfrag.open(where=) keeps the same $n samples" ||
+	t_fail "rawfrag.open(where=) keeps the same samples" "$(head -3 where.py)"
+$PERF script -i rec/file.data --dlfilter "$SO" --dlarg "where=$WHERE" >o.txt 2>e.txt
+t_grep "dlfilter --dlarg where= keeps the same $n samples" \
+	"rawfrag-dlfilter: $(wc -l <rec/file.json) samples, $n kept, 0 raw-layout errors" e.txt
+# a type error and an unknown field: every one of them fails loudly
+"$RAWFRAG" report -i rec/file.data --where 'prev_comm == 1' >/dev/null 2>e1.txt; r1=$?
+"$RAWFRAG" report -i rec/file.data --where 'prev_stat == 1' >/dev/null 2>e2.txt; r2=$?
+$PY -c 'import sys, rawfrag
+for w in sys.argv[2:]:
+    try:
+        list(rawfrag.open(sys.argv[1], where=w)); print("no error")
+    except rawfrag.Error as e:
+        print("Error")' rec/file.data 'prev_comm == 1' 'prev_stat == 1' 'prev_stat ==' >e3.txt 2>&1
+$PERF script -i rec/file.data --dlfilter "$SO" --dlarg "where=prev_comm == 1" >/dev/null 2>e4.txt
+r4=$?
+t_eq "--where type errors and unknown fields: report exit 2, rawfrag.Error, dlfilter stops" \
+	"2 2 Error Error Error stop" \
+	"$r1 $r2 $(tr '\n' ' ' <e3.txt)$([ $r4 -ne 0 ] && grep -q "is a string, compared with a number" e4.txt && echo stop)"
 
 # stats() and check() as the commands
 $PY -c 'import sys, rawfrag
