@@ -57,7 +57,8 @@ def trace_begin():
     try:
         _dec = rawfrag.Decoder(_opts.file, strict=_opts.strict)
     except (rawfrag.Error, OSError) as e:
-        _fail(str(e))
+        _fail("%s%s" % (e, "" if _opts.file else
+                        " (the hook: perf script -s rawfrag.py -- --file PATH)"))
 
 
 def _handle(name, s, raw):
