@@ -350,9 +350,14 @@ static uint64_t rec_time(rfpy_reader *r, const struct rawfrag_record *rec,
 	if (!(a->sample_type & PERF_SAMPLE_TIME))
 		return UINT64_MAX;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		if (rawfrag_sample__parse(&id, a, rec, r->swap, NULL))
+		/* TIME follows IDENTIFIER, IP and TID: read it without a whole parse */
+		uint64_t st = a->sample_type;
+		uint32_t pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				       !!(st & PERF_SAMPLE_TID));
+
+		if (rec->size < pos + 8u)
 			return UINT64_MAX;
-		return id.time;
+		return rawfrag__get64((const uint8_t *)rec->data + pos, r->swap);
 	}
 	if (!a->sample_id_all || rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
 		return UINT64_MAX;
