@@ -175,7 +175,11 @@ PY_OBJS := $(patsubst %.c,$(O)/python/obj/%.o,$(PY_SRCS))
 PY_MOD := $(O)/python/rawfrag$(PY_SUFFIX)
 PY_STUB := $(O)/python/rawfrag.pyi
 
+ifeq ($(PY_SUFFIX),)
+$(warning python3-config not found (make deps installs python3-dev): the rawfrag Python module is not built)
+else
 all: $(PY_MOD) $(PY_STUB)
+endif
 
 $(O)/python/obj/%.o: %.c
 	$(call msg,CC,$@)
