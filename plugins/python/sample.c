@@ -25,6 +25,30 @@ static void sample_dealloc(rfpy_sample *s)
 	Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/*
+ * The task name as report's JSON has it: UTF-8 where it is, other bytes taken
+ * as Latin-1 (the emitter's rule), so the slow case goes through the emitter.
+ */
+static PyObject *comm_str(rfpy_sample *s)
+{
+	PyObject *str = PyUnicode_DecodeUTF8(s->comm, s->comm_len, NULL);
+	struct rawfrag_out *o;
+	const char *text;
+	size_t len;
+
+	if (str || !PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+		return str;
+	PyErr_Clear();
+	o = rawfrag_out__new(-1);
+	if (!o)
+		return PyErr_NoMemory();
+	rawfrag_out__json_str(o, s->comm, s->comm_len);
+	text = rawfrag_out__mem(o, &len);
+	str = rawfrag_out__error(o) ? PyErr_NoMemory() : rfpy_from_json(text, len, NULL);
+	rawfrag_out__delete(o);
+	return str;
+}
+
 enum which { W_TIME, W_CPU, W_PID, W_TID, W_COMM, W_PERIOD, W_IP, W_SYM, W_DSO, W_CHAIN,
 	     W_RAW_SIZE, W_RAW_LEN, W_PAD, W_PAD_ZERO, W_OFFSET };
 
@@ -51,7 +75,7 @@ static PyObject *sample_get(rfpy_sample *s, void *closure)
 		break;
 	case W_COMM:
 		if (s->flags & RFPY_HAS_TID)
-			return PyUnicode_DecodeUTF8(s->comm, s->comm_len, "replace");
+			return comm_str(s);
 		break;
 	case W_PERIOD:
 		if (s->flags & RFPY_HAS_PERIOD)
