@@ -7,6 +7,8 @@
 #   make bench      benchmarks against perf
 #   make mutate     mutation score of the test suite (tests/mutants.txt; not in CI)
 #   make doc        man pages from Documentation/*.txt
+#   make install    bin, library (.so/.a), headers, rawfrag.pc, man pages, plugins
+#                   (prefix=/usr/local, DESTDIR=; see scripts/install.mk); make uninstall
 # Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
 
 O ?= build/out
@@ -50,6 +52,11 @@ LDFLAGS_COMMON := $(LDSAN)
 LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/decoders/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librawfrag.a
+# librawfrag.so.MAJOR.MINOR.0 is the real file, .so.MAJOR (the SONAME) and .so link to it
+LIB_VERSION := $(shell sed -n 's/^\#define RAWFRAG_M[AI][JN]OR_VERSION \([0-9]*\)$$/\1/p' \
+	lib/include/rawfrag/core.h | paste -sd.).0
+LIB_SONAME := librawfrag.so.$(firstword $(subst ., ,$(LIB_VERSION)))
+LIB_SO_REAL := $(O)/lib/librawfrag.so.$(LIB_VERSION)
 LIB_SO := $(O)/lib/librawfrag.so
 LIB_MAP := lib/librawfrag.map
 
@@ -74,7 +81,18 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install mutate
+.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
+
+# A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
+# one line instead of failing at link time. Goals that run the set-up first pass.
+ifneq ($(filter-out deps run test mutate clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(LIBPERF_DIR)/lib64/libperf.a),)
+$(error $(LIBPERF_DIR)/lib64/libperf.a missing: run 'make deps' first (installs packages, builds libperf))
+endif
+ifneq ($(shell pkg-config --exists $(PKGS) && echo ok),ok)
+$(error pkg-config: $(PKGS) not all found: run 'make deps' first)
+endif
+endif
 
 deps:
 	$(Q)DEPS=$(DEPS) bash scripts/setup.sh
@@ -89,15 +107,19 @@ $(LIB_A): $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS) $(LIB_MAP)
+$(LIB_SO_REAL): $(LIB_OBJS) $(LIB_MAP)
 	$(call msg,LD,$@)
 	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -Wl,--version-script=$(LIB_MAP) \
-		-Wl,-soname,librawfrag.so.0 -o $@ $(LIB_OBJS) $(PKG_LIBS)
+		-Wl,-soname,$(LIB_SONAME) -o $@ $(LIB_OBJS) $(PKG_LIBS)
+
+$(LIB_SO): $(LIB_SO_REAL)
+	$(Q)ln -sf $(notdir $<) $(@D)/$(LIB_SONAME)
+	$(Q)ln -sf $(LIB_SONAME) $@
 
 # The exported symbols, the version script and the RAWFRAG_API declarations in the
 # public headers must name the same functions.
 check-abi: $(LIB_SO)
-	$(Q)scripts/check-abi.sh $(LIB_SO) $(LIB_MAP) lib/include/rawfrag
+	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
 
 # BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
 $(O)/%.bpf.o: %.bpf.c
@@ -160,15 +182,13 @@ bench: all
 doc:
 	$(Q)$(MAKE) --no-print-directory -C Documentation
 
-install: all install-python
-	install -D -m 755 $(TOOL) $(DESTDIR)$(or $(prefix),/usr/local)/bin/perf-rawfrag
+include scripts/install.mk
 
 # ---- the Python module (plugins/python): $(O)/python/rawfrag<suffix>.so + stubs ----
 # Debian's interpreter (perf script embeds it), not a python3 found first on PATH.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PY_CFLAGS := $(shell $(PYTHON)-config --includes 2>/dev/null)
 PY_SUFFIX := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
-PY_SITE ?= $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("platlib"))' 2>/dev/null)
 PY_SRCS := $(sort $(wildcard plugins/python/*.c)) plugins/common/rfplugin.c \
 	tools/perf-rawfrag/report-order.c tools/perf-rawfrag/util.c
 PY_OBJS := $(patsubst %.c,$(O)/python/obj/%.o,$(PY_SRCS))
@@ -194,12 +214,11 @@ $(PY_MOD): $(PY_OBJS) $(LIB_OBJS)
 $(PY_STUB): plugins/python/rawfrag.pyi
 	$(Q)mkdir -p $(@D) && cp $< $@
 
-.PHONY: install-python
+# make install-python (scripts/install.mk) puts the module and its stubs beside the hook
+ifneq ($(PY_SUFFIX),)
+PYTHON_INSTALL_FILES += $(PY_MOD) $(PY_STUB)
 install-python: $(PY_MOD) $(PY_STUB)
-	install -D -m 644 $(PY_MOD) $(DESTDIR)$(PY_SITE)/rawfrag$(PY_SUFFIX)
-	install -D -m 644 $(PY_STUB) $(DESTDIR)$(PY_SITE)/rawfrag.pyi
-	install -D -m 644 plugins/python/rawfrag.py \
-		$(DESTDIR)$(or $(prefix),/usr/local)/share/perf-rawfrag/scripts/python/rawfrag.py
+endif
 
 -include $(PY_OBJS:.o=.d)
 # ---- end of the Python module ----

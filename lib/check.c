@@ -8,14 +8,14 @@
  * of stale pad costs a counter increment per sample, not a vsnprintf.
  *
  * Wrapped header.size (raw_locate()): header.size is a u16 and the kernel
- * truncates a larger sample size into it unchecked (raw-layouts.md §1.3). When a
- * sample does not parse, the fields before RAW (fixed, READ, CALLCHAIN) are
- * walked on their own to find raw_size. If RAW then reaches past header.size
- * and the record needs more than 65535 bytes just up to the end of RAW, no u16
- * can describe it: size_wrapped. If it would fit in a u16, header.size is just
- * too small: raw_outside. The message says whether header.size equals the
- * implied size modulo 65536 (it does for a genuine wrap when the fields after
- * RAW have fixed sizes).
+ * truncates a larger sample size into it unchecked
+ * (Documentation/perf.data-raw-format.txt, The RAW area). When a sample does not parse,
+ * the fields before RAW (fixed, READ, CALLCHAIN) are walked on their own to find
+ * raw_size. If RAW then reaches past header.size and the record needs more than 65535
+ * bytes just up to the end of RAW, no u16 can describe it: size_wrapped. If it would
+ * fit in a u16, header.size is just too small: raw_outside. The message says whether
+ * header.size equals the implied size modulo 65536 (it does for a genuine wrap when the
+ * fields after RAW have fixed sizes).
  *
  * Ownership: the checker owns its figures, kind names and kept violations.
  */
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "internal/check_sink.h"
+#include "internal/opts.h"
 
 #define STALE_EXAMPLES 8
 #define DEFAULT_EXAMPLES 20
@@ -136,17 +137,22 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 }
 
 struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
-					     const struct rawfrag_check_opts *opts)
+					     const struct rawfrag_check_opts *opts,
+					     struct rawfrag_err *err)
 {
 	struct rawfrag_checker *c;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_check_opts, err))
+		return NULL;
 	if (!s) {
-		errno = EINVAL;
+		rf_err_set(err, -EINVAL, "no session");
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		rf_err_set(err, -ENOMEM, "out of memory");
 		return NULL;
+	}
 	c->sess = s;
 	c->file = rawfrag_session__file(s);
 	c->swap = rawfrag_file__needs_swap(c->file);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Version, record type names and error formatting. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <rawfrag/core.h>
+#include "internal/opts.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -113,4 +114,48 @@ RAWFRAG_API char *rawfrag_err__format(const struct rawfrag_err *e, const char *p
 		APPEND("%s", strerror(e->err < 0 ? -e->err : e->err));
 #undef APPEND
 	return buf;
+}
+
+int rf_opts_check(const void *opts, size_t known_sz, const char *type, struct rawfrag_err *err)
+{
+	const unsigned char *p = opts;
+	size_t sz, i;
+
+	if (!opts)
+		return 0;
+	sz = *(const size_t *)opts;
+	if (sz < sizeof(size_t)) {
+		i = sz;
+		goto bad;
+	}
+	for (i = known_sz; i < sz; i++)
+		if (p[i])
+			goto bad;
+	return 0;
+bad:
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->err = -EINVAL;
+		err->offset = -1;
+		if (sz < sizeof(size_t))
+			snprintf(err->reason, sizeof(err->reason), "struct %s: sz %zu too small",
+				 type, sz);
+		else
+			snprintf(err->reason, sizeof(err->reason),
+				 "struct %s: unknown non-zero byte at %zu (sz %zu, this library knows %zu)",
+				 type, i, sz, known_sz);
+	}
+	errno = EINVAL;
+	return -EINVAL;
+}
+
+void rf_err_set(struct rawfrag_err *err, int e, const char *reason)
+{
+	if (err) {
+		memset(err, 0, sizeof(*err));
+		err->err = e;
+		err->offset = -1;
+		snprintf(err->reason, sizeof(err->reason), "%s", reason);
+	}
+	errno = -e;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "internal/file.h"
+#include "internal/opts.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -132,8 +133,8 @@ int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
 		rf_error(f, (int64_t)rec->offset, rec->type, "record size %u < %u", rec->size, min);
 		goto bad;
 	}
-	if (rec->type < ARRAY_LEN(st->nr_records))
-		st->nr_records[rec->type]++;
+	if (rec->type < ARRAY_LEN(f->nr_records))
+		f->nr_records[rec->type]++;
 	else
 		st->nr_other_records++;
 	if (rec->type == PERF_RECORD_LOST) {
@@ -350,6 +351,7 @@ RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
 		munmap(f->win, f->win_len);
 	f->win = NULL;
 	memset(&f->stats, 0, sizeof(f->stats));
+	memset(f->nr_records, 0, sizeof(f->nr_records));
 	memset(&f->err, 0, sizeof(f->err));
 	rf_zstd__reset(f);
 	return 0;
@@ -394,6 +396,8 @@ RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 	struct stat st;
 	int ret;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_file_opts, err))
+		return NULL;
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		if (err) {
@@ -504,11 +508,6 @@ RAWFRAG_API bool rawfrag_file__big_endian(const struct rawfrag_file *f)
 	return f && (f->swap ? !host_be : host_be);
 }
 
-RAWFRAG_API uint64_t rawfrag_file__size(const struct rawfrag_file *f)
-{
-	return f ? f->size : 0;
-}
-
 RAWFRAG_API uint64_t rawfrag_file__data_offset(const struct rawfrag_file *f)
 {
 	return f ? f->data_offset : 0;
@@ -550,4 +549,9 @@ RAWFRAG_API const struct rawfrag_err *rawfrag_file__error(const struct rawfrag_f
 RAWFRAG_API const struct rawfrag_file_stats *rawfrag_file__stats(const struct rawfrag_file *f)
 {
 	return f ? &f->stats : NULL;
+}
+
+RAWFRAG_API uint64_t rawfrag_file__nr_records(const struct rawfrag_file *f, uint32_t type)
+{
+	return f && type < ARRAY_LEN(f->nr_records) ? f->nr_records[type] : 0;
 }

@@ -181,17 +181,6 @@ RAWFRAG_API const uint64_t *rawfrag_evsel__ids(const struct rawfrag_evsel *e)
 	return e ? e->ids : NULL;
 }
 
-RAWFRAG_API void *rawfrag_evsel__priv(const struct rawfrag_evsel *e)
-{
-	return e ? e->priv : NULL;
-}
-
-RAWFRAG_API void rawfrag_evsel__set_priv(struct rawfrag_evsel *e, void *priv)
-{
-	if (e)
-		e->priv = priv;
-}
-
 /* ---- id -> evsel ---- */
 
 static uint32_t id_hash(uint64_t id)

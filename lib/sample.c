@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * PERF_RECORD_SAMPLE parser (raw-layouts.md §1.1-1.2, perf-ecosystem.md §1.7-1.8).
+ * PERF_RECORD_SAMPLE parser (Documentation/perf.data-raw-format.txt, The sample record).
  *
  * Runs once per sample: no allocation, one forward pass, every read checked
  * against header.size. We read the record's original file bytes, so u32 pairs

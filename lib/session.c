@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
+#include "internal/opts.h"
 
 struct rawfrag_session {
 	struct rawfrag_file *file;
@@ -317,6 +318,8 @@ struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 		errno = EINVAL;
 		return NULL;
 	}
+	if (RF_OPTS_CHECK(opts, rawfrag_session_opts, err))
+		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		sess_err(err, -ENOMEM, "out of memory");
@@ -438,6 +441,16 @@ int rawfrag_session__refresh(struct rawfrag_session *s, struct rawfrag_err *err)
 	/* after binding: probes may rename evsels (tracepoint "sys:name") */
 	env_snapshot(s, env);
 	return ret;
+}
+
+/* the per-sample path of session_decode.c: decoder and state of evsel idx in one step */
+const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,
+						void **priv)
+{
+	if (idx < 0 || idx >= s->nr_bound)
+		return NULL;
+	*priv = s->ev_priv[idx];
+	return s->ev_dec[idx];
 }
 
 const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_t pid)

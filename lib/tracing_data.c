@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * HEADER_TRACING_DATA blob, version 0.6, as perf's tracing_data_get() lays it
- * out (raw-layouts.md §4.2, perf-ecosystem.md §1.6), from tracefs. Numbers are
+ * out (Documentation/perf.data-raw-format.txt, Tracepoints), from tracefs. Numbers are
  * in the requested byte order, which the blob itself declares. Systems and
  * events come in tracefs directory order, as perf writes them.
  */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * perf.data writer: feature payloads (perf-ecosystem.md §1.4-1.5) and the attr
- * in the target byte order. Payloads are built in target order when set, except
- * EVENT_DESC, PMU_MAPPINGS and PMU_CAPS, which are built from the collected
- * lists when output starts (rw_build_features()).
+ * perf.data writer: feature payloads and the attr in the target byte order
+ * (Documentation/perf.data-raw-format.txt, sections 1 and 4). Payloads are built in
+ * target order when set, except EVENT_DESC, PMU_MAPPINGS and PMU_CAPS, which are built
+ * from the collected lists when output starts (rw_build_features()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -146,18 +146,6 @@ static int check_before_start(struct rawfrag_writer *w, int feat)
 		return rw_usage(w, -EINVAL, "feature %d out of range 1..%d", feat,
 			       RAWFRAG_FEAT_LAST - 1);
 	return 0;
-}
-
-int rawfrag_writer__set_feature(struct rawfrag_writer *w, int feat, const void *data,
-				size_t len)
-{
-	struct rw_buf b = { .swap = w->swap };
-	int ret = check_before_start(w, feat);
-
-	if (ret)
-		return ret;
-	rw_buf__put(&b, data, len);
-	return rw_set_feat(w, feat, &b);
 }
 
 int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s)

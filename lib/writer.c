@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * perf.data writer: file mode (perf-ecosystem.md §1.1-1.4: header placeholder,
- * ids, attrs, data, then feature table and payloads, header rewritten at the
- * end) and pipe mode (§1.9: HEADER_ATTR, HEADER_FEATURE + end marker,
- * HEADER_TRACING_DATA before the data), either byte order, optional zstd
- * (§1.10: COMPRESSED records each < 64 KiB, HEADER_COMPRESSED with mmap_len).
+ * perf.data writer (layouts: Documentation/perf.data-raw-format.txt, sections 1-4):
+ * file mode (header placeholder, ids, attrs, data, then feature table and
+ * payloads, header rewritten at the end) and pipe mode (HEADER_ATTR,
+ * HEADER_FEATURE + end marker, HEADER_TRACING_DATA before the data), either byte
+ * order, optional zstd (COMPRESSED records each < 64 KiB, HEADER_COMPRESSED with
+ * mmap_len).
  * Output is buffered; every write error lands in w->err and sticks.
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <zstd.h>
 
 #include "internal/writer.h"
+#include "internal/opts.h"
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
 #define FILE_HEADER_SIZE 104
@@ -206,10 +208,13 @@ struct rawfrag_writer *rawfrag_writer__new(const char *path,
 					   const struct rawfrag_writer_opts *opts,
 					   struct rawfrag_err *err)
 {
-	struct rawfrag_writer *w = calloc(1, sizeof(*w));
+	struct rawfrag_writer *w;
 	bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	int e;
 
+	if (RF_OPTS_CHECK(opts, rawfrag_writer_opts, err))
+		return NULL;
+	w = calloc(1, sizeof(*w));
 	if (!w) {
 		/* nothing to clean up yet */
 		if (err) {

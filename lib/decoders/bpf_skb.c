@@ -2,7 +2,7 @@
 /*
  * BPF skb/xdp packet dumps: bpf-output events (PERF_TYPE_SOFTWARE, config 10)
  * whose raw payload is meta data then the first caplen bytes of a packet then
- * stale pad (raw-layouts.md §5; lib/include/rawfrag/skbdump.h).
+ * stale pad (Documentation/perf.data-raw-format.txt, BPF output; <rawfrag/skbdump.h>).
  *
  * Our own dumps (struct rawfrag_skb_meta, found by its magic) split exactly.
  * Dumps of other tools need the meta size from a decoder option:

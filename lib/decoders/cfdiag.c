@@ -2,7 +2,7 @@
 /*
  * s390 CPUM-CF CF_DIAG (event 0xBC000): the counter sets the kernel saved when
  * the task was scheduled in and out, as deltas, followed by a 64-byte trailer
- * (raw-layouts.md §3.4). Payload, big-endian:
+ * (Documentation/perf.data-raw-format.txt, s390). Payload, big-endian:
  *   per authorised set: {u16 0xFEEF, u16 set, u16 counters, u16 0}, counters x u64
  *   trailer: u64 flags, u16 cfvn, u16 csvn, u32 cpu_speed, u64 timestamp,
  *            u64 progusage1..3, u64 tod_base, u16 machine type, 6 reserved bytes

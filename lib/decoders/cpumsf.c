@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * s390 CPUM-SF raw samples as the cpum_sf driver wrote them before its raw
- * support was removed (the 4.x-era sf_raw_sample, raw-layouts.md §3.1-3.2).
+ * support was removed (the 4.x-era sf_raw_sample, Documentation/perf.data-raw-format.txt, s390).
  * Payload, big-endian:
  *    0 u64 format (1 basic, 3 basic + diagnostic)
  *    8 u32 size of the whole buffer (= raw_size: the kernel hands the buffer over

@@ -4,9 +4,10 @@
  *
  * It cannot know a producer's true length, so the pad is unknown, except in
  * the kernel's no-data form (raw_size 4, one zero word), whose length is 0.
- * Text is perf script's BPF-output dump (raw-layouts.md §5): on one line
- * (" %02x" per byte) by default; verbose gives perf's layout, 8 bytes a line
- * with offset and ASCII. raw_size bytes are shown (pad included), as perf does.
+ * Text is perf script's BPF-output dump (Documentation/perf.data-raw-format.txt, BPF
+ * output): on one line (" %02x" per byte) by default; verbose gives perf's layout, 8
+ * bytes a line with offset and ASCII. raw_size bytes are shown (pad included), as perf
+ * does.
  */
 #include <errno.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * AMD IBS producer: ibs_fetch and ibs_op samples (raw-layouts.md §2).
+ * AMD IBS producer: ibs_fetch and ibs_op samples (Documentation/perf.data-raw-format.txt, AMD IBS).
  *
  * The payload is a u32 caps word and the MSR values the kernel read; which
  * registers they are depends on the caps word, on the PMU and, for fetch, on
@@ -171,7 +171,10 @@ static bool fam19_early(const struct ibs_cpu *c)
 	return c->family == 0x19 && c->model < 0x10;
 }
 
-/* family 1Ah models whose fetch fields need PhyAddrValid (raw-layouts.md §2.5, UNVERIFIED) */
+/*
+ * family 1Ah models whose fetch fields need PhyAddrValid (not confirmed; see
+ * Documentation/perf.data-raw-format.txt, AMD IBS)
+ */
 static bool fetch_needs_phys(const struct ibs_cpu *c)
 {
 	unsigned int m = c->model;

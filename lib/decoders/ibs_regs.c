@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * AMD IBS register and bit-field tables, caps names, layouts and data-source
- * names. Sources (see /work/shared/docs/raw-layouts.md §2 for citations):
- *  - bit fields: the kernel's amd-ibs.h (from the family 19h model 01h PPR),
- *    raw-layouts.md §2.4; Zen 4 fields (IbsFetchCtl 59-61, IbsOpCtl 16, DataSrcHi)
- *    and Zen 5 / 2025-26 fields (LdLat, StrmSt, RmtSocket) as listed there;
+ * names. Sources (summarised in Documentation/perf.data-raw-format.txt, AMD IBS):
+ *  - bit fields: the kernel's amd-ibs.h (from the family 19h model 01h PPR);
+ *    Zen 4 fields (IbsFetchCtl 59-61, IbsOpCtl 16, DataSrcHi)
+ *    and Zen 5 / 2025-26 fields (LdLat, StrmSt, RmtSocket) as the kernel lists them;
  *  - families 10h-16h: the family 10h BKDG names also used by OProfile's IBS
  *    daemon (IbsOpBrnResync, IbsOpMispReturn, bank conflicts, store-to-load
  *    forwarding, DcMabHit);
@@ -123,7 +123,7 @@ static const struct ibs_reg regs[IBS_NR_REGS] = {
 	[IBS_DC_LINAD] = RA("IbsDcLinAd", 0xc0011038),
 	[IBS_DC_PHYSAD] = RA("IbsDcPhysAd", 0xc0011039),
 	[IBS_BR_TARGET] = RA("IbsBrTarget", 0xc001103b),
-	/* no bit-field definition published (raw-layouts.md §2.4) */
+	/* no bit-field definition published */
 	[IBS_OP_DATA4] = RA("IbsOpData4", 0xc001103d),
 };
 

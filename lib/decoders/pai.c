@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * s390 PAI (processor activity instrumentation): pai_crypto CRYPTO_ALL (0x1000)
- * and pai_ext NNPA_ALL (0x1800) samples (raw-layouts.md §3.5). Payload,
+ * and pai_ext NNPA_ALL (0x1800) samples (Documentation/perf.data-raw-format.txt, s390). Payload,
  * big-endian: packed 10-byte entries {u16 counter number (1-based), u64 value},
  * only the counters that moved, in counter order; the kernel pads raw_size up to
  * 8n+4 without writing the pad. Counter n is event base + n.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Tracepoint producer: PERF_TYPE_TRACEPOINT samples, whose raw payload is the
- * trace record (raw-layouts.md §4.1), decoded from the formats stored in the file.
+ * trace record (Documentation/perf.data-raw-format.txt, Tracepoints), decoded from the
+ * formats stored in the file.
  *
  * The tracing data is parsed once per file (tracepoint_data.c). probe() turns the
  * event's format into a field table (offset, size, element size, kind, sign,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Tracing-data blob -> tep_handle, the way perf 6.1's trace_report() builds it
- * (raw-layouts.md §4.2, perf-ecosystem.md §1.6 and §5), but from memory and with
+ * (Documentation/perf.data-raw-format.txt, Tracepoints), but from memory and with
  * every length checked against the blob: the blob comes from the file.
  *
  * Differences from perf, on purpose: libtraceevent plugins are not loaded (Debian's

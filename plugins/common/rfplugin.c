@@ -103,9 +103,10 @@ static int preload(struct rfp *p, struct rawfrag_err *err)
 static int new_checker(struct rfp *p, bool strict)
 {
 	RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = strict, .max_examples = -1);
+	struct rawfrag_err err;
 
 	rawfrag_checker__delete(p->chk);
-	p->chk = rawfrag_checker__new(p->sess, &copts);
+	p->chk = rawfrag_checker__new(p->sess, &copts, &err);
 	return p->chk ? 0 : -ENOMEM;
 }
 
@@ -231,19 +232,11 @@ int rfp_process(struct rfp *p, struct rawfrag_evsel *evsel, const struct rawfrag
 
 void rfp_fields(struct rfp *p, const struct rfp_result *r, struct rawfrag_emit *em)
 {
-	struct rawfrag_raw raw;
-
-	if (r->dec && r->dec->fields && rawfrag_session__raw(p->sess, &r->rec, &r->smp, &raw)) {
-		rawfrag_emit__reset(em);
-		r->dec->fields(rawfrag_session__decoder_priv(p->sess, r->evsel), &raw, &r->smp, em);
-	}
+	rawfrag_emit__reset(em);
+	rawfrag_session__sample_fields(p->sess, r->evsel, &r->rec, &r->smp, em);
 }
 
-void rfp_text(struct rfp *p, const struct rfp_result *r, struct rawfrag_out *o)
+int rfp_text(struct rfp *p, const struct rfp_result *r, struct rawfrag_out *o)
 {
-	struct rawfrag_raw raw;
-
-	if (r->dec && r->dec->text && rawfrag_session__raw(p->sess, &r->rec, &r->smp, &raw))
-		r->dec->text(rawfrag_session__decoder_priv(p->sess, r->evsel), &raw, &r->smp, o,
-			     false);
+	return rawfrag_session__sample_text(p->sess, r->evsel, &r->rec, &r->smp, o, false);
 }

@@ -70,8 +70,8 @@ int rfp_process(struct rfp *p, struct rawfrag_evsel *evsel, const struct rawfrag
 		uint16_t misc, struct rfp_result *r);
 /* The decoder's fields of a processed sample into em (inside the caller's object). */
 void rfp_fields(struct rfp *p, const struct rfp_result *r, struct rawfrag_emit *em);
-/* Its decoder text (one line, no newline) into o. */
-void rfp_text(struct rfp *p, const struct rfp_result *r, struct rawfrag_out *o);
+/* Its decoder text (one line, no newline) into o; -ENODATA when there is none. */
+int rfp_text(struct rfp *p, const struct rfp_result *r, struct rawfrag_out *o);
 /* Forget the checker's kept violations when they grow past max (memory stays flat). */
 int rfp_trim_violations(struct rfp *p, bool strict, int max);
 

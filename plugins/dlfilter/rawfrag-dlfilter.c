@@ -123,12 +123,11 @@ static void print_decoded(struct plugin *p, const struct rfp_result *r, FILE *f)
 	const char *text;
 	size_t len;
 
-	if (!r->dec || !r->dec->text || !r->smp.raw_data)
-		return;
 	rawfrag_out__reset(p->out);
-	rfp_text(&p->rfp, r, p->out);
+	if (rfp_text(&p->rfp, r, p->out) == -ENODATA)
+		return;
 	text = rawfrag_out__mem(p->out, &len);
-	fprintf(f, "  rawfrag %s: %.*s\n", r->dec->name, (int)len, text);
+	fprintf(f, "  rawfrag %s: %.*s\n", rawfrag_decoder__name(r->dec), (int)len, text);
 }
 
 static void sample_from_dlfilter(const struct perf_dlfilter_sample *s, struct rawfrag_sample *o)
@@ -278,7 +277,7 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 		return cannot_check(p, sample, ret);
 	p->nr_errors += r.errors;
 	p->nr_warnings += r.nr_violations - r.errors;
-	if (p->producer && (!r.dec || strcmp(r.dec->name, p->producer)))
+	if (p->producer && (!r.dec || strcmp(rawfrag_decoder__name(r.dec), p->producer)))
 		keep = false;
 	if (keep && p->where) {
 		ret = where_match(p, &r);

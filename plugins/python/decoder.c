@@ -225,7 +225,7 @@ static PyObject *decoder_producer(rfpy_decoder *d, PyObject *args)
 	dec = ev ? rawfrag_session__decoder(d->rfp->sess, ev) : NULL;
 	if (!dec)
 		Py_RETURN_NONE;
-	return PyUnicode_FromString(dec->name);
+	return PyUnicode_FromString(rawfrag_decoder__name(dec));
 }
 
 static PyObject *decoder_path(rfpy_decoder *d, void *unused)

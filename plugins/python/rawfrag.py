@@ -18,10 +18,14 @@ import sys
 
 
 def _import_rawfrag():
-    # perf puts this script's directory first on sys.path: this file, not the
-    # extension module, would be found there under the same name.
+    # perf puts this script's directory first on sys.path. Installed, the extension
+    # module sits beside this file and is found first; in the source tree this file
+    # would be found instead, so that directory is left out.
+    import importlib.machinery
     here = os.path.dirname(os.path.abspath(__file__))
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    if not any(os.path.exists(os.path.join(here, "rawfrag" + suf))
+               for suf in importlib.machinery.EXTENSION_SUFFIXES):
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
     try:
         import rawfrag as mod
     except ImportError as e:

@@ -26,8 +26,7 @@
 struct ev_cache {
 	PyObject *event, *producer;
 	bool selected;
-	const struct rawfrag_decoder *d;
-	void *dpriv;
+	const struct rawfrag_evsel *ev;
 };
 
 typedef struct {
@@ -95,12 +94,13 @@ static int update_evsels(rfpy_reader *r)
 		const char *name = rawfrag_evsel__name(ev);
 		struct ev_cache *c = &r->evc[i];
 
-		c->d = rawfrag_session__decoder(r->sess, ev);
-		c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+		const struct rawfrag_decoder *d = rawfrag_session__decoder(r->sess, ev);
+
+		c->ev = ev;
 		c->selected = selected(r, name);
 		c->event = PyUnicode_DecodeUTF8(name ? name : "", name ? strlen(name) : 0,
 						"replace");
-		c->producer = c->d ? PyUnicode_FromString(c->d->name) : Py_NewRef(Py_None);
+		c->producer = d ? PyUnicode_FromString(rawfrag_decoder__name(d)) : Py_NewRef(Py_None);
 		if (!c->event || !c->producer)
 			return -1;
 	}
@@ -127,15 +127,13 @@ static const char *task_name(rfpy_reader *r, const struct rawfrag_sample *smp, i
 }
 
 /* the decoder's fields as report writes them (JSON text in r->out); -1: no memory */
-static int fields_text(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
+static int fields_text(rfpy_reader *r, const struct ev_cache *c, const struct rawfrag_record *rec,
 		       const struct rawfrag_sample *smp)
 {
 	rawfrag_out__reset(r->out);
 	rawfrag_out__putc(r->out, '{');
-	if (raw && c->d && c->d->fields) {
-		rawfrag_emit__reset(r->em);
-		c->d->fields(c->dpriv, raw, smp, r->em);
-	}
+	rawfrag_emit__reset(r->em);
+	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
 	rawfrag_out__putc(r->out, '}');
 	if (rawfrag_out__error(r->out)) {
 		PyErr_NoMemory();
@@ -144,15 +142,13 @@ static int fields_text(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_
 	return 0;
 }
 
-static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct rawfrag_raw *raw,
-			       const struct rawfrag_sample *smp)
+static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c,
+			       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	const char *text;
 	size_t len;
 
-	if (!c->d || !c->d->fields)
-		return PyDict_New();
-	if (fields_text(r, c, raw, smp))
+	if (fields_text(r, c, rec, smp))
 		return NULL;
 	text = rawfrag_out__mem(r->out, &len);
 	return rfpy_from_json(text, len, r->keys);
@@ -162,12 +158,11 @@ static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c, struct 
 static int where_keep(rfpy_reader *r, const struct ev_cache *c, const struct rawfrag_record *rec,
 		      const struct rawfrag_sample *smp)
 {
-	struct rawfrag_raw raw;
 	const char *text;
 	size_t len;
 	int ret;
 
-	if (fields_text(r, c, rawfrag_session__raw(r->sess, rec, smp, &raw) ? &raw : NULL, smp))
+	if (fields_text(r, c, rec, smp))
 		return -1;
 	text = rawfrag_out__mem(r->out, &len);
 	ret = rawfrag_where__match(r->where, text, len, &r->err);
@@ -190,15 +185,14 @@ static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
 		s->fields = PyDict_New();
 		return s->fields ? 0 : -1;
 	}
-	known = c->d && c->d->length && !c->d->length(c->dpriv, &raw, smp, &len, NULL) &&
-		len <= raw.size;
+	known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) && len <= raw.size;
 	for (uint32_t i = len; known && i < raw.size; i++)
 		zero &= !raw.data[i];
 	s->raw_size = raw.size;
 	s->raw_len = len;
 	s->flags |= (known ? RFPY_LEN_KNOWN : 0) | (zero ? RFPY_PAD_ZERO : 0);
 	s->raw = PyBytes_FromStringAndSize((const char *)raw.data, raw.size);
-	s->fields = s->raw ? decode_fields(r, c, &raw, smp) : NULL;
+	s->fields = s->raw ? decode_fields(r, c, rec, smp) : NULL;
 	return s->fields ? 0 : -1;
 }
 
@@ -224,11 +218,14 @@ static PyObject *violations(rfpy_reader *r, const struct rawfrag_record *rec,
 	}
 	if (n > MAX_KEPT_VIOLATIONS) {
 		RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
+		struct rawfrag_err err;
 
 		rawfrag_checker__delete(r->chk);
-		r->chk = rawfrag_checker__new(r->sess, &copts);
-		if (!r->chk)
+		r->chk = rawfrag_checker__new(r->sess, &copts, &err);
+		if (!r->chk) {
 			Py_CLEAR(t);
+			rfpy_raise(r->name, &err);
+		}
 	}
 	return t;
 }
@@ -737,11 +734,16 @@ static int rfpy_reader_open_file(rfpy_reader *r, bool again, struct rawfrag_file
 static int reader_init(rfpy_reader *r)
 {
 	RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
+	struct rawfrag_err err;
 
 	if (rfpy_reader_open_file(r, false, &r->file, &r->sess))
 		return -1;
 	r->swap = rawfrag_file__needs_swap(r->file);
-	r->chk = rawfrag_checker__new(r->sess, &copts);
+	r->chk = rawfrag_checker__new(r->sess, &copts, &err);
+	if (!r->chk) {
+		rfpy_raise(r->name, &err);
+		return -1;
+	}
 	r->out = rawfrag_out__new(-1);
 	r->em = r->out ? rawfrag_emit__new(r->out, RAWFRAG_EMIT_JSON) : NULL;
 	r->threads = rf_threads__new();

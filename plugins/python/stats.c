@@ -129,9 +129,11 @@ static PyObject *stats_dict(struct stats_ctx *c)
 	bool ok = evs;
 
 	for (int t = 0; ok && t < RAWFRAG_RECORD_USER_MAX; t++) {
-		total += fs->nr_records[t];
-		if (fs->nr_records[t])
-			ok = !dict_set_u64(recs, stats_name(t), fs->nr_records[t]);
+		uint64_t n = rawfrag_file__nr_records(c->f, t);
+
+		total += n;
+		if (n)
+			ok = !dict_set_u64(recs, stats_name(t), n);
 	}
 	if (ok && fs->nr_other_records)
 		ok = !dict_set_u64(recs, "UNKNOWN", fs->nr_other_records);
@@ -207,7 +209,8 @@ static int event_row(PyObject *evs, struct rawfrag_session *s, int idx,
 	const struct rawfrag_decoder *d =
 		idx >= 0 ? rawfrag_session__decoder(s, rawfrag_file__evsel(f, idx)) : NULL;
 	PyObject *row = Py_BuildValue(
-		"{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N}", "producer", d ? d->name : "-",
+		"{s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N}", "producer",
+		d ? rawfrag_decoder__name(d) : "-",
 		"samples", st->samples, "raw_samples", st->raw_samples, "raw_bytes",
 		st->raw_bytes, "pad_zero", st->pad_zero, "pad_stale", st->pad_stale,
 		"pad_unknown", st->pad_unknown, "empty", st->empty, "errors", st->errors,
@@ -280,7 +283,6 @@ static PyObject *check_dict(PyObject *self, struct rawfrag_session *s,
 			    struct rawfrag_checker *chk)
 {
 	struct rawfrag_file *f = rawfrag_session__file(s);
-	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t errors = rawfrag_checker__nr_errors(chk);
 	PyObject *evs = PyDict_New(), *d;
 
@@ -297,7 +299,7 @@ static PyObject *check_dict(PyObject *self, struct rawfrag_session *s,
 	if (!evs)
 		return NULL;
 	d = Py_BuildValue("{s:K,s:K,s:K,s:O,s:N,s:N}", "samples",
-			  fs->nr_records[PERF_RECORD_SAMPLE], "errors", errors, "warnings",
+			  rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE), "errors", errors, "warnings",
 			  rawfrag_checker__nr_warnings(chk), "clean", errors ? Py_False : Py_True,
 			  "events", evs, "violations", violation_list(s, chk));
 	return d;
@@ -311,13 +313,14 @@ PyObject *rfpy_reader_check(PyObject *self, PyObject *unused)
 	struct rawfrag_file *f;
 	struct check_ctx c;
 	PyObject *d = NULL;
+	struct rawfrag_err err;
 	bool own;
 
 	if (rfpy_reader_pass(self, &f, &s, &own))
 		return NULL;
-	c.chk = rawfrag_checker__new(s, &copts);
+	c.chk = rawfrag_checker__new(s, &copts, &err);
 	if (!c.chk)
-		PyErr_NoMemory();
+		rfpy_raise(rfpy_reader_name(self), &err);
 	else if (!walk(self, f, s, check_rec, &c))
 		d = check_dict(self, s, c.chk);
 	rawfrag_checker__delete(c.chk);

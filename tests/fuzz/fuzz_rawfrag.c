@@ -33,8 +33,6 @@ static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk
 
 	while (rawfrag_file__next(f, &rec) > 0 && n++ < 100000) {
 		struct rawfrag_evsel *ev;
-		const struct rawfrag_decoder *dec;
-		void *priv;
 		uint32_t len;
 
 		if (rec.type == RAWFRAG_RECORD_HEADER_ATTR ||
@@ -52,24 +50,16 @@ static void decode_all(struct rawfrag_session *sess, struct rawfrag_checker *chk
 		rawfrag_checker__record(chk, &rec, &smp);
 		if (!rawfrag_session__raw(sess, &rec, &smp, &raw))
 			continue;
-		dec = rawfrag_session__decoder(sess, ev);
-		priv = rawfrag_session__decoder_priv(sess, ev);
-		if (!dec)
-			continue;
-		if (dec->length)
-			dec->length(priv, &raw, &smp, &len, NULL);
-		if (dec->text) {
-			dec->text(priv, &raw, &smp, out, false);
-			dec->text(priv, &raw, &smp, out, true);
-		}
-		if (dec->fields) {
-			rawfrag_emit__reset(em_json);
-			rawfrag_emit__begin_object(em_json, NULL);
-			dec->fields(priv, &raw, &smp, em_json);
-			rawfrag_emit__end_object(em_json);
-			rawfrag_emit__reset(em_text);
-			dec->fields(priv, &raw, &smp, em_text);
-		}
+		rawfrag_session__sample_violations(sess, ev, &rec, &smp, true, NULL, NULL);
+		rawfrag_session__sample_length(sess, ev, &rec, &smp, &len);
+		rawfrag_session__sample_text(sess, ev, &rec, &smp, out, false);
+		rawfrag_session__sample_text(sess, ev, &rec, &smp, out, true);
+		rawfrag_emit__reset(em_json);
+		rawfrag_emit__begin_object(em_json, NULL);
+		rawfrag_session__sample_fields(sess, ev, &rec, &smp, em_json);
+		rawfrag_emit__end_object(em_json);
+		rawfrag_emit__reset(em_text);
+		rawfrag_session__sample_fields(sess, ev, &rec, &smp, em_text);
 		rawfrag_out__reset(out);
 	}
 }
@@ -100,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sess = rawfrag_session__new(f, &sopts, &err);
 	if (!sess)
 		goto out;
-	chk = rawfrag_checker__new(sess, &copts);
+	chk = rawfrag_checker__new(sess, &copts, &err);
 	out = rawfrag_out__new(-1);
 	em_json = rawfrag_emit__new(out, RAWFRAG_EMIT_JSON);
 	em_text = rawfrag_emit__new(out, RAWFRAG_EMIT_TEXT);

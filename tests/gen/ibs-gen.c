@@ -15,11 +15,11 @@
  * NRCPUS, EVENT_DESC (names "ibs_fetch//" and "ibs_op//"), and two evsels with
  * sample_type IDENTIFIER|IP|TID|TIME|CPU|PERIOD|RAW (ids 1000 and 2000).
  *
- * Register values: bit positions from raw-layouts.md §2.4 (the kernel's amd-ibs.h,
+ * Register values: bit positions from (the kernel's amd-ibs.h,
  * from the family 19h model 01h PPR) and, for family 10h, the BKDG names used by
  * OProfile's IBS daemon. The macros below are written from those tables, not
  * from the decoder's tables, so the decoder is checked against an independent
- * encoding. Caps words are CPUID 8000_001B EAX values (raw-layouts.md §2.3);
+ * encoding. Caps words are CPUID 8000_001B EAX values;
  * per-CPU caps values are plausible choices for the family, noted where made.
  */
 #include <errno.h>
@@ -36,7 +36,7 @@
 #define B(n) (1ull << (n))
 #define FLD(v, lo, w) (((uint64_t)(v) & ((1ull << (w)) - 1)) << (lo))
 
-/* IbsFetchCtl C001_1030 (§2.4) */
+/* IbsFetchCtl C001_1030 */
 #define FC_MAXCNT(x) FLD(x, 0, 16)
 #define FC_CNT(x) FLD(x, 16, 16)
 #define FC_LAT(x) FLD(x, 32, 16)
@@ -109,7 +109,7 @@
 #define O3_MISSLAT(x) FLD(x, 32, 16)
 #define O3_REFILL(x) FLD(x, 48, 16)
 
-/* caps (§2.3) */
+/* caps */
 #define C_BASE 0x1fu /* AVAIL FETCHSAM OPSAM RDWROPCNT OPCNT */
 #define C_BRNTRGT B(5)
 #define C_OPCNTEXT B(6)
@@ -383,7 +383,7 @@ static void (*const scenarios[])(struct scenario *) = {
 
 static int write_one(const char *dir, const struct scenario *sc, bool pipe)
 {
-	struct rawfrag_writer_opts wo = { .sz = sizeof(wo), .pipe = pipe };
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe);
 	const uint64_t ids[2] = { 1000, 2000 };
 	struct perf_event_attr attr;
 	struct rawfrag_err err = { 0 };
@@ -495,7 +495,6 @@ static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record 
 			struct rawfrag_out *o, struct rawfrag_out *txt)
 {
 	const struct rawfrag_decoder *dec = rawfrag_session__decoder(ss, ev);
-	void *priv = rawfrag_session__decoder_priv(ss, ev);
 	struct rawfrag_file *f = rawfrag_session__file(ss);
 	struct rawfrag_sample smp;
 	struct rawfrag_raw raw;
@@ -516,20 +515,15 @@ static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record 
 	rawfrag_emit__u64(em, "raw_offset", raw.raw_offset);
 	rawfrag_emit__u64(em, "raw_size", raw.size);
 	rawfrag_emit__str(em, "evsel", rawfrag_evsel__name(ev), (size_t)-1);
-	rawfrag_emit__str(em, "decoder", dec->name, (size_t)-1);
-	if (dec->length)
-		rawfrag_emit__s64(em, "length_ret", dec->length(priv, &raw, &smp, &len, NULL));
-	if (dec->text) {
-		rawfrag_out__reset(txt);
-		dec->text(priv, &raw, &smp, txt, true);
-		t = rawfrag_out__mem(txt, &tl);
-		rawfrag_emit__str(em, "text", t, tl);
-	}
-	if (dec->fields) {
-		rawfrag_emit__begin_object(em, "fields");
-		dec->fields(priv, &raw, &smp, em);
-		rawfrag_emit__end_object(em);
-	}
+	rawfrag_emit__str(em, "decoder", rawfrag_decoder__name(dec), (size_t)-1);
+	rawfrag_emit__s64(em, "length_ret", rawfrag_session__sample_length(ss, ev, rec, &smp, &len));
+	rawfrag_out__reset(txt);
+	rawfrag_session__sample_text(ss, ev, rec, &smp, txt, true);
+	t = rawfrag_out__mem(txt, &tl);
+	rawfrag_emit__str(em, "text", t, tl);
+	rawfrag_emit__begin_object(em, "fields");
+	rawfrag_session__sample_fields(ss, ev, rec, &smp, em);
+	rawfrag_emit__end_object(em);
 	rawfrag_emit__end_object(em);
 	rawfrag_out__putc(o, '\n');
 }

@@ -18,8 +18,9 @@
  *   tp-{le,be}.data          file mode, sched:sched_switch + sched:sched_wakeup
  *                            (IDENTIFIER, ids 101,102 / 201), sample_id_all, COMM,
  *                            tracing data from this host's tracefs in that order
- *   tp-{le,be}-pipe.data     the same stream in pipe mode (BE: perf 6.1 gap,
- *                            perf-ecosystem.md §1.12, in PERF_SKIP)
+ *   tp-{le,be}-pipe.data     the same stream in pipe mode (BE: perf 6.1 gap, see
+ *                            Documentation/perf.data-raw-format.txt, Other byte
+ *                            order; in PERF_SKIP)
  *   tp-{le,be}-z.data        file mode, zstd PERF_RECORD_COMPRESSED
  *   tp-le-pipe-z.data        pipe mode, compressed
  *   tp-le-attr{64..120}.data, tp-be-attr64.data: every attr size perf can write
@@ -262,7 +263,7 @@ static void write_tp(const char *file, const struct tp_opts *o)
 
 /*
  * A sample whose true size passed 64 KiB, so its u16 header.size wrapped (as
- * the kernel writes it, raw-layouts.md §1.3): raw_size 65540, 65600 bytes
+ * the kernel writes it): raw_size 65540, 65600 bytes
  * written, header.size 64. Returns the file offset of that record.
  */
 static uint64_t write_wrapped(const char *file, bool be)

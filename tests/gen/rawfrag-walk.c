@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	bool stats = false, header = false, quiet = false, rss = false, per_evsel = false;
 	uint64_t *nr_samples = NULL;
 	int cap = 0;
-	struct rawfrag_file_opts opts = { .sz = sizeof(opts), .print = print_fn };
+	RAWFRAG_OPTS(rawfrag_file_opts, opts, .print = print_fn);
 	struct rawfrag_record rec;
 	struct rawfrag_file *f;
 	struct rawfrag_err err;
@@ -161,9 +161,9 @@ int main(int argc, char **argv)
 		const struct rawfrag_file_stats *st = rawfrag_file__stats(f);
 
 		for (i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
-			if (st->nr_records[i])
+			if (rawfrag_file__nr_records(f, i))
 				printf("count %s %" PRIu64 "\n", rawfrag_record_type__name(i),
-				       st->nr_records[i]);
+				       rawfrag_file__nr_records(f, i));
 		printf("other %" PRIu64 "\n", st->nr_other_records);
 		printf("lost %" PRIu64 " %" PRIu64 "\n", st->nr_lost_records, st->nr_lost);
 		printf("lost_samples %" PRIu64 "\n", st->nr_lost_samples);

@@ -464,11 +464,11 @@ static int dump(const char *path)
 		rawfrag_emit__begin_object(em, NULL);
 		rawfrag_emit__u64(em, "offset", rec.offset);
 		rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
-		rawfrag_emit__str(em, "producer", d ? d->name : "none", (size_t)-1);
+		rawfrag_emit__str(em, "producer", d ? rawfrag_decoder__name(d) : "none",
+				  (size_t)-1);
 		rawfrag_emit__u64(em, "raw_size", raw.size);
 		rawfrag_emit__begin_object(em, "fields");
-		if (d && d->fields)
-			d->fields(rawfrag_session__decoder_priv(s, ev), &raw, &smp, em);
+		rawfrag_session__sample_fields(s, ev, &rec, &smp, em);
 		rawfrag_emit__end_object(em);
 		rawfrag_emit__end_object(em);
 		rawfrag_out__putc(out, '\n');

@@ -70,7 +70,7 @@ if [ -x "$O/tests/tp-be-gen" ] && "$O/tests/tp-be-gen" be.data be.jsonl >/dev/nu
 	compare "big-endian file" be.data
 	"$WALK" -q -H be.data | grep -q '^mode file swap 1 ' && t_ok "big-endian file: needs swap" ||
 		t_fail "big-endian file: needs swap"
-	# perf 6.1 cannot read cross-endian pipes (§1.12): check the counts the generator chose
+	# perf 6.1 cannot read cross-endian pipes: check the counts the generator chose
 	if "$O/tests/tp-be-gen" -p bep.data bep.jsonl >/dev/null 2>&1; then
 		t_eq "big-endian pipe: samples" "$(grep -c . bep.jsonl)" \
 			"$(our_counts bep.data | awk '$1 == "SAMPLE" { print $2 }')"

@@ -157,7 +157,8 @@ else
 	t_fail "nameless evsels: named from the tracing data as perf names them" "$(head -n 4 "$T/diff")"
 fi
 
-# pipe mode big-endian: perf 6.1 cannot read it (perf-ecosystem.md §1.12), we can
+# pipe mode big-endian: perf 6.1 cannot read it (Documentation/perf.data-raw-format.txt,
+# Other byte order), we can
 "$GEN" -p "$T/bep.data" "$T/bep.jsonl"
 "$RAWFRAG" report -i "$T/bep.data" --format json >"$T/ours.jsonl" 2>"$T/ours.err"
 if python3 "$SCRIPTS/tp_cmp_fields.py" "$T/bep.jsonl" "$T/ours.jsonl" --big-endian >"$T/cmp" 2>&1; then

@@ -319,12 +319,12 @@ fi
 
 # installed: make install-python DESTDIR=..., then from another directory
 if make -s -C "$TOP" O="$O" DESTDIR="$T/inst" prefix=/usr install-python >inst.log 2>&1; then
-	site=$($PY -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
+	site=/usr/lib/python3/dist-packages
 	(cd elsewhere && PYTHONPATH=$T/inst$site $PY -c 'import rawfrag, sys
 print(rawfrag.__file__.startswith(sys.argv[1]), sum(1 for s in rawfrag.open(sys.argv[2])))' \
 		"$T/inst" "$T/rec/file.data") >o.txt 2>&1
 	t_eq "installed module (DESTDIR) imports and reads" "True $(wc -l <rec/file.json)" "$(cat o.txt)"
-	ihook=$T/inst/usr/share/perf-rawfrag/scripts/python/rawfrag.py
+	ihook=$T/inst$site/rawfrag.py
 	(cd elsewhere && PYTHONPATH=$T/inst$site $PERF script -i "$T/rec/file.data" -s "$ihook" \
 		>"$T/o.txt" 2>"$T/e.txt")
 	t_eq "installed hook runs with the installed module" "0 $(nraw rec/file.json)" \

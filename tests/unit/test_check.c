@@ -379,7 +379,7 @@ static struct rawfrag_checker *check_file(const char *path, int max_examples,
 	assert_non_null(*fp);
 	*sp = rawfrag_session__new(*fp, NULL, &err);
 	assert_non_null(*sp);
-	c = rawfrag_checker__new(*sp, &copts);
+	c = rawfrag_checker__new(*sp, &copts, &err);
 	assert_non_null(c);
 	while ((ret = rawfrag_file__next(*fp, &rec)) > 0)
 		assert_true(rawfrag_checker__record(c, &rec, NULL) >= 0);

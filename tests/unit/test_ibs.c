@@ -6,7 +6,7 @@
  * derived values. Payloads sit in exactly-sized heap buffers so that ASan
  * catches any read past raw_size.
  *
- * Register values follow the bit positions of raw-layouts.md §2.4.
+ * Register values follow the bit positions of the kernel's amd-ibs.h.
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -376,7 +376,7 @@ static char *write_tmp(const struct img *b)
 static struct rawfrag_file *open_img(const struct img *b, bool force, struct msgs *m,
 				     struct rawfrag_err *err)
 {
-	struct rawfrag_file_opts opts = { .sz = sizeof(opts), .force = force };
+	RAWFRAG_OPTS(rawfrag_file_opts, opts, .force = force);
 	struct rawfrag_file *f;
 	char *path = write_tmp(b);
 
@@ -552,15 +552,15 @@ static void check_ref(struct rawfrag_file *f, const struct spec *s, bool be)
 	}
 	assert_int_equal(nr, 6);
 	st = rawfrag_file__stats(f);
-	assert_int_equal(st->nr_records[PERF_RECORD_SAMPLE], 3);
-	assert_int_equal(st->nr_records[PERF_RECORD_COMM], 1);
+	assert_int_equal(rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE), 3);
+	assert_int_equal(rawfrag_file__nr_records(f, PERF_RECORD_COMM), 1);
 	assert_int_equal(st->nr_lost_records, 1);
 	assert_int_equal(st->nr_lost, 7);
 	/* rewind gives the same walk */
 	assert_int_equal(rawfrag_file__rewind(f), 0);
 	assert_int_equal(walk(f, &nr), 0);
 	assert_int_equal(nr, 6);
-	assert_int_equal(rawfrag_file__stats(f)->nr_records[PERF_RECORD_SAMPLE], 3);
+	assert_int_equal(rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE), 3);
 }
 
 static void run_ref(bool be)
@@ -848,13 +848,13 @@ static void check_pipe(struct rawfrag_file *f, bool be)
 	assert_int_equal(env->nr_cpus_online, 2);
 	assert_int_equal(env->tracing_data_size, (sizeof(blob) + 7) / 8 * 8);
 	assert_memory_equal(env->tracing_data, blob, sizeof(blob));
-	assert_int_equal(rawfrag_file__stats(f)->nr_records[RAWFRAG_RECORD_HEADER_FEATURE], 3);
+	assert_int_equal(rawfrag_file__nr_records(f, RAWFRAG_RECORD_HEADER_FEATURE), 3);
 }
 
 static void run_pipe(bool be)
 {
 	struct img b = build_pipe(be, true);
-	struct rawfrag_file_opts opts = { .sz = sizeof(opts) };
+	RAWFRAG_OPTS(rawfrag_file_opts, opts);
 	struct rawfrag_file *f;
 	int fds[2];
 
@@ -1035,7 +1035,7 @@ static void run_compressed(bool be)
 	assert_int_equal(nr, 6);
 	assert_int_equal(rawfrag_file__next(g, &rec), 0);
 	assert_int_equal(rawfrag_file__stats(f)->nr_decompressed_bytes, plain_len);
-	assert_true(rawfrag_file__stats(f)->nr_records[RAWFRAG_RECORD_COMPRESSED] > 5);
+	assert_true(rawfrag_file__nr_records(f, RAWFRAG_RECORD_COMPRESSED) > 5);
 	/* rewind restarts the zstd stream */
 	assert_int_equal(rawfrag_file__rewind(f), 0);
 	assert_int_equal(walk(f, &nr), 0);

@@ -341,7 +341,7 @@ static void test_read_formats(void **state)
 	free(g);
 }
 
-/* raw-layouts.md §1.5: IP|TID|TIME|CPU|PERIOD|RAW puts raw_size at 48, payload at 52 */
+/* IP|TID|TIME|CPU|PERIOD|RAW puts raw_size at 48, payload at 52 */
 static void test_raw_offsets_and_errors(void **state)
 {
 	struct perf_event_attr a;

@@ -91,7 +91,7 @@ static void print_table(struct rawfrag_session *s, struct rawfrag_checker *c)
 		d = i >= 0 ? rawfrag_session__decoder(s, rawfrag_file__evsel(f, i)) : NULL;
 		printf("  %-*s %-11s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %9" PRIu64
 		       " %9" PRIu64 " %7" PRIu64 " %8" PRIu64 "\n",
-		       w, ev_name(s, i), d ? d->name : "-", st->samples, st->raw_samples,
+		       w, ev_name(s, i), d ? rawfrag_decoder__name(d) : "-", st->samples, st->raw_samples,
 		       st->raw_bytes, st->pad_zero, st->pad_stale, st->errors, st->warnings);
 		print_hist("raw sizes:", st->size_hist, RAWFRAG_CHECK_SIZE_BUCKETS, true);
 		print_hist("pad bytes:", st->pad_hist, 8, false);
@@ -198,13 +198,9 @@ static int check_file(const char *path, const struct check_args *a)
 	s = rawfrag_session__new(f, &sopts, &err);
 	if (!s)
 		goto fail;
-	c = rawfrag_checker__new(s, &copts);
-	if (!c) {
-		err.err = -errno;
-		err.offset = -1;
-		snprintf(err.reason, sizeof(err.reason), "%s", strerror(errno));
+	c = rawfrag_checker__new(s, &copts, &err);
+	if (!c)
 		goto fail;
-	}
 	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
 		if (rf_is_describing(rec.type) && rawfrag_session__refresh(s, &err))
 			goto fail;
@@ -227,7 +223,8 @@ static int check_file(const char *path, const struct check_args *a)
 		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 
 		printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings\n",
-		       path, fs->nr_records[PERF_RECORD_SAMPLE], rawfrag_checker__nr_errors(c),
+		       path, rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE),
+		       rawfrag_checker__nr_errors(c),
 		       rawfrag_checker__nr_warnings(c));
 		if (fs->nr_skipped)
 			printf("  skipped %" PRIu64 " bad records (%" PRIu64 " bytes) (--force)\n",

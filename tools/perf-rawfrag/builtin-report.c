@@ -68,8 +68,7 @@ struct report {
 	struct ev_cache {
 		char *text, *json;
 		uint32_t text_len, json_len;
-		const struct rawfrag_decoder *d;
-		void *dpriv;
+		const struct rawfrag_evsel *ev;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
@@ -185,8 +184,7 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	size_t len;
 	int l;
 
-	c->d = d;
-	c->dpriv = rawfrag_session__decoder_priv(r->sess, ev);
+	c->ev = ev;
 	name = name ? name : "";
 	l = (int)strlen(name);
 	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
@@ -198,8 +196,8 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	rawfrag_out__puts(mem, "{\"event\":");
 	rawfrag_out__json_str(mem, name, (size_t)-1);
 	rawfrag_out__puts(mem, ",\"producer\":");
-	if (d && d->name)
-		rawfrag_out__json_str(mem, d->name, (size_t)-1);
+	if (rawfrag_decoder__name(d))
+		rawfrag_out__json_str(mem, rawfrag_decoder__name(d), (size_t)-1);
 	else
 		rawfrag_out__puts(mem, "null");
 	rawfrag_out__mem(mem, &len);
@@ -480,12 +478,8 @@ static void print_text(struct report *r, const struct ev_cache *c,
 		o->len += (size_t)(p - line);
 	else
 		rf_out_write(o, line, (size_t)(p - line));
-	if (f & F_TRACE) {
-		struct rawfrag_raw raw;
-
-		if (c->d && c->d->text && rawfrag_session__raw(r->sess, rec, smp, &raw))
-			c->d->text(c->dpriv, &raw, smp, o, r->verbose_text);
-	}
+	if (f & F_TRACE)
+		rawfrag_session__sample_text(r->sess, c->ev, rec, smp, o, r->verbose_text);
 	rf_out_putc(o, '\n');
 }
 
@@ -540,8 +534,6 @@ static char *json_time(struct report *r, char *p, uint64_t t)
 static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
-	const struct rawfrag_decoder *d = c->d;
-	void *priv = c->dpriv;
 	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = r->out;
 	struct rawfrag_emit *em = r->em;
@@ -585,7 +577,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	}
 	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
 		uint32_t len = 0;
-		bool known = d && d->length && !d->length(priv, &raw, smp, &len, NULL) &&
+		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
 			     len <= raw.size;
 
 		p = json_u64(p, KEY(",\"raw\":{\"size\":"), raw.size);
@@ -602,10 +594,8 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		}
 		p = PUT(p, ",\"fields\":{");
 		rf_out_write(o, line, (size_t)(p - line));
-		if (d && d->fields) {
-			rawfrag_emit__reset(em);
-			d->fields(priv, &raw, smp, em);
-		}
+		rawfrag_emit__reset(em);
+		rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, em);
 		rf_out_write(o, "}}\n", 3);
 	} else {
 		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
@@ -633,13 +623,15 @@ static void print_stats(struct report *r)
 	uint64_t total = fs->nr_other_records;
 
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++)
-		total += fs->nr_records[t];
+		total += rawfrag_file__nr_records(r->file, t);
 	rawfrag_out__printf(o, "\nAggregated stats:\n%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 0; t < RAWFRAG_RECORD_USER_MAX; t++) {
-		if (!fs->nr_records[t])
+		uint64_t n = rawfrag_file__nr_records(r->file, t);
+
+		if (!n)
 			continue;
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", stats_name(t),
-				    fs->nr_records[t], 100.0 * fs->nr_records[t] / total);
+				    n, 100.0 * n / total);
 	}
 	if (fs->nr_other_records)
 		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "\n", "UNKNOWN",
@@ -711,17 +703,14 @@ static int where_keep(struct report *r, int idx, const struct rawfrag_record *re
 		      const struct rawfrag_sample *smp)
 {
 	const struct ev_cache *c = &r->evc[idx];
-	struct rawfrag_raw raw;
 	const char *text;
 	size_t len;
 	int ret;
 
 	rawfrag_out__reset(r->wout);
 	rawfrag_out__putc(r->wout, '{');
-	if (c->d && c->d->fields && rawfrag_session__raw(r->sess, rec, smp, &raw)) {
-		rawfrag_emit__reset(r->wem);
-		c->d->fields(c->dpriv, &raw, smp, r->wem);
-	}
+	rawfrag_emit__reset(r->wem);
+	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->wem);
 	rawfrag_out__putc(r->wout, '}');
 	text = rawfrag_out__mem(r->wout, &len);
 	ret = rawfrag_where__match(r->where, text, len, r->err);

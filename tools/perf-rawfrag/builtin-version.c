@@ -41,10 +41,10 @@ static void build_options(void)
 	feature("skb-dumps", HAVE_SKB_DUMPS, "record --skb (BPF skb/xdp dump programs)");
 	printf("decoders:\n");
 	for (; *d; d++) {
-		/* a placeholder decoder says so in its description */
-		bool on = (*d)->probe && !strstr((*d)->description ?: "", "not yet");
+		const char *desc = rawfrag_decoder__description(*d) ?: "";
 
-		feature((*d)->name, on, (*d)->description ?: "");
+		/* a placeholder decoder says so in its description */
+		feature(rawfrag_decoder__name(*d), !strstr(desc, "not yet"), desc);
 	}
 }
 

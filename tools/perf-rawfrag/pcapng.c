@@ -26,6 +26,7 @@
 #include <rawfrag/skbdump.h>
 
 #include "skb.h"
+#include "util.h"
 
 #define PCAPNG_SHB 0x0A0D0D0A
 #define PCAPNG_IDB 1
@@ -399,9 +400,9 @@ static int64_t clock_offset(const struct rawfrag_env *env)
 
 static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evsel)
 {
-	const struct rawfrag_decoder *d = rawfrag_session__decoder(sess, evsel);
+	const char *name = rawfrag_decoder__name(rawfrag_session__decoder(sess, evsel));
 
-	return d && !strcmp(d->name, "bpf_skb");
+	return name && !strcmp(name, "bpf_skb");
 }
 
 int report_pcapng(struct rawfrag_session *sess, const char *path,
@@ -414,7 +415,6 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 	struct rawfrag_record rec;
 	struct pcap *pc = calloc(1, sizeof(*pc));
 	int ret, err = 0;
-	char buf[512];
 
 	if (!pc)
 		return -ENOMEM;
@@ -468,9 +468,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 	}
 	if (ret < 0) {
 		err = ret;
-		fprintf(stderr, "%s\n",
-			rawfrag_err__format(rawfrag_file__error(f), rawfrag_file__path(f), buf,
-					    sizeof(buf)));
+		rf_print_err("report", rawfrag_file__path(f), rawfrag_file__error(f));
 	}
 	flush_pending(pc, UINT64_MAX);
 	if (fflush(pc->f) || ferror(pc->f)) {

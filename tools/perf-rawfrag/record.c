@@ -38,6 +38,7 @@
 #include <rawfrag/writer.h>
 
 #include "record-int.h"
+#include "util.h"
 
 #define DEFAULT_PAGES 128
 #define DEFAULT_FREQ 4000
@@ -60,9 +61,7 @@ void record__err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, "perf rawfrag record: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	rf_verrorf("record", fmt, ap);
 	va_end(ap);
 }
 
@@ -464,7 +463,7 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 
 	if (!rec->prepared || nr_fds != record__nr_cpus(rec))
 		return -EINVAL;
-	/* perf maps records to evsels by IDENTIFIER; all attrs must agree (§1.8) */
+	/* perf maps records to evsels by IDENTIFIER; all attrs must agree */
 	if (!attr->sample_id_all || !(attr->sample_type & PERF_SAMPLE_IDENTIFIER)) {
 		record__err("%s: external events need sample_id_all and PERF_SAMPLE_IDENTIFIER", name);
 		return -EINVAL;
@@ -668,9 +667,7 @@ static int open_writer(struct record *rec)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
 	bool pipe = !strcmp(path, "-");
-	struct rawfrag_writer_opts wo = {
-		.sz = sizeof(wo), .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
-	};
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO);
 	struct rawfrag_err rerr = { 0 };
 	int err;
 

@@ -2,9 +2,10 @@
 /*
  * Wrap-aware perf ring reader. libperf 6.1's perf_mmap__read_event() copies at
  * most sizeof(union perf_event) (4168 bytes) of a record that straddles the end
- * of the ring (perf-ecosystem.md §3.4), so larger records (bpf-output blobs,
- * long exec paths, user stacks) come back truncated. Here a wrapped record is
- * copied whole into a 64 KiB buffer (the largest record: header.size is u16).
+ * of the ring (Documentation/perf.data-raw-format.txt, Reading the ring buffer), so
+ * larger records (bpf-output blobs, long exec paths, user stacks) come back truncated.
+ * Here a wrapped record is copied whole into a 64 KiB buffer (the largest record:
+ * header.size is u16).
  */
 #include <errno.h>
 #include <stdlib.h>

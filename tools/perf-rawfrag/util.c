@@ -31,15 +31,20 @@ void rf_print_err(const char *cmd, const char *path, const struct rawfrag_err *e
 	fprintf(stderr, "perf rawfrag %s: %s\n", cmd, rawfrag_err__format(e, path, buf, sizeof(buf)));
 }
 
+void rf_verrorf(const char *cmd, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "perf rawfrag %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void rf_errorf(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "perf rawfrag %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rf_verrorf(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* ---- lists ---- */

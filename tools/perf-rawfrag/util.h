@@ -22,7 +22,9 @@ int rf_lib_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_
 
 /* "perf rawfrag <cmd>: <path>: offset 0x..: TYPE: reason" on stderr */
 void rf_print_err(const char *cmd, const char *path, const struct rawfrag_err *e);
+/* the command's one error printer: "perf rawfrag <cmd>: <message>" */
 void rf_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rf_verrorf(const char *cmd, const char *fmt, va_list ap);
 
 /* a record that describes the file (attrs, tracing data, features): refresh the session */
 static inline bool rf_is_describing(uint32_t type)

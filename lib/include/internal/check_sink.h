@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include <rawfrag/check.h>
+#include "internal/decoder.h"
 
 struct rawfrag_check_sink {
 	/* pad_nonzero is an error rather than a warning */
@@ -32,5 +32,13 @@ static inline void rawfrag_check_sink__init(struct rawfrag_check_sink *sink, boo
 	sink->strict = strict;
 	sink->st = st;
 }
+
+/*
+ * The generic RAW rules alone, for one parsed sample with a known (or unknown:
+ * len < 0) true length: used by the checker, rawfrag_session__sample_violations()
+ * and the tests. Findings go to sink.
+ */
+int rawfrag_check_raw(const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+		      int64_t len, struct rawfrag_check_sink *sink);
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef __RAWFRAG_INTERNAL_DECODERS_H
 #define __RAWFRAG_INTERNAL_DECODERS_H
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
 
 extern const struct rawfrag_decoder rawfrag_decoder_tracepoint; /* tracepoint.c */
 extern const struct rawfrag_decoder rawfrag_decoder_ibs_fetch;	/* ibs.c */

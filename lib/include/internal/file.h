@@ -37,7 +37,6 @@ struct rawfrag_evsel {
 	bool name_given; /* from EVENT_DESC / EVENT_UPDATE / set_name */
 	uint64_t *ids;	   /* owned, host order */
 	int nr_ids;
-	void *priv;
 	struct rawfrag_file *file;
 };
 
@@ -107,6 +106,8 @@ struct rawfrag_file {
 	struct rf_zstd *z;
 
 	struct rawfrag_file_stats stats;
+	/* per record type, out of the public stats so new types do not move them */
+	uint64_t nr_records[RAWFRAG_RECORD_USER_MAX];
 	struct rawfrag_err err;
 };
 

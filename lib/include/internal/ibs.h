@@ -4,8 +4,8 @@
  * (lib/decoders/ibs_regs.c) and the per-evsel state of the decoders
  * (lib/decoders/ibs.c). Shared with tests/unit/test_ibs.c.
  *
- * Payload (raw-layouts.md §2.1): u32 caps, then n little-endian u64 MSR values
- * in the kernel's order (§2.2); raw_size = 4 + 8n, pad 0.
+ * Payload: u32 caps, then n little-endian u64 MSR values in the kernel's order;
+ * raw_size = 4 + 8n, pad 0 (Documentation/perf.data-raw-format.txt, AMD IBS).
  *
  * Ownership: the tables are const; struct ibs_state belongs to the session's
  * evsel binding (allocated by probe, freed by release).
@@ -18,7 +18,7 @@
 
 #include <rawfrag/file.h>
 
-/* caps word bits (CPUID 8000_001B EAX; raw-layouts.md §2.3) */
+/* caps word bits (CPUID 8000_001B EAX) */
 enum ibs_cap_bit {
 	IBS_CAP_AVAIL = 0,
 	IBS_CAP_FETCHSAM = 1,
@@ -123,7 +123,7 @@ static inline uint64_t ibs_field_get(const struct ibs_field *f, uint64_t v)
 	return (v >> f->lo) & m;
 }
 
-/* Layouts of the register list (raw-layouts.md §2.2). */
+/* Layouts of the register list (Documentation/perf.data-raw-format.txt, AMD IBS). */
 enum ibs_layout_kind {
 	IBS_LAYOUT_OP, /* op: one layout in every kernel */
 	IBS_LAYOUT_FETCH_BASE, /* fetch, 3 regs: both kernels agree */

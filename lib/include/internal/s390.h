@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * s390 CPU-measurement facts shared by the s390 decoders (cpumsf.c, cfdiag.c,
- * pai.c) and their name tables (s390_names.c). Layouts: raw-layouts.md §3.
+ * pai.c) and their name tables (s390_names.c). Layouts:
+ * Documentation/perf.data-raw-format.txt, s390.
  *
  * Every s390 payload is big-endian, as the s390 kernel wrote it; the decoders
  * read it with s390_get16/32/64() whatever the file's byte order: raw data stays
@@ -15,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
 
 /* attr.config values (arch/s390/include/asm/perf_event.h, asm/pai.h) */
 #define S390_EVENT_CPUM_SF	0xB0000 /* basic sampling */

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include <rawfrag/decoder.h>
+#include "internal/decoder.h"
 
 #include "internal/dec.h"
 #include "internal/out.h"

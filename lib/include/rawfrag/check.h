@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Raw-layout checker: the kernel's rules for a PERF_SAMPLE_RAW area (see
- * raw-layouts.md §1.4), applied to every sample that has RAW, plus each producer's
- * own rules through its decoder's length().
+ * Raw-layout checker: the kernel's rules for a PERF_SAMPLE_RAW area
+ * (Documentation/perf.data-raw-format.txt, "The RAW area"), applied to every sample
+ * that has RAW, plus each producer's own rules.
  *
  * Generic kinds (stable ids, shown in tables and JSON):
  *   sample_parse     the sample does not parse (a field crosses header.size)
@@ -28,6 +28,12 @@ extern "C" {
 #endif
 
 struct rawfrag_checker;
+
+/* Severity of a check finding. */
+enum rawfrag_severity {
+	RAWFRAG_SEV_WARN, /* reported, exit 0 unless --strict */
+	RAWFRAG_SEV_ERROR, /* a violation: exit 1 */
+};
 
 struct rawfrag_check_opts {
 	size_t sz;
@@ -74,8 +80,10 @@ struct rawfrag_violation {
 	const char *message;
 };
 
+/* NULL with errno set and err (may be NULL) filled in on failure */
 RAWFRAG_API struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
-							 const struct rawfrag_check_opts *opts);
+							 const struct rawfrag_check_opts *opts,
+							 struct rawfrag_err *err);
 RAWFRAG_API void rawfrag_checker__delete(struct rawfrag_checker *c);
 
 /*
@@ -97,12 +105,17 @@ RAWFRAG_API const struct rawfrag_violation *
 rawfrag_checker__violation(const struct rawfrag_checker *c, int i);
 
 /*
- * The generic part alone, for one parsed sample with a known (or unknown: len < 0)
- * true length: used by the checker and by tests. Findings go to sink.
+ * The violations of one sample alone, without a checker's figures: the kernel's
+ * RAW rules and the producer's own, each handed to fn (message valid during the
+ * call; rec_offset/evsel_idx filled in). strict: pad_nonzero is an error.
+ * Returns the number of errors (0 = clean; warnings are not counted), or -errno.
  */
-RAWFRAG_API int rawfrag_check_raw(const struct rawfrag_record *rec,
-				  const struct rawfrag_sample *smp, int64_t len,
-				  struct rawfrag_check_sink *sink);
+typedef void (*rawfrag_violation_fn_t)(void *ctx, const struct rawfrag_violation *v);
+RAWFRAG_API int rawfrag_session__sample_violations(struct rawfrag_session *s,
+						   const struct rawfrag_evsel *evsel,
+						   const struct rawfrag_record *rec,
+						   const struct rawfrag_sample *smp, bool strict,
+						   rawfrag_violation_fn_t fn, void *ctx);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,10 @@
  *  - int-returning calls return 0 (or a count) on success and -errno on failure;
  *    pointer-returning calls return NULL and set errno;
  *  - options structs start with `size_t sz` and are declared with RAWFRAG_OPTS() so
- *    fields can be appended without breaking callers;
+ *    fields can be appended without breaking callers; a caller's bytes past the
+ *    last field this library knows (<struct>__last_field) must be zero, else the
+ *    call fails with -EINVAL (a newer caller asked for something not done here);
+ *  - new functions go into a new version node of lib/librawfrag.map;
  *  - the library never prints on its own: messages go to the print callback that
  *    the caller puts in the options (no global state).
  */
@@ -28,7 +31,7 @@ extern "C" {
 #endif
 
 #define RAWFRAG_MAJOR_VERSION 0
-#define RAWFRAG_MINOR_VERSION 1
+#define RAWFRAG_MINOR_VERSION 2
 
 /* Declare and zero an options struct, set its size and the given fields. */
 #define RAWFRAG_OPTS(TYPE, NAME, ...)                                         \

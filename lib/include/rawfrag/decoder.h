@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The producer interface. One decoder per producer of PERF_SAMPLE_RAW data
- * (tracepoint, ibs_fetch, ibs_op, cpumsf, cfdiag, pai, bpf_skb, bpf_output, and the
- * hexdump fallback), each in lib/decoders/<name>.c, all listed in one table
- * (lib/decoders/registry.c). A session binds each evsel of a file to the decoder
- * whose probe scores highest, once; per-sample work then goes straight to that
- * decoder with the per-evsel state its probe precompiled.
+ * Decoding through a session. A session binds every evsel of a file to the decoder
+ * of its producer (tracepoint, ibs_fetch, ibs_op, cpumsf, cfdiag, pai, bpf_skb,
+ * bpf_output, or the hexdump fallback), once; then each sample's RAW payload is
+ * decoded through the session: its text (as perf script prints it), its typed
+ * fields (through rawfrag_emit), the producer's true length, and the producer's
+ * layout violations. The decoders themselves are private to the library
+ * (struct rawfrag_decoder is opaque here).
  *
- * What a decoder does for one RAW payload:
- *   length(): the producer's true length (so pad = raw_size - len is known) and
- *             the producer's own layout rules, reported into a check sink;
- *   text():   one line in the manner of perf script (verbose: every field);
- *   fields(): typed fields for JSON (and text -v) through rawfrag_emit.
- *
- * Ownership: the session owns the per-file state (file_init/file_fini) and the
- * per-evsel state (probe/release); raw data belongs to the record.
+ * Ownership: the session owns the decoders' per-file and per-evsel state; it does
+ * not own the file. Raw data belongs to the record.
  */
 #ifndef __RAWFRAG_DECODER_H
 #define __RAWFRAG_DECODER_H
@@ -28,7 +23,8 @@ extern "C" {
 #endif
 
 struct rawfrag_session;
-struct rawfrag_check_sink;
+/* a producer's decoder (opaque) */
+struct rawfrag_decoder;
 
 /* One RAW payload as a decoder sees it. */
 struct rawfrag_raw {
@@ -40,80 +36,12 @@ struct rawfrag_raw {
 	uint32_t raw_offset; /* offset of data inside the record */
 };
 
-/* Severity of a check finding. */
-enum rawfrag_severity {
-	RAWFRAG_SEV_WARN, /* reported, exit 0 unless --strict */
-	RAWFRAG_SEV_ERROR, /* a violation: exit 1 */
-};
-
-/*
- * Report a finding about the current record. kind is a short stable id
- * ("raw_size_align", "ibs_reg_count", ...) used for the per-kind table; raw_off is
- * the offset inside the raw area the finding is about (or -1). sink may be NULL
- * (decoding without checking), then this does nothing.
- */
-RAWFRAG_API void rawfrag_check_sink__report(struct rawfrag_check_sink *sink,
-					    enum rawfrag_severity sev, const char *kind,
-					    int64_t raw_off, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-struct rawfrag_decoder_ctx {
-	struct rawfrag_session *session;
-	struct rawfrag_file *file;
-	const struct rawfrag_env *env;
-	/* this decoder's per-file state from file_init */
-	void *file_priv;
-	/* "key=value" options for decoders, NULL-terminated (may be NULL) */
-	const char *const *dopts;
-	rawfrag_print_fn_t print;
-	void *print_ctx;
-};
-
-/* Value of "key=..." in ctx->dopts or NULL. */
-RAWFRAG_API const char *rawfrag_decoder_ctx__opt(const struct rawfrag_decoder_ctx *ctx,
-						 const char *key);
-/* Print through the session's callback with the "rawfrag: " prefix. */
-RAWFRAG_API void rawfrag_decoder_ctx__log(const struct rawfrag_decoder_ctx *ctx,
-					  enum rawfrag_print_level lvl, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-struct rawfrag_decoder {
-	/* producer name as shown in output and JSON "producer" */
-	const char *name;
-	const char *description;
-	/* optional: once per file, before any probe; *file_priv is handed to all calls */
-	int (*file_init)(struct rawfrag_decoder_ctx *ctx, void **file_priv);
-	void (*file_fini)(void *file_priv);
-	/*
-	 * Does this decoder handle evsel? Return a score > 0 (the highest wins; the
-	 * hexdump fallback scores 1), 0 for no, -errno on error. On a positive score
-	 * *priv may hold precompiled per-evsel state (freed with release()).
-	 * Identify by attr type/config, PMU mapping name and evsel name.
-	 */
-	int (*probe)(struct rawfrag_decoder_ctx *ctx, const struct rawfrag_evsel *evsel,
-		     void **priv);
-	void (*release)(void *priv);
-	/*
-	 * The producer's true payload length. Returns 0 with *len <= raw->size, or
-	 * -ENODATA when the decoder cannot tell (pad is then unknown), or -EINVAL
-	 * when the payload is malformed (after reporting why into sink).
-	 * Producer-specific rules are reported into sink (may be NULL).
-	 */
-	int (*length)(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
-		      uint32_t *len, struct rawfrag_check_sink *sink);
-	/* one text line body (no trailing newline); verbose: all fields */
-	int (*text)(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
-		    struct rawfrag_out *out, bool verbose);
-	/* typed fields, emitted inside the caller's "fields" object */
-	int (*fields)(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
-		      struct rawfrag_emit *em);
-	/* optional: a task name the file recorded outside COMM records (saved cmdlines) */
-	const char *(*pid_comm)(void *file_priv, uint32_t pid);
-};
-
 /* NULL-terminated table of all decoders (lib/decoders/registry.c). */
 RAWFRAG_API const struct rawfrag_decoder *const *rawfrag_decoders(void);
 RAWFRAG_API const struct rawfrag_decoder *rawfrag_decoder__find(const char *name);
+/* its producer name ("tracepoint", "bpf_skb", ...; NULL for NULL) and a description */
+RAWFRAG_API const char *rawfrag_decoder__name(const struct rawfrag_decoder *d);
+RAWFRAG_API const char *rawfrag_decoder__description(const struct rawfrag_decoder *d);
 
 /* ---- session: a file with every evsel bound to its decoder ---- */
 
@@ -135,8 +63,6 @@ RAWFRAG_API void rawfrag_session__delete(struct rawfrag_session *s);
 RAWFRAG_API struct rawfrag_file *rawfrag_session__file(const struct rawfrag_session *s);
 RAWFRAG_API const struct rawfrag_decoder *
 rawfrag_session__decoder(const struct rawfrag_session *s, const struct rawfrag_evsel *evsel);
-RAWFRAG_API void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
-						const struct rawfrag_evsel *evsel);
 /*
  * Bind evsels that appeared after rawfrag_session__new() (pipe mode delivers
  * HEADER_ATTR and tracing data as records): call after rawfrag_file__next()
@@ -153,6 +79,31 @@ RAWFRAG_API const char *rawfrag_session__saved_comm(const struct rawfrag_session
 RAWFRAG_API bool rawfrag_session__raw(const struct rawfrag_session *s,
 				      const struct rawfrag_record *rec,
 				      const struct rawfrag_sample *smp, struct rawfrag_raw *raw);
+
+/*
+ * Decode one sample (parsed from rec, of evsel) through the decoder bound to evsel.
+ * Each returns 0, -ENODATA when the sample has no RAW payload or evsel no decoder
+ * (or, for length, when the producer's length cannot be told), or the decoder's
+ * -errno (-EINVAL: malformed payload; what could be decoded was still written).
+ *
+ * text: one line body as perf script prints the payload (no newline); verbose:
+ * every field. fields: the typed fields into em, inside the caller's open object.
+ * length: the producer's true payload length (pad = raw_size - *len).
+ */
+RAWFRAG_API int rawfrag_session__sample_text(struct rawfrag_session *s,
+					     const struct rawfrag_evsel *evsel,
+					     const struct rawfrag_record *rec,
+					     const struct rawfrag_sample *smp,
+					     struct rawfrag_out *out, bool verbose);
+RAWFRAG_API int rawfrag_session__sample_fields(struct rawfrag_session *s,
+					       const struct rawfrag_evsel *evsel,
+					       const struct rawfrag_record *rec,
+					       const struct rawfrag_sample *smp,
+					       struct rawfrag_emit *em);
+RAWFRAG_API int rawfrag_session__sample_length(struct rawfrag_session *s,
+					       const struct rawfrag_evsel *evsel,
+					       const struct rawfrag_record *rec,
+					       const struct rawfrag_sample *smp, uint32_t *len);
 
 #ifdef __cplusplus
 }

@@ -162,7 +162,6 @@ RAWFRAG_API enum rawfrag_file_mode rawfrag_file__mode(const struct rawfrag_file 
 /* true when the file was written in the other byte order */
 RAWFRAG_API bool rawfrag_file__needs_swap(const struct rawfrag_file *f);
 RAWFRAG_API bool rawfrag_file__big_endian(const struct rawfrag_file *f);
-RAWFRAG_API uint64_t rawfrag_file__size(const struct rawfrag_file *f);
 RAWFRAG_API uint64_t rawfrag_file__data_offset(const struct rawfrag_file *f);
 RAWFRAG_API uint64_t rawfrag_file__data_size(const struct rawfrag_file *f);
 RAWFRAG_API bool rawfrag_file__has_feature(const struct rawfrag_file *f, int feat);
@@ -190,9 +189,6 @@ RAWFRAG_API int rawfrag_evsel__nr_ids(const struct rawfrag_evsel *e);
 RAWFRAG_API const uint64_t *rawfrag_evsel__ids(const struct rawfrag_evsel *e);
 /* name of the PMU with attr.type from PMU_MAPPINGS (or the generic types), or NULL */
 RAWFRAG_API const char *rawfrag_evsel__pmu_name(const struct rawfrag_evsel *e);
-/* slot for decoders/tools to hang per-evsel state on (not freed by the file) */
-RAWFRAG_API void *rawfrag_evsel__priv(const struct rawfrag_evsel *e);
-RAWFRAG_API void rawfrag_evsel__set_priv(struct rawfrag_evsel *e, void *priv);
 
 /* ---- records ---- */
 
@@ -236,9 +232,13 @@ RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f);
 RAWFRAG_API struct rawfrag_evsel *rawfrag_file__evsel_of(const struct rawfrag_file *f,
 							 const struct rawfrag_record *rec);
 
+/*
+ * Counts over the records read so far. Fields are only ever appended; counts per
+ * record type are behind rawfrag_file__nr_records() so that a new type does not
+ * change this layout.
+ */
 struct rawfrag_file_stats {
-	uint64_t nr_records[RAWFRAG_RECORD_USER_MAX];
-	uint64_t nr_other_records;
+	uint64_t nr_other_records; /* types >= RAWFRAG_RECORD_USER_MAX */
 	uint64_t nr_skipped; /* with force */
 	uint64_t bytes_skipped;
 	uint64_t nr_lost_records; /* PERF_RECORD_LOST count */
@@ -247,6 +247,8 @@ struct rawfrag_file_stats {
 	uint64_t nr_compressed_bytes, nr_decompressed_bytes;
 };
 RAWFRAG_API const struct rawfrag_file_stats *rawfrag_file__stats(const struct rawfrag_file *f);
+/* records of this type read so far (0 for types this library does not know) */
+RAWFRAG_API uint64_t rawfrag_file__nr_records(const struct rawfrag_file *f, uint32_t type);
 
 /* ---- byte order helpers for decoders (data in file order) ---- */
 

@@ -2,14 +2,14 @@
 /*
  * perf.data writer (file or pipe mode, either byte order, optional zstd), used by
  * `perf rawfrag record` and by the tests' fixture generator. What it writes is
- * what perf 6.1 reads (perf-ecosystem.md §2.1): attr.size <= 128, HOSTNAME always
- * (the byte-swap probe), ids per evsel, features after the data section (file
- * mode) or as HEADER_FEATURE records before the data (pipe mode).
+ * what perf 6.1 reads (Documentation/perf.data-raw-format.txt, section 4):
+ * attr.size <= 128, HOSTNAME always (the byte-swap probe), ids per evsel, features
+ * after the data section (file mode) or as HEADER_FEATURE records before the data (pipe
+ * mode).
  *
  * Byte order: every value handed in is in host order; the writer converts it to
  * the target order, except byte strings the caller says are already in target
- * order (feature payloads passed to set_feature(), raw data of samples, records
- * passed to write_record()).
+ * order (raw data of samples, records passed to write_record()).
  *
  * Ownership: the writer copies everything it is given; it owns its fd when it
  * opened the path itself.
@@ -49,9 +49,6 @@ RAWFRAG_API void rawfrag_writer__delete(struct rawfrag_writer *w);
 RAWFRAG_API int rawfrag_writer__add_evsel(struct rawfrag_writer *w,
 					  const struct perf_event_attr *attr, const char *name,
 					  const uint64_t *ids, int nr_ids);
-/* a feature payload already in target order (replaces an earlier one) */
-RAWFRAG_API int rawfrag_writer__set_feature(struct rawfrag_writer *w, int feat,
-					    const void *data, size_t len);
 /* string features: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
 RAWFRAG_API int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s);
 RAWFRAG_API int rawfrag_writer__set_cmdline(struct rawfrag_writer *w, int argc,
