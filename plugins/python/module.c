@@ -103,12 +103,24 @@ static PyObject *jp_key(struct jp *j, const char *s, size_t n)
 
 	if (!j->keys || n > RFPY_KEY_MAX || !n)
 		return PyUnicode_DecodeUTF8(s, n, "surrogateescape");
-	/* the first and last (up to) 8 bytes and the length: cheap, and names differ there */
-	memcpy(&w, s, n < 8 ? n : 8);
-	h = h * 0x9e3779b97f4a7c15ull ^ w;
-	w = 0;
-	memcpy(&w, s + (n > 8 ? n - 8 : 0), n < 8 ? n : 8);
-	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	/*
+	 * The first and last (up to) 8 bytes and the length: cheap, and names differ
+	 * there. Whole 8-byte loads where the text allows (a variable-length copy
+	 * into w stalls the load that follows it).
+	 */
+	if (n >= 8) {
+		uint64_t w2;
+
+		memcpy(&w, s, 8);
+		memcpy(&w2, s + n - 8, 8);
+		w ^= w2 * 31;
+	} else if (j->end - s >= 8) {
+		memcpy(&w, s, 8);
+		w &= ~0ull >> (64 - 8 * n);
+	} else {
+		memcpy(&w, s, n);
+	}
+	h = (h * 0x9e3779b97f4a7c15ull ^ w) * 0x9e3779b97f4a7c15ull;
 	k = &j->keys->slot[(h >> 40) & (RFPY_KEY_SLOTS - 1)];
 	if (k->str && k->len == n && !memcmp(k->s, s, n))
 		return Py_NewRef(k->str);

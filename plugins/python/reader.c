@@ -21,7 +21,6 @@
 #include "report-order.h"
 #include "util.h"
 
-#define MAX_KEPT_VIOLATIONS 4096 /* the per-sample checker is renewed past this */
 
 struct ev_cache {
 	PyObject *event, *producer;
@@ -38,7 +37,6 @@ typedef struct {
 	PyObject *events; /* list of patterns (bytes) or NULL */
 	struct rawfrag_file *file;
 	struct rawfrag_session *sess;
-	struct rawfrag_checker *chk;
 	struct rawfrag_out *out;
 	struct rawfrag_emit *em;
 	struct ro_queue *oq;
@@ -196,37 +194,45 @@ static int raw_members(rfpy_reader *r, rfpy_sample *s, const struct ev_cache *c,
 	return s->fields ? 0 : -1;
 }
 
-/* this sample's findings: a tuple, the shared empty one when clean */
-static PyObject *violations(rfpy_reader *r, const struct rawfrag_record *rec,
-			    const struct rawfrag_sample *smp)
+struct viol_ctx {
+	PyObject *list; /* made at the first finding */
+	bool failed;
+};
+
+static void add_violation(void *ctx, const struct rawfrag_violation *v)
 {
-	int before = rawfrag_checker__nr_violations(r->chk), n;
+	struct viol_ctx *vc = ctx;
+	PyObject *o;
+
+	if (vc->failed)
+		return;
+	if (!vc->list)
+		vc->list = PyList_New(0);
+	o = vc->list ? rfpy_violation(v) : NULL;
+	if (!o || PyList_Append(vc->list, o))
+		vc->failed = true;
+	Py_XDECREF(o);
+}
+
+/* this sample's findings: a tuple, the shared empty one when clean */
+static PyObject *violations(rfpy_reader *r, const struct ev_cache *c,
+			    const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
+{
+	struct viol_ctx vc = { 0 };
 	PyObject *t;
+	int ret = rawfrag_session__sample_violations(r->sess, c->ev, rec, smp, r->strict,
+						     add_violation, &vc);
 
-	if (rawfrag_checker__record(r->chk, rec, smp) < 0)
-		return PyErr_NoMemory();
-	n = rawfrag_checker__nr_violations(r->chk);
-	t = PyTuple_New(n - before);
-	for (int i = before; t && i < n; i++) {
-		PyObject *v = rfpy_violation(rawfrag_checker__violation(r->chk, i));
-
-		if (!v) {
-			Py_CLEAR(t);
-			break;
-		}
-		PyTuple_SET_ITEM(t, i - before, v);
+	if (ret < 0 || vc.failed) {
+		Py_XDECREF(vc.list);
+		if (!PyErr_Occurred())
+			PyErr_NoMemory();
+		return NULL;
 	}
-	if (n > MAX_KEPT_VIOLATIONS) {
-		RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
-		struct rawfrag_err err;
-
-		rawfrag_checker__delete(r->chk);
-		r->chk = rawfrag_checker__new(r->sess, &copts, &err);
-		if (!r->chk) {
-			Py_CLEAR(t);
-			rfpy_raise(r->name, &err);
-		}
-	}
+	if (!vc.list)
+		return PyTuple_New(0);
+	t = PyList_AsTuple(vc.list);
+	Py_DECREF(vc.list);
 	return t;
 }
 
@@ -262,7 +268,7 @@ static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 		memcpy(s->comm, comm, l);
 		s->comm_len = (uint8_t)l;
 	}
-	s->violations = violations(r, rec, smp);
+	s->violations = violations(r, c, rec, smp);
 	if (!s->violations || raw_members(r, s, c, rec, smp)) {
 		Py_DECREF(s);
 		return NULL;
@@ -440,7 +446,6 @@ static void reader_release(rfpy_reader *r)
 	rf_threads__delete(r->threads);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
-	rawfrag_checker__delete(r->chk);
 	free_evc(r);
 	rawfrag_session__delete(r->sess);
 	rawfrag_file__close(r->file);
@@ -448,7 +453,6 @@ static void reader_release(rfpy_reader *r)
 	r->threads = NULL;
 	r->em = NULL;
 	r->out = NULL;
-	r->chk = NULL;
 	r->sess = NULL;
 	r->file = NULL;
 	if (r->fd >= 0)
@@ -733,17 +737,9 @@ static int rfpy_reader_open_file(rfpy_reader *r, bool again, struct rawfrag_file
 
 static int reader_init(rfpy_reader *r)
 {
-	RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = r->strict, .max_examples = -1);
-	struct rawfrag_err err;
-
 	if (rfpy_reader_open_file(r, false, &r->file, &r->sess))
 		return -1;
 	r->swap = rawfrag_file__needs_swap(r->file);
-	r->chk = rawfrag_checker__new(r->sess, &copts, &err);
-	if (!r->chk) {
-		rfpy_raise(r->name, &err);
-		return -1;
-	}
 	r->out = rawfrag_out__new(-1);
 	r->em = r->out ? rawfrag_emit__new(r->out, RAWFRAG_EMIT_JSON) : NULL;
 	r->threads = rf_threads__new();
@@ -751,7 +747,7 @@ static int reader_init(rfpy_reader *r)
 	r->keys = PyMem_Calloc(1, sizeof(*r->keys));
 	if (r->ordered)
 		r->oq = ro_queue__new(deliver, r);
-	if (!r->chk || !r->em || !r->threads || !r->pending || !r->keys || (r->ordered && !r->oq)) {
+	if (!r->em || !r->threads || !r->pending || !r->keys || (r->ordered && !r->oq)) {
 		if (!PyErr_Occurred())
 			PyErr_NoMemory();
 		return -1;
