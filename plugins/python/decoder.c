@@ -142,9 +142,10 @@ static int process(rfpy_decoder *d, PyObject *args, struct rfp_result *r)
 	}
 	in.raw_data = raw.buf;
 	in.raw_size = (uint32_t)raw.len;
-	ret = raw.len > 0xffff ? -E2BIG : rfp_process(d->rfp, ev, &in, 0, r);
+	/* renew the checker before, not after: r indexes the violations it keeps */
+	ret = rfp_trim_violations(d->rfp, d->strict, 4096);
 	if (!ret)
-		ret = rfp_trim_violations(d->rfp, d->strict, 4096);
+		ret = raw.len > 0xffff ? -E2BIG : rfp_process(d->rfp, ev, &in, 0, r);
 	PyBuffer_Release(&raw);
 	if (ret) {
 		rfpy_raisef(d->path, -1, "%s: cannot rebuild the sample (%s)", event, strerror(-ret));

@@ -6,7 +6,7 @@
 # every pipe case works or fails loudly, hostile files only raise rawfrag.Error
 # (also under ASan), and the installed module works.
 source "$(dirname "$0")/lib.sh"
-t_plan 38
+t_plan 39
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PYDIR=$O/python
@@ -313,8 +313,37 @@ if ls "$ASAN_O"/python/rawfrag*.so >/dev/null 2>&1 && [ -f "$ASAN_SO" ]; then
 	rc=$?
 	t_eq "fuzz corpus through the ASan+UBSan module: no sanitizer report" "0 other=0" \
 		"$rc $(tail -n1 o.txt)$(grep -m1 'Sanitizer' e.txt)"
+	# Decoder on mutated raw buffers (what a handler may pass): no sanitizer report
+	cat >decfuzz.py <<'EOF'
+import random, sys, rawfrag
+random.seed(1)
+n = 0
+for f in sys.argv[1:]:
+    d = rawfrag.Decoder(f)
+    evs = sorted({s.event for s in rawfrag.open(f)})
+    raws = [s.raw for s in rawfrag.open(f)]
+    for i in range(5000):
+        r = bytearray(random.choice(raws))
+        for k in range(random.randint(0, 6)):
+            if r:
+                r[random.randrange(len(r))] = random.randrange(256)
+        r = bytes(r[:random.randint(0, len(r) + 8)]) + bytes(random.randint(0, 3))
+        try:
+            d.decode_check(random.choice(evs), r, {"pid": random.randrange(1 << 32)})
+        except rawfrag.Error:
+            pass
+        n += 1
+print("calls=%d" % n)
+EOF
+	PYTHONPATH=$ASAN_O/python LD_PRELOAD="$ASAN_SO $(gcc -print-file-name=libubsan.so)" \
+		ASAN_OPTIONS=detect_leaks=0:exitcode=99 $PY decfuzz.py rec/file.data rec/pipe.data \
+		rec/z.data >o.txt 2>e.txt
+	rc=$?
+	t_eq "Decoder.decode_check on 15000 mutated raw buffers under ASan+UBSan" "0 calls=15000" \
+		"$rc $(tail -n1 o.txt)$(grep -m1 -E 'Sanitizer|runtime error' e.txt)"
 else
 	t_skip "fuzz corpus through the ASan module" "no ASan build of the module"
+	t_skip "Decoder on mutated buffers under ASan" "no ASan build of the module"
 fi
 
 # installed: make install-python DESTDIR=..., then from another directory
