@@ -189,8 +189,7 @@ include scripts/install.mk
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PY_CFLAGS := $(shell $(PYTHON)-config --includes 2>/dev/null)
 PY_SUFFIX := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
-PY_SRCS := $(sort $(wildcard plugins/python/*.c)) plugins/common/rfplugin.c \
-	tools/perf-rawfrag/report-order.c tools/perf-rawfrag/util.c
+PY_SRCS := $(sort $(wildcard plugins/python/*.c)) plugins/common/rfplugin.c
 PY_OBJS := $(patsubst %.c,$(O)/python/obj/%.o,$(PY_SRCS))
 PY_MOD := $(O)/python/rawfrag$(PY_SUFFIX)
 PY_STUB := $(O)/python/rawfrag.pyi
@@ -205,7 +204,7 @@ $(O)/python/obj/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -fno-strict-aliasing $(PY_CFLAGS) \
-		-Iplugins/python -Itools/perf-rawfrag -c $< -o $@
+		-Iplugins/python -c $< -o $@
 
 $(PY_MOD): $(PY_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rawfrag/tool.h>
+
 #include "rfplugin.h"
 
 /* perf script's options that take a separate value (so the value is not read as -i) */
@@ -80,24 +82,29 @@ enum rfp_input rfp_perf_input(char *path, size_t len)
 	return RFP_INPUT_FILE;
 }
 
-static bool describing(uint32_t type)
+static int skip_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
 {
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+	return 0;
 }
 
-/* pipe format: attrs and tracing data are records of the stream; read them all */
+static int skip_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			   const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
+/*
+ * Pipe format: attrs and tracing data are records of the stream, and may come
+ * after samples: the session applies them all in one pass.
+ */
 static int preload(struct rfp *p, struct rawfrag_err *err)
 {
-	struct rawfrag_record rec;
-	int ret;
+	struct rawfrag_tool t = { .sz = sizeof(t), .sample = skip_sample,
+				  .sample_error = skip_bad_sample, .no_parse = true };
+	int ret = rawfrag_session__process(p->sess, &t, err);
 
-	while ((ret = rawfrag_file__next(p->file, &rec)) > 0)
-		if (describing(rec.type) && (ret = rawfrag_session__refresh(p->sess, err)))
-			return ret;
-	if (ret < 0)
-		*err = *rawfrag_file__error(p->file);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 static int new_checker(struct rfp *p, bool strict)

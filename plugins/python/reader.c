@@ -4,8 +4,9 @@
  * objects, in perf script's order (or file order), with decoded fields and
  * raw-layout violations; .stats() and .check() as the commands.
  *
- * The walk over the stream is stream_step() alone (records in, Samples out), so
- * it can move to the library's session iteration once that exists.
+ * The walk over the stream is the library's: rawfrag_session__next() reads one
+ * record at a time (perf's time order, its thread table) and hands each sample
+ * to reader_sample(), which turns it into a Sample waiting in r->pending.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rawfrag/tool.h>
+
 #include "pyrawfrag.h"
-#include "report-order.h"
-#include "util.h"
 
 
 struct ev_cache {
@@ -30,6 +31,7 @@ struct ev_cache {
 
 typedef struct {
 	PyObject_HEAD
+	struct rawfrag_tool tool; /* its handlers find the Reader from it */
 	char *name; /* for messages */
 	char *reopen; /* path to open the same input again, NULL if not possible */
 	int fd; /* owned, -1 for a path */
@@ -39,8 +41,6 @@ typedef struct {
 	struct rawfrag_session *sess;
 	struct rawfrag_out *out;
 	struct rawfrag_emit *em;
-	struct ro_queue *oq;
-	struct rf_threads *threads;
 	bool swap;
 	int nr_known;
 	struct ev_cache *evc;
@@ -109,7 +109,8 @@ static int update_evsels(rfpy_reader *r)
 
 static const char *task_name(rfpy_reader *r, const struct rawfrag_sample *smp, int *len)
 {
-	const char *c = rf_threads__comm(r->threads, (int32_t)smp->pid, (int32_t)smp->tid, len);
+	const char *c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid,
+						     (int32_t)smp->tid, len);
 
 	if (c)
 		return c;
@@ -276,181 +277,94 @@ static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 	return (PyObject *)s;
 }
 
-static void rec_err(rfpy_reader *r, const struct rawfrag_record *rec, int e, const char *why)
+static rfpy_reader *reader_of(struct rawfrag_tool *tool)
 {
-	r->err.err = e;
-	r->err.offset = (int64_t)rec->offset;
-	r->err.rec_type = rec->type;
-	snprintf(r->err.reason, sizeof(r->err.reason), "%s", why);
+	return (rfpy_reader *)((char *)tool - offsetof(rfpy_reader, tool));
 }
 
-/* 0, or -1 with r->err (or a Python exception) set */
-static int do_sample(rfpy_reader *r, const struct rawfrag_record *rec, struct rawfrag_evsel *ev)
-{
-	struct rawfrag_sample smp;
-	PyObject *s;
-	int idx;
+/* a Python error inside a handler: the stream stops, the exception stays */
+#define RFPY_PYERR (-ECANCELED)
 
-	if (!ev)
-		ev = rawfrag_file__evsel_of(r->file, rec);
-	if (!ev) {
-		rec_err(r, rec, -ENOENT, "sample id matches no event");
-		return r->force ? 0 : -1;
-	}
-	idx = rawfrag_evsel__idx(ev);
+/* one sample of a known evsel, in the session's order: a Sample in r->pending */
+static int reader_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+			 const struct rawfrag_event *ev)
+{
+	rfpy_reader *r = reader_of(tool);
+	int idx = rawfrag_evsel__idx(ev->evsel);
+	PyObject *s;
+
 	if (idx >= r->nr_known && update_evsels(r))
-		return -1;
-	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, &r->err)) {
-		r->err.offset = (int64_t)rec->offset;
-		r->err.rec_type = rec->type;
-		return r->force ? 0 : -1;
-	}
+		return RFPY_PYERR;
 	if (!r->evc[idx].selected)
 		return 0;
 	if (r->where) {
-		int w = where_keep(r, &r->evc[idx], rec, &smp);
+		int w = where_keep(r, &r->evc[idx], ev->rec, ev->sample);
 
 		if (w <= 0)
-			return w;
+			return w ? RFPY_PYERR : 0;
 	}
-	s = new_sample(r, &r->evc[idx], rec, &smp);
+	s = new_sample(r, &r->evc[idx], ev->rec, ev->sample);
 	if (!s)
-		return -1;
+		return RFPY_PYERR;
 	if (PyList_Append(r->pending, s)) {
 		Py_DECREF(s);
-		return -1;
+		return RFPY_PYERR;
 	}
 	Py_DECREF(s);
 	return 0;
 }
 
-static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
+/* unknown id or a sample that does not parse: skipped with force=True */
+static int reader_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+			     const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
-	rfpy_reader *r = ctx;
+	rfpy_reader *r = reader_of(tool);
 
-	if (rec->type != PERF_RECORD_SAMPLE) {
-		if (rf_threads__event(r->threads, rec, r->swap)) {
-			PyErr_NoMemory();
-			return -1;
-		}
+	if (r->force)
 		return 0;
-	}
-	return do_sample(r, rec, ev);
+	r->err = *err;
+	return err->err;
 }
 
-/* perf's timestamp of a kernel record (sample or sample_id_all); -1 when none */
-static uint64_t rec_time(rfpy_reader *r, const struct rawfrag_record *rec,
-			 struct rawfrag_evsel **evp)
+/* attrs or names changed (pipe mode): the per-evsel cache again */
+static int reader_describe(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+			   const struct rawfrag_event *ev)
 {
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
-	const struct perf_event_attr *a;
-	struct rawfrag_sample id;
-
-	*evp = ev;
-	if (!ev)
-		return UINT64_MAX;
-	a = rawfrag_evsel__attr(ev);
-	if (!(a->sample_type & PERF_SAMPLE_TIME))
-		return UINT64_MAX;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		/* TIME follows IDENTIFIER, IP and TID: read it without a whole parse */
-		uint64_t st = a->sample_type;
-		uint32_t pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-				       !!(st & PERF_SAMPLE_TID));
-
-		if (rec->size < pos + 8u)
-			return UINT64_MAX;
-		return rawfrag__get64((const uint8_t *)rec->data + pos, r->swap);
-	}
-	if (!a->sample_id_all || rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
-		return UINT64_MAX;
-	return id.time;
-}
-
-static int order_record(rfpy_reader *r, const struct rawfrag_record *rec)
-{
-	struct rawfrag_evsel *ev;
-	uint64_t t = rec_time(r, rec, &ev);
-	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
-		    rec->type == PERF_RECORD_FORK;
-
-	if (!t || t == UINT64_MAX)
-		return keep ? deliver(r, rec, ev) : 0;
-	return ro_queue__add(r->oq, rec, t, keep, ev);
-}
-
-static bool describing(uint32_t type)
-{
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+	return update_evsels(reader_of(tool)) ? RFPY_PYERR : 0;
 }
 
 /*
- * The stream walk: one record in; Samples, if any, appended to r->pending.
+ * One record through the session; Samples, if any, appended to r->pending.
  * 1: go on, 0: end of input, -1: error (exception set).
  */
 static int stream_step(rfpy_reader *r)
 {
-	struct rawfrag_record rec;
-	int ret = rawfrag_file__next(r->file, &rec);
+	int ret = rawfrag_session__next(r->sess, &r->tool, &r->err);
 
+	if (ret > 0)
+		return 1;
 	if (ret < 0) {
-		rfpy_raise(r->name, rawfrag_file__error(r->file));
+		if (!PyErr_Occurred())
+			rfpy_raise(r->name, &r->err);
 		return -1;
 	}
-	if (ret == 0) {
-		if (r->oq && ro_queue__flush(r->oq))
-			goto fail;
-		if (r->where && rawfrag_where__unseen_field(r->where)) {
-			rfpy_raisef(r->name, -1, "--where: no sample has a field '%s'",
-				    rawfrag_where__unseen_field(r->where));
-			return -1;
-		}
-		return 0;
+	if (r->where && rawfrag_where__unseen_field(r->where)) {
+		rfpy_raisef(r->name, -1, "--where: no sample has a field '%s'",
+			    rawfrag_where__unseen_field(r->where));
+		return -1;
 	}
-	if (describing(rec.type)) {
-		if (rawfrag_session__refresh(r->sess, &r->err)) {
-			rfpy_raise(r->name, &r->err);
-			return -1;
-		}
-		return update_evsels(r) ? -1 : 1;
-	}
-	ret = 0;
-	if (r->oq) {
-		if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
-			ret = ro_queue__round(r->oq);
-		else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
-			ret = order_record(r, &rec);
-	} else if (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK ||
-		   rec.type == PERF_RECORD_SAMPLE) {
-		ret = deliver(r, &rec, NULL);
-	}
-	if (ret)
-		goto fail;
-	return 1;
-fail:
-	if (!PyErr_Occurred()) {
-		if (r->err.err)
-			rfpy_raise(r->name, &r->err);
-		else
-			PyErr_NoMemory();
-	}
-	return -1;
+	return 0;
 }
 
 /* ---- Reader object ---- */
 
 static void reader_release(rfpy_reader *r)
 {
-	ro_queue__delete(r->oq);
-	rf_threads__delete(r->threads);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
 	free_evc(r);
 	rawfrag_session__delete(r->sess);
 	rawfrag_file__close(r->file);
-	r->oq = NULL;
-	r->threads = NULL;
 	r->em = NULL;
 	r->out = NULL;
 	r->sess = NULL;
@@ -742,12 +656,16 @@ static int reader_init(rfpy_reader *r)
 	r->swap = rawfrag_file__needs_swap(r->file);
 	r->out = rawfrag_out__new(-1);
 	r->em = r->out ? rawfrag_emit__new(r->out, RAWFRAG_EMIT_JSON) : NULL;
-	r->threads = rf_threads__new();
 	r->pending = PyList_New(0);
 	r->keys = PyMem_Calloc(1, sizeof(*r->keys));
-	if (r->ordered)
-		r->oq = ro_queue__new(deliver, r);
-	if (!r->em || !r->threads || !r->pending || !r->keys || (r->ordered && !r->oq)) {
+	r->tool = (struct rawfrag_tool){
+		.sz = sizeof(r->tool),
+		.sample = reader_sample,
+		.sample_error = reader_bad_sample,
+		.describe = reader_describe,
+		.ordered = r->ordered,
+	};
+	if (!r->em || !r->pending || !r->keys) {
 		if (!PyErr_Occurred())
 			PyErr_NoMemory();
 		return -1;

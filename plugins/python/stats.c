@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reader.stats() and Reader.check(): whole-input passes, as report --stats and check. */
 #include "pyrawfrag.h"
-#include "util.h"
+
+#include <errno.h>
+
+#include <rawfrag/tool.h>
 
 /* perf's names for record types in --stats */
 static const char *stats_name(uint32_t type)
@@ -49,33 +52,55 @@ static const char *ev_name(struct rawfrag_file *f, int idx)
 	return n ? n : "(unknown id)";
 }
 
+struct walk {
+	struct rawfrag_tool tool; /* first: the handlers get it */
+	int (*fn)(void *ctx, const struct rawfrag_record *rec);
+	void *ctx;
+	uint64_t n;
+};
+
+/* every record, of any type, in file order; a Python error stops the pass */
+static int walk_one(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		    const struct rawfrag_event *ev)
+{
+	struct walk *w = (struct walk *)tool;
+
+	if (w->fn(w->ctx, ev->rec))
+		return -ECANCELED;
+	if (!(++w->n & 0xffff) && PyErr_CheckSignals())
+		return -ECANCELED;
+	return 0;
+}
+
+static int walk_bad(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		    const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return walk_one(tool, s, ev);
+}
+
 /*
- * Every record of the pass: describing ones refresh the session, each is handed
- * to fn. 0 at the end, -1 with an exception.
+ * Every record of the pass through the session (which applies the describing
+ * ones), each handed to fn. 0 at the end, -1 with an exception.
  */
 static int walk(PyObject *self, struct rawfrag_file *f, struct rawfrag_session *s,
 		int (*fn)(void *ctx, const struct rawfrag_record *rec), void *ctx)
 {
-	struct rawfrag_err err = { .offset = -1 };
-	struct rawfrag_record rec;
-	uint64_t n = 0;
-	int ret;
+	struct walk w = {
+		.tool = { .sz = sizeof(w.tool), .sample = walk_one, .sample_error = walk_bad,
+			  .comm = walk_one, .fork = walk_one, .exit = walk_one,
+			  .mmap = walk_one, .mmap2 = walk_one, .ksymbol = walk_one,
+			  .lost = walk_one, .lost_samples = walk_one, .other = walk_one,
+			  .user = walk_one, .no_parse = true },
+		.fn = fn,
+		.ctx = ctx,
+	};
+	struct rawfrag_err err;
 
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		if (rf_is_describing(rec.type) && rawfrag_session__refresh(s, &err)) {
-			rfpy_raise(rfpy_reader_name(self), &err);
-			return -1;
-		}
-		if (fn(ctx, &rec))
-			return -1;
-		if (!(++n & 0xffff) && PyErr_CheckSignals())
-			return -1;
-	}
-	if (ret < 0) {
-		rfpy_raise(rfpy_reader_name(self), rawfrag_file__error(f));
-		return -1;
-	}
-	return 0;
+	if (rawfrag_session__process(s, &w.tool, &err) >= 0)
+		return 0;
+	if (!PyErr_Occurred())
+		rfpy_raise(rfpy_reader_name(self), &err);
+	return -1;
 }
 
 struct stats_ctx {
