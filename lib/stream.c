@@ -410,10 +410,15 @@ int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
 
 	if (!err)
 		err = &local;
-	st = begin(s, tool, err);
-	if (!st)
-		return err->err;
-	if (!st->stepping || st->user_tool != tool) {
+	st = s ? *rf_session__stream(s) : NULL;
+	if (st && st->stepping && st->user_tool == tool) {
+		/* per record: no 272-byte clear, only what "no error yet" needs */
+		err->err = 0;
+		err->offset = -1;
+	} else {
+		st = begin(s, tool, err);
+		if (!st)
+			return err->err;
 		ret = setup(st, s, tool, err);
 		if (ret)
 			return ret;
