@@ -60,4 +60,11 @@ int rf_time__resolve(struct rf_time *t, uint64_t first, uint64_t last);
 bool rf_time__has(const struct rf_time *t, uint64_t time);
 void rf_time__free(struct rf_time *t);
 
+/*
+ * loss.c: when the file holds LOST / LOST_SAMPLES records, perf's warning and
+ * the lost events per CPU on stderr (walks a regular file once more for that).
+ * Call after the walk, once the file's stats are no longer needed.
+ */
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f);
+
 #endif
