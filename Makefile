@@ -71,7 +71,7 @@ BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
 
 DLFILTER := $(O)/plugins/rawfrag-dlfilter.so
-PLUGIN_SRCS := $(sort $(wildcard plugins/dlfilter/*.c))
+PLUGIN_SRCS := $(sort $(wildcard plugins/dlfilter/*.c)) plugins/common/rfplugin.c
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(UNIT_SRCS))
@@ -195,6 +195,44 @@ doc:
 	$(Q)$(MAKE) --no-print-directory -C Documentation
 
 include scripts/install.mk
+
+# ---- the Python module (plugins/python): $(O)/python/rawfrag<suffix>.so + stubs ----
+# Debian's interpreter (perf script embeds it), not a python3 found first on PATH.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_CFLAGS := $(shell $(PYTHON)-config --includes 2>/dev/null)
+PY_SUFFIX := $(shell $(PYTHON)-config --extension-suffix 2>/dev/null)
+PY_SRCS := $(sort $(wildcard plugins/python/*.c)) plugins/common/rfplugin.c
+PY_OBJS := $(patsubst %.c,$(O)/python/obj/%.o,$(PY_SRCS))
+PY_MOD := $(O)/python/rawfrag$(PY_SUFFIX)
+PY_STUB := $(O)/python/rawfrag.pyi
+
+ifeq ($(PY_SUFFIX),)
+$(warning python3-config not found (make deps installs python3-dev): the rawfrag Python module is not built)
+else
+all: $(PY_MOD) $(PY_STUB)
+endif
+
+$(O)/python/obj/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -fno-strict-aliasing $(PY_CFLAGS) \
+		-Iplugins/python -c $< -o $@
+
+$(PY_MOD): $(PY_OBJS) $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -o $@ $(PY_OBJS) $(LIB_OBJS) $(PKG_LIBS)
+
+$(PY_STUB): plugins/python/rawfrag.pyi
+	$(Q)mkdir -p $(@D) && cp $< $@
+
+# make install-python (scripts/install.mk) puts the module and its stubs beside the hook
+ifneq ($(PY_SUFFIX),)
+PYTHON_INSTALL_FILES += $(PY_MOD) $(PY_STUB)
+install-python: $(PY_MOD) $(PY_STUB)
+endif
+
+-include $(PY_OBJS:.o=.d)
+# ---- end of the Python module ----
 
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc

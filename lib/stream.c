@@ -37,6 +37,7 @@ struct rf_stream {
 	struct rawfrag_tool t; /* the caller's fields, zero-extended */
 	struct rawfrag_err *err;
 	bool swap;
+	bool stepping; /* rawfrag_session__next() is under way with user_tool */
 	uint64_t peak, early;
 };
 
@@ -308,21 +309,19 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 	return 0;
 }
 
-static int read_all(struct rf_stream *st)
+static inline __attribute__((always_inline)) int one_record(struct rf_stream *st,
+							   const struct rawfrag_record *rec)
 {
-	struct rawfrag_record rec;
-	int ret;
+	if (rec->type >= RAWFRAG_RECORD_HEADER_ATTR)
+		return user_record(st, rec);
+	if (st->oq)
+		return queue_record(st, rec);
+	return deliver(st, rec, rawfrag_file__evsel_of(st->f, rec), 0);
+}
 
-	while ((ret = rawfrag_file__next(st->f, &rec)) > 0) {
-		if (rec.type >= RAWFRAG_RECORD_HEADER_ATTR)
-			ret = user_record(st, &rec);
-		else if (st->oq)
-			ret = queue_record(st, &rec);
-		else
-			ret = deliver(st, &rec, rawfrag_file__evsel_of(st->f, &rec), 0);
-		if (ret)
-			return ret;
-	}
+/* the reader's ret (0 end, < 0 error): flush what is queued, or the error */
+static int input_end(struct rf_stream *st, int ret)
+{
 	if (ret < 0) {
 		/* a bad sample still queued comes first in the file: its error wins */
 		if (st->oq && oe_queue__flush(st->oq) < 0 && st->err->err)
@@ -335,6 +334,52 @@ static int read_all(struct rf_stream *st)
 	return st->oq ? handler_ret(st, oe_queue__flush(st->oq)) : 0;
 }
 
+static int read_all(struct rf_stream *st)
+{
+	struct rawfrag_record rec;
+	int ret;
+
+	while ((ret = rawfrag_file__next(st->f, &rec)) > 0) {
+		ret = one_record(st, &rec);
+		if (ret)
+			return ret;
+	}
+	return input_end(st, ret);
+}
+
+static void finish(struct rf_stream *st)
+{
+	st->stepping = false;
+	if (st->oq) {
+		st->peak = oe_queue__peak(st->oq);
+		st->early = oe_queue__nr_half_flushes(st->oq);
+	}
+	if (st->early)
+		rf_session__log(st->s, RAWFRAG_WARN,
+				"%s: the ordering queue passed %llu bytes: flushed early %llu times (time order may differ from perf's)",
+				rawfrag_file__path(st->f),
+				(unsigned long long)st->t.ordered_max_bytes,
+				(unsigned long long)st->early);
+}
+
+/* err zeroed, the session's stream state; NULL with err set */
+static struct rf_stream *begin(struct rawfrag_session *s, struct rawfrag_tool *tool,
+			       struct rawfrag_err *err)
+{
+	struct rf_stream *st;
+
+	memset(err, 0, sizeof(*err));
+	err->offset = -1;
+	if (!s || !tool) {
+		set_err(err, -EINVAL, NULL, "no session or tool");
+		return NULL;
+	}
+	st = stream_get(s);
+	if (!st)
+		set_err(err, -ENOMEM, NULL, "out of memory");
+	return st;
+}
+
 int rawfrag_session__process(struct rawfrag_session *s, struct rawfrag_tool *tool,
 			     struct rawfrag_err *err)
 {
@@ -344,31 +389,51 @@ int rawfrag_session__process(struct rawfrag_session *s, struct rawfrag_tool *too
 
 	if (!err)
 		err = &local;
-	memset(err, 0, sizeof(*err));
-	err->offset = -1;
-	if (!s || !tool) {
-		set_err(err, -EINVAL, NULL, "no session or tool");
-		return -EINVAL;
-	}
-	st = stream_get(s);
-	if (!st) {
-		set_err(err, -ENOMEM, NULL, "out of memory");
-		return -ENOMEM;
-	}
+	st = begin(s, tool, err);
+	if (!st)
+		return err->err;
 	ret = setup(st, s, tool, err);
 	if (ret)
 		return ret;
 	ret = read_all(st);
-	if (st->oq) {
-		st->peak = oe_queue__peak(st->oq);
-		st->early = oe_queue__nr_half_flushes(st->oq);
+	finish(st);
+	return ret;
+}
+
+int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
+			  struct rawfrag_err *err)
+{
+	struct rawfrag_err local;
+	struct rawfrag_record rec;
+	struct rf_stream *st;
+	int ret;
+
+	if (!err)
+		err = &local;
+	st = s ? *rf_session__stream(s) : NULL;
+	if (st && st->stepping && st->user_tool == tool) {
+		/* per record: no 272-byte clear, only what "no error yet" needs */
+		err->err = 0;
+		err->offset = -1;
+	} else {
+		st = begin(s, tool, err);
+		if (!st)
+			return err->err;
+		ret = setup(st, s, tool, err);
+		if (ret)
+			return ret;
+		st->stepping = true;
 	}
-	if (st->early)
-		rf_session__log(s, RAWFRAG_WARN,
-				"%s: the ordering queue passed %llu bytes: flushed early %llu times (time order may differ from perf's)",
-				rawfrag_file__path(st->f),
-				(unsigned long long)st->t.ordered_max_bytes,
-				(unsigned long long)st->early);
+	st->err = err;
+	ret = rawfrag_file__next(st->f, &rec);
+	if (ret > 0) {
+		ret = one_record(st, &rec);
+		if (!ret)
+			return 1;
+	} else {
+		ret = input_end(st, ret);
+	}
+	finish(st);
 	return ret;
 }
 
@@ -382,6 +447,7 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 	if (st) {
 		rf_threads__delete(st->threads);
 		st->threads = NULL;
+		st->stepping = false;
 		if (st->oq)
 			oe_queue__reset(st->oq);
 	}

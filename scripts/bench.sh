@@ -4,7 +4,7 @@
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording the two
 #                     (raw_syscalls + sched_switch; the 4-tracepoint ping-pong one)
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|record|callchain|skb  run one part
+#   BENCH_ONLY=read|python|record|callchain|skb  run one part
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build/out}
@@ -120,6 +120,36 @@ bench_read() { # file recipe (make_file | make_file4)
 	done
 }
 
+# Python: the module iterating every sample with its fields, against perf script -s
+# with a handler that does nothing, on the same file; then its peak RSS by file size
+bench_python() {
+	local f=${BENCH_FILE:-$dir/tp.data} py=/usr/bin/python3 pydir=$O/python
+	[ -x "$py" ] || py=python3
+	if ! ls "$pydir"/rawfrag*.so >/dev/null 2>&1 || [ ! -f "$f" ]; then
+		echo "(python: module or bench file missing, skipped)"
+		return
+	fi
+	printf 'def process_event(p):\n    pass\ndef trace_unhandled(*a):\n    pass\n' >"$dir/empty.py"
+	printf 'import sys, rawfrag\nwith rawfrag.open(sys.argv[1]) as r:\n    for s in r:\n        s.fields\n' \
+		>"$dir/iter.py"
+	echo
+	echo "== Python on $f"
+	printf '%-52s %8s %9s %10s\n' "command" "seconds" "peak MB" "vs perf script -s"
+	run "perf script -s (empty handler)" perf script -i "$f" -s "$dir/empty.py"
+	local base=$secs
+	printf '%-52s %8.2f %9d %9sx\n' "perf script -s (empty handler)" "$secs" $((rss_kb / 1024)) 1.0
+	run "rawfrag.open, fields of every sample" env PYTHONPATH="$pydir" "$py" "$dir/iter.py" "$f"
+	printf '%-52s %8.2f %9d %9sx\n' "rawfrag.open, fields of every sample" "$secs" \
+		$((rss_kb / 1024)) "$(ratio "$base" "$secs")"
+	for part in 4 2; do
+		local pf=$dir/tp-1of$part.data
+		[ -f "$pf" ] || continue
+		run py env PYTHONPATH="$pydir" "$py" "$dir/iter.py" "$pf"
+		printf '  %-6s %6d MB file: python peak %5d MB\n' "1/$part" \
+			$(($(stat -c %s "$pf") / 1048576)) $((rss_kb / 1024))
+	done
+}
+
 case "${BENCH_ONLY:-all}" in
 all|read)
 	if [ -n "${BENCH_FILE:-}" ]; then
@@ -128,6 +158,9 @@ all|read)
 		bench_read "$dir/tp.data" make_file
 		bench_read "$dir/tp4.data" make_file4
 	fi ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|read|python) bench_python ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|record) [ -x "$top/scripts/bench-record.sh" ] && bash "$top/scripts/bench-record.sh" "$O" ;;

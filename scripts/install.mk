@@ -13,7 +13,8 @@
 #                                           where perf script --dlfilter looks for a bare
 #                                           name (perf --exec-path; /usr/lib/perf-core on
 #                                           Debian, so prefix=/usr puts it there)
-#   $(pythondir)/rawfrag.py                 the perf script -s hook (install-python)
+#   $(pythondir)/rawfrag.py                 the perf script -s hook (install-python), and
+#   $(pythondir)/rawfrag.cpython-*.so, .pyi  the rawfrag module it imports, its stubs
 
 prefix ?= /usr/local
 exec_prefix ?= $(prefix)
@@ -45,10 +46,10 @@ $(PC_FILE): lib/rawfrag.pc.in lib/include/rawfrag/core.h scripts/install.mk
 	$(Q)sed -e 's|@prefix@|$(prefix)|; s|@libdir@|$(libdir)|; s|@includedir@|$(includedir)|' \
 		-e 's|@version@|$(LIB_VERSION)|' $< >$@
 
-# the hook finds the plugin object in the build tree; installed, it is in perfexecdir
+# the hook imports the rawfrag module, installed beside it (PYTHON_INSTALL_FILES)
 $(O)/plugins/python/rawfrag.py: plugins/python/rawfrag.py scripts/install.mk
 	$(Q)mkdir -p $(@D)
-	$(Q)sed -e 's|_here, "\.\.", "\.\.", "build", "out", "plugins", "rawfrag-dlfilter.so")|"$(perfexecdir)/dlfilters/rawfrag-dlfilter.so")|' $< >$@
+	$(Q)cp $< $@
 
 .PHONY: install-bin install-lib install-headers install-pc install-man install-plugins \
 	install-python uninstall-python

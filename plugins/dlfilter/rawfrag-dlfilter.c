@@ -11,6 +11,7 @@
  *       decode     print the rawfrag decoding of each sample before perf's line
  *       producer=NAME  keep only samples decoded by NAME (tracepoint, ibs_op, ...)
  *       strict     stale (non-zero) pad counts as a violation
+ *       where=EXPR keep only samples whose decoded fields match EXPR (report --where)
  *
  * The plugin opens the same perf.data itself (file=PATH, else perf script's -i/--input,
  * else ./perf.data) for what the samples alone do not carry: the tracing formats, CPUID,
@@ -18,7 +19,8 @@
  * perf hands over, so the checks are those of `perf rawfrag check` (minus the file
  * offsets, which perf does not give).
  *
- * The same object also exports rawfrag_py_*() for the Python hook (plugins/python/).
+ * On a pipe (perf script -i - or a FIFO on stdin) the plugin stops perf script
+ * with an error unless file=PATH is given: it never reads perf's stdin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +32,8 @@
 #include <perf/perf_dlfilter.h>
 #include <rawfrag/rawfrag.h>
 
+#include "../common/rfplugin.h"
+
 #define RAWFRAG_PLUGIN_API __attribute__((visibility("default")))
 
 /* perf copies its function table into this object */
@@ -38,16 +42,16 @@ RAWFRAG_PLUGIN_API struct perf_dlfilter_fns perf_dlfilter_fns;
 enum mode { MODE_CHECK, MODE_VIOLATIONS, MODE_DECODE };
 
 struct plugin {
-	struct rawfrag_file *file;
-	struct rawfrag_session *sess;
-	struct rawfrag_checker *chk;
+	struct rfp rfp;
 	struct rawfrag_out *out;
+	struct rawfrag_where *where;
+	struct rawfrag_out *wout; /* the fields as JSON for where= */
+	struct rawfrag_emit *wem;
 	enum mode mode;
 	bool strict;
 	const char *producer;
-	char path[4096];
-	uint8_t buf[65536];
-	uint64_t nr_samples, nr_kept;
+	uint64_t nr_samples, nr_kept, nr_errors, nr_warnings;
+	bool failed; /* a sample could not be checked: no summary that looks clean */
 };
 
 static int plugin_print(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
@@ -55,187 +59,57 @@ static int plugin_print(enum rawfrag_print_level level, void *ctx, const char *f
 	return level == RAWFRAG_WARN ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* perf script's -i/--input from our own command line, if any */
-static void input_from_cmdline(char *path, size_t len)
-{
-	char buf[65536];
-	ssize_t n;
-	int fd = open("/proc/self/cmdline", O_RDONLY);
-
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	for (char *a = buf; a < buf + n; a += strlen(a) + 1) {
-		char *next = a + strlen(a) + 1;
-
-		if ((!strcmp(a, "-i") || !strcmp(a, "--input")) && next < buf + n)
-			snprintf(path, len, "%s", next);
-		else if (!strncmp(a, "--input=", 8))
-			snprintf(path, len, "%s", a + 8);
-		else if (!strncmp(a, "-i", 2) && a[2])
-			snprintf(path, len, "%s", a + 2);
-	}
-}
-
-/* the first sample: what describes a pipe-mode file came before it */
-static int stop_at_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
-			  const struct rawfrag_event *ev)
-{
-	return 1;
-}
-
-static int stop_at_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
-			      const struct rawfrag_event *ev, const struct rawfrag_err *err)
-{
-	return 1;
-}
-
-/*
- * In pipe mode the attrs, tracing data and features are records: the session
- * applies them while it reads up to the first sample.
- */
-static int read_description(struct plugin *p, struct rawfrag_err *err)
-{
-	struct rawfrag_tool t = { .sz = sizeof(t), .sample = stop_at_sample,
-				  .sample_error = stop_at_bad_sample, .no_parse = true };
-
-	if (rawfrag_file__mode(p->file) != RAWFRAG_MODE_PIPE)
-		return 0;
-	return rawfrag_session__process(p->sess, &t, err) < 0 ? -EINVAL : 0;
-}
-
-static int plugin_open(struct plugin *p, const char *path)
-{
-	RAWFRAG_OPTS(rawfrag_file_opts, fopts, .print = plugin_print);
-	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = plugin_print);
-	RAWFRAG_OPTS(rawfrag_check_opts, copts, .strict = p->strict, .max_examples = -1);
-	struct rawfrag_err err;
-	char msg[512];
-
-	p->file = rawfrag_file__open(path, &fopts, &err);
-	if (!p->file)
-		goto fail;
-	p->sess = rawfrag_session__new(p->file, &sopts, &err);
-	if (!p->sess || read_description(p, &err))
-		goto fail;
-	p->chk = rawfrag_checker__new(p->sess, &copts, &err);
-	if (!p->chk)
-		goto fail;
-	p->out = rawfrag_out__new(-1);
-	if (!p->out)
-		return -ENOMEM;
-	return 0;
-fail:
-	fprintf(stderr, "rawfrag-dlfilter: %s\n", rawfrag_err__format(&err, path, msg, sizeof(msg)));
-	return err.err ? err.err : -EINVAL;
-}
-
 static void plugin_free(struct plugin *p)
 {
 	if (!p)
 		return;
 	rawfrag_out__delete(p->out);
-	rawfrag_checker__delete(p->chk);
-	rawfrag_session__delete(p->sess);
-	rawfrag_file__close(p->file);
+	rawfrag_emit__delete(p->wem);
+	rawfrag_out__delete(p->wout);
+	rawfrag_where__delete(p->where);
+	rfp_close(&p->rfp);
 	free(p);
 }
 
 static struct plugin *plugin_new(const char *path, enum mode mode, bool strict,
-				 const char *producer)
+				 const char *producer, const char *where)
 {
 	struct plugin *p = calloc(1, sizeof(*p));
+	struct rawfrag_err err;
+	char msg[512];
 
 	if (!p)
 		return NULL;
+	if (where) {
+		p->where = rawfrag_where__new(where, &err);
+		p->wout = rawfrag_out__new(-1);
+		p->wem = p->wout ? rawfrag_emit__new(p->wout, RAWFRAG_EMIT_JSON) : NULL;
+		if (!p->where || !p->wem) {
+			fprintf(stderr, "rawfrag-dlfilter: %s\n",
+				p->where ? "out of memory" : err.reason);
+			plugin_free(p);
+			return NULL;
+		}
+	}
 	p->mode = mode;
 	p->strict = strict;
 	p->producer = producer;
-	snprintf(p->path, sizeof(p->path), "%s", path);
-	if (plugin_open(p, p->path)) {
+	p->out = rawfrag_out__new(-1);
+	if (!p->out || rfp_open(&p->rfp, path, strict, plugin_print, NULL, &err)) {
+		if (p->out)
+			fprintf(stderr, "rawfrag-dlfilter: %s\n",
+				rawfrag_err__format(&err, path, msg, sizeof(msg)));
 		plugin_free(p);
 		return NULL;
 	}
 	return p;
 }
 
-/* The evsel of a dlfilter sample: by id, else by attr (type, config, sample_type). */
-static struct rawfrag_evsel *find_evsel(struct plugin *p, uint64_t id,
-					const struct perf_event_attr *attr)
-{
-	int n = rawfrag_file__nr_evsels(p->file);
-
-	for (int i = 0; id && i < n; i++) {
-		struct rawfrag_evsel *e = rawfrag_file__evsel(p->file, i);
-		const uint64_t *ids = rawfrag_evsel__ids(e);
-
-		for (int j = 0; j < rawfrag_evsel__nr_ids(e); j++)
-			if (ids[j] == id)
-				return e;
-	}
-	for (int i = 0; attr && i < n; i++) {
-		struct rawfrag_evsel *e = rawfrag_file__evsel(p->file, i);
-		const struct perf_event_attr *a = rawfrag_evsel__attr(e);
-
-		if (a->type == attr->type && a->config == attr->config &&
-		    a->sample_type == attr->sample_type)
-			return e;
-	}
-	return n == 1 ? rawfrag_file__evsel(p->file, 0) : NULL;
-}
-
-struct one_result {
-	struct rawfrag_evsel *evsel;
-	const struct rawfrag_decoder *dec;
-	int errors;
-	int first_violation, nr_violations;
-	struct rawfrag_record rec;
-	struct rawfrag_sample smp;
-};
-
-/*
- * Rebuild the sample record in the file's byte order from the fields perf gives,
- * then run it through the checker exactly as `perf rawfrag check` would.
- */
-static int process(struct plugin *p, const struct perf_event_attr *attr, uint64_t id,
-		   const struct rawfrag_sample *in, uint16_t misc, struct one_result *r)
-{
-	const struct perf_event_attr *fattr;
-	struct rawfrag_err err;
-	int size, before;
-
-	memset(r, 0, sizeof(*r));
-	r->evsel = find_evsel(p, id, attr);
-	if (!r->evsel)
-		return -ENOENT;
-	fattr = rawfrag_evsel__attr(r->evsel);
-	r->dec = rawfrag_session__decoder(p->sess, r->evsel);
-	size = rawfrag_sample__synthesize(fattr, in, misc, rawfrag_file__needs_swap(p->file),
-					  p->buf, sizeof(p->buf));
-	if (size < 0)
-		return size;
-	r->rec.type = PERF_RECORD_SAMPLE;
-	r->rec.misc = misc;
-	r->rec.size = size;
-	r->rec.data = p->buf;
-	if (rawfrag_sample__parse(&r->smp, fattr, &r->rec, rawfrag_file__needs_swap(p->file), &err))
-		return -EINVAL;
-	before = rawfrag_checker__nr_violations(p->chk);
-	r->errors = rawfrag_checker__record(p->chk, &r->rec, &r->smp);
-	r->first_violation = before;
-	r->nr_violations = rawfrag_checker__nr_violations(p->chk) - before;
-	return 0;
-}
-
-static void print_violations(struct plugin *p, const struct one_result *r, FILE *f)
+static void print_violations(struct plugin *p, const struct rfp_result *r, FILE *f)
 {
 	for (int i = 0; i < r->nr_violations; i++) {
 		const struct rawfrag_violation *v =
-			rawfrag_checker__violation(p->chk, r->first_violation + i);
+			rawfrag_checker__violation(p->rfp.chk, r->first_violation + i);
 
 		if (v)
 			fprintf(f, "  rawfrag %s %s: %s\n",
@@ -244,14 +118,13 @@ static void print_violations(struct plugin *p, const struct one_result *r, FILE 
 	}
 }
 
-static void print_decoded(struct plugin *p, const struct one_result *r, FILE *f)
+static void print_decoded(struct plugin *p, const struct rfp_result *r, FILE *f)
 {
 	const char *text;
 	size_t len;
 
 	rawfrag_out__reset(p->out);
-	if (rawfrag_session__sample_text(p->sess, r->evsel, &r->rec, &r->smp, p->out, false) ==
-	    -ENODATA)
+	if (rfp_text(&p->rfp, r, p->out) == -ENODATA)
 		return;
 	text = rawfrag_out__mem(p->out, &len);
 	fprintf(f, "  rawfrag %s: %.*s\n", rawfrag_decoder__name(r->dec), (int)len, text);
@@ -289,18 +162,32 @@ RAWFRAG_PLUGIN_API int filter_event(void *data, const struct perf_dlfilter_sampl
 				    void *ctx);
 RAWFRAG_PLUGIN_API const char *filter_description(const char **long_description);
 
+/*
+ * perf's stdin is perf's: reading it would take the records from perf script and
+ * leave the checks with nothing (a false "0 errors"). Refuse instead, unless
+ * file=PATH names where the formats come from.
+ */
+static int refuse_pipe(void)
+{
+	fprintf(stderr, "rawfrag-dlfilter: perf script reads the recording from a pipe "
+			"(-i - or stdin), which the plugin cannot read beside perf; save it to a "
+			"file and run perf script -i FILE, or give --dlarg file=PATH\n");
+	return -EINVAL;
+}
+
 int start(void **data, void *ctx)
 {
-	char path[4096] = "perf.data";
-	const char *producer = NULL;
+	char path[4096];
+	const char *producer = NULL, *where = NULL;
 	enum mode mode = MODE_CHECK;
-	bool strict = false;
+	bool strict = false, file_arg = false;
 	char **args = NULL;
 	int argc = 0;
+	enum rfp_input in = rfp_perf_input(path, sizeof(path));
 
+	*data = NULL;
 	if (perf_dlfilter_fns.args)
 		args = perf_dlfilter_fns.args(ctx, &argc);
-	input_from_cmdline(path, sizeof(path));
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(args[i], "check"))
 			mode = MODE_CHECK;
@@ -310,37 +197,94 @@ int start(void **data, void *ctx)
 			mode = MODE_DECODE;
 		else if (!strcmp(args[i], "strict"))
 			strict = true;
-		else if (!strncmp(args[i], "file=", 5))
+		else if (!strncmp(args[i], "file=", 5)) {
 			snprintf(path, sizeof(path), "%s", args[i] + 5);
-		else if (!strncmp(args[i], "producer=", 9))
+			file_arg = true;
+		} else if (!strncmp(args[i], "producer=", 9))
 			producer = args[i] + 9;
+		else if (!strncmp(args[i], "where=", 6))
+			where = args[i] + 6;
 		else {
 			fprintf(stderr, "rawfrag-dlfilter: unknown --dlarg '%s' (want check, "
-					"violations, decode, strict, file=PATH, producer=NAME)\n",
+					"violations, decode, strict, file=PATH, producer=NAME, "
+					"where=EXPR)\n",
 				args[i]);
 			return -EINVAL;
 		}
 	}
-	*data = plugin_new(path, mode, strict, producer);
+	if ((in == RFP_INPUT_PIPE && !file_arg) || !strcmp(path, "-"))
+		return refuse_pipe();
+	*data = plugin_new(path, mode, strict, producer, where);
 	return *data ? 0 : -EINVAL;
+}
+
+/*
+ * A sample the plugin cannot check (no evsel of the file matches it, or it does
+ * not fit a record) stops perf script with an error: going on would end in a
+ * summary that counts it as clean.
+ */
+static int cannot_check(struct plugin *p, const struct perf_dlfilter_sample *sample, int err)
+{
+	p->failed = true;
+	fprintf(stderr, "rawfrag-dlfilter: cannot check sample of %s at time %llu (%s): "
+			"is --dlarg file=PATH the file perf script reads?\n",
+		sample->event ? sample->event : "?", (unsigned long long)sample->time,
+		err == -ENOENT ? "no event of the file matches it" : strerror(-err));
+	return -1;
+}
+
+/* where=: 1 keep, 0 drop, -1 the expression does not apply (perf script stops) */
+static int where_match(struct plugin *p, const struct rfp_result *r)
+{
+	struct rawfrag_err err;
+	const char *text;
+	size_t len;
+	int ret;
+
+	rawfrag_out__reset(p->wout);
+	rawfrag_out__putc(p->wout, '{');
+	rfp_fields(&p->rfp, r, p->wem);
+	rawfrag_out__putc(p->wout, '}');
+	text = rawfrag_out__mem(p->wout, &len);
+	ret = rawfrag_where__match(p->where, text, len, &err);
+	if (ret < 0) {
+		fprintf(stderr, "rawfrag-dlfilter: %s: %s\n", rawfrag_evsel__name(r->evsel),
+			err.reason);
+		p->failed = true;
+	}
+	return ret;
 }
 
 int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
 	struct plugin *p = data;
 	const struct perf_event_attr *attr = NULL;
+	struct rawfrag_evsel *ev;
 	struct rawfrag_sample in;
-	struct one_result r;
+	struct rfp_result r;
 	bool keep = true;
+	int ret;
 
 	if (perf_dlfilter_fns.attr)
 		attr = perf_dlfilter_fns.attr(ctx);
 	p->nr_samples++;
 	sample_from_dlfilter(sample, &in);
-	if (process(p, attr, sample->id, &in, sample->misc, &r))
-		return 0;
+	ev = rfp_find_evsel(&p->rfp, sample->id, attr);
+	if (!ev)
+		return cannot_check(p, sample, -ENOENT);
+	ret = rfp_process(&p->rfp, ev, &in, sample->misc, &r);
+	if (ret)
+		return cannot_check(p, sample, ret);
+	p->nr_errors += r.errors;
+	p->nr_warnings += r.nr_violations - r.errors;
 	if (p->producer && (!r.dec || strcmp(rawfrag_decoder__name(r.dec), p->producer)))
 		keep = false;
+	if (keep && p->where) {
+		ret = where_match(p, &r);
+		if (ret < 0)
+			return -1;
+		keep = ret;
+	}
 	if (keep && p->mode == MODE_VIOLATIONS) {
 		keep = r.errors > 0 || (p->strict && r.nr_violations > 0);
 		if (keep)
@@ -349,6 +293,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	if (keep && p->mode == MODE_DECODE)
 		print_decoded(p, &r, stdout);
 	p->nr_kept += keep;
+	if (rfp_trim_violations(&p->rfp, p->strict, 4096))
+		return -1;
 	return keep ? 0 : 1;
 }
 
@@ -358,11 +304,21 @@ int stop(void *data, void *ctx)
 
 	if (!p)
 		return 0;
+	if (p->where && !p->failed && rawfrag_where__unseen_field(p->where)) {
+		fprintf(stderr, "rawfrag-dlfilter: where: no sample has a field '%s'\n",
+			rawfrag_where__unseen_field(p->where));
+		p->failed = true;
+	}
+	if (p->failed) {
+		fprintf(stderr, "rawfrag-dlfilter: stopped after %llu samples: the checks are "
+				"incomplete\n", (unsigned long long)p->nr_samples);
+		plugin_free(p);
+		return -1;
+	}
 	fprintf(stderr, "rawfrag-dlfilter: %llu samples, %llu kept, %llu raw-layout errors, "
 			"%llu warnings\n",
 		(unsigned long long)p->nr_samples, (unsigned long long)p->nr_kept,
-		(unsigned long long)rawfrag_checker__nr_errors(p->chk),
-		(unsigned long long)rawfrag_checker__nr_warnings(p->chk));
+		(unsigned long long)p->nr_errors, (unsigned long long)p->nr_warnings);
 	plugin_free(p);
 	return 0;
 }
@@ -370,102 +326,7 @@ int stop(void *data, void *ctx)
 const char *filter_description(const char **long_description)
 {
 	if (long_description)
-		*long_description = "--dlarg check|violations|decode|strict|file=PATH|producer=NAME";
+		*long_description =
+			"--dlarg check|violations|decode|strict|file=PATH|producer=NAME|where=EXPR";
 	return "perf-rawfrag: check and decode PERF_SAMPLE_RAW payloads";
-}
-
-/* ---- the Python hook's entry points (ctypes, plugins/python/rawfrag.py) ---- */
-
-RAWFRAG_PLUGIN_API void *rawfrag_py_open(const char *path, int strict);
-RAWFRAG_PLUGIN_API void rawfrag_py_close(void *h);
-RAWFRAG_PLUGIN_API int rawfrag_py_sample(void *h, const char *event, uint32_t pid, uint32_t tid,
-					 uint32_t cpu, uint64_t time, const void *raw,
-					 uint32_t raw_size, char *out, uint32_t out_len);
-RAWFRAG_PLUGIN_API void rawfrag_py_summary(void *h, uint64_t *errors, uint64_t *warnings);
-
-/* path NULL or "": perf script's -i, else ./perf.data */
-void *rawfrag_py_open(const char *path, int strict)
-{
-	char in[4096] = "perf.data";
-
-	if (path && *path)
-		snprintf(in, sizeof(in), "%s", path);
-	else
-		input_from_cmdline(in, sizeof(in));
-	return plugin_new(in, MODE_DECODE, strict, NULL);
-}
-
-void rawfrag_py_close(void *h)
-{
-	plugin_free(h);
-}
-
-/*
- * Decode and check one sample of the event named `event`: writes a JSON object
- * {"producer":..,"errors":n,"violations":[..],"fields":{..}} into out.
- * Returns the JSON length, or -errno.
- */
-int rawfrag_py_sample(void *h, const char *event, uint32_t pid, uint32_t tid, uint32_t cpu,
-		      uint64_t time, const void *raw, uint32_t raw_size, char *out,
-		      uint32_t out_len)
-{
-	struct plugin *p = h;
-	struct rawfrag_evsel *ev = NULL;
-	struct rawfrag_sample in = { .pid = pid, .tid = tid, .cpu = cpu, .time = time,
-				     .raw_size = raw_size, .raw_data = raw };
-	struct rawfrag_emit *em;
-	struct one_result r;
-	const char *text;
-	size_t len;
-
-	for (int i = 0; i < rawfrag_file__nr_evsels(p->file); i++)
-		if (!strcmp(rawfrag_evsel__name(rawfrag_file__evsel(p->file, i)), event))
-			ev = rawfrag_file__evsel(p->file, i);
-	if (!ev)
-		return -ENOENT;
-	/* the checker finds the evsel again by id, as it would in the file */
-	if (rawfrag_evsel__nr_ids(ev))
-		in.id = in.identifier = rawfrag_evsel__ids(ev)[0];
-	if (process(p, rawfrag_evsel__attr(ev), in.id, &in, 0, &r))
-		return -EINVAL;
-	rawfrag_out__reset(p->out);
-	em = rawfrag_emit__new(p->out, RAWFRAG_EMIT_JSON);
-	if (!em)
-		return -ENOMEM;
-	rawfrag_emit__begin_object(em, NULL);
-	rawfrag_emit__str(em, "producer", r.dec ? rawfrag_decoder__name(r.dec) : "none",
-			  (size_t)-1);
-	rawfrag_emit__u64(em, "errors", r.errors);
-	rawfrag_emit__begin_array(em, "violations");
-	for (int i = 0; i < r.nr_violations; i++) {
-		const struct rawfrag_violation *v =
-			rawfrag_checker__violation(p->chk, r.first_violation + i);
-
-		if (!v)
-			continue;
-		rawfrag_emit__begin_object(em, NULL);
-		rawfrag_emit__str(em, "kind", v->kind, (size_t)-1);
-		rawfrag_emit__str(em, "message", v->message, (size_t)-1);
-		rawfrag_emit__end_object(em);
-	}
-	rawfrag_emit__end_array(em);
-	rawfrag_emit__begin_object(em, "fields");
-	rawfrag_session__sample_fields(p->sess, ev, &r.rec, &r.smp, em);
-	rawfrag_emit__end_object(em);
-	rawfrag_emit__end_object(em);
-	rawfrag_emit__delete(em);
-	text = rawfrag_out__mem(p->out, &len);
-	if (len + 1 > out_len)
-		return -ENOSPC;
-	memcpy(out, text, len);
-	out[len] = 0;
-	return (int)len;
-}
-
-void rawfrag_py_summary(void *h, uint64_t *errors, uint64_t *warnings)
-{
-	struct plugin *p = h;
-
-	*errors = rawfrag_checker__nr_errors(p->chk);
-	*warnings = rawfrag_checker__nr_warnings(p->chk);
 }

@@ -1,65 +1,86 @@
 # SPDX-License-Identifier: GPL-2.0
-# perf script Python hook: decode and check every PERF_SAMPLE_RAW payload with
-# librawfrag (through the plugin object, via ctypes) while perf script runs.
+# perf script Python hook: decode and check every PERF_SAMPLE_RAW payload with the
+# rawfrag module while perf script runs.
 #
-#   perf script -i perf.data -s plugins/python/rawfrag.py [--violations] [--strict]
+#   perf script -i perf.data -s rawfrag.py [-- [--violations] [--strict] [--file PATH]]
 #
-# Prints one JSON object per sample: perf's view (event, pid, tid, cpu, time) plus
-# rawfrag's (producer, errors, violations, decoded fields). --violations prints only
-# samples that break a raw-layout rule. The plugin object is found next to this
-# script's build (build/out/plugins/rawfrag-dlfilter.so) or at $RAWFRAG_PLUGIN.
-# Exit status: 0, or 1 when violations were found (like perf rawfrag check).
-import ctypes
+# perf script takes the options before "--" as its own; the hook's come after it.
+# Prints one JSON object per sample with a raw buffer: perf's view (event, pid, tid,
+# cpu, time_ns) plus rawfrag's (producer, errors, violations, decoded fields).
+# --violations prints only samples that break a raw-layout rule; --strict makes
+# non-zero pad bytes errors; --file names the recording the formats come from
+# (default: perf script's -i, else perf.data; needed when perf reads a pipe).
+# Exit status: 0 clean, 1 violations found, 2 unusable input (as perf rawfrag check).
+import argparse
 import json
 import os
 import sys
 
-_here = os.path.dirname(os.path.abspath(sys.argv[0] if sys.argv and sys.argv[0] else "."))
-_so = os.environ.get("RAWFRAG_PLUGIN") or os.path.join(
-    _here, "..", "..", "build", "out", "plugins", "rawfrag-dlfilter.so")
-_args = sys.argv[1:]
-only_violations = "--violations" in _args
-strict = "--strict" in _args
 
-lib = ctypes.CDLL(_so)
-lib.rawfrag_py_open.restype = ctypes.c_void_p
-lib.rawfrag_py_open.argtypes = [ctypes.c_char_p, ctypes.c_int]
-lib.rawfrag_py_close.argtypes = [ctypes.c_void_p]
-lib.rawfrag_py_sample.restype = ctypes.c_int
-lib.rawfrag_py_sample.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32,
-                                  ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64,
-                                  ctypes.c_char_p, ctypes.c_uint32, ctypes.c_char_p,
-                                  ctypes.c_uint32]
-lib.rawfrag_py_summary.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64),
-                                   ctypes.POINTER(ctypes.c_uint64)]
+def _import_rawfrag():
+    # perf puts this script's directory first on sys.path. Installed, the extension
+    # module sits beside this file and is found first; in the source tree this file
+    # would be found instead, so that directory is left out.
+    import importlib.machinery
+    here = os.path.dirname(os.path.abspath(__file__))
+    if not any(os.path.exists(os.path.join(here, "rawfrag" + suf))
+               for suf in importlib.machinery.EXTENSION_SUFFIXES):
+        sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+    try:
+        import rawfrag as mod
+    except ImportError as e:
+        sys.stderr.write("rawfrag.py: cannot import the rawfrag module (%s); run "
+                         "'make install', or set PYTHONPATH to the build's python "
+                         "directory (build/out/python)\n" % e)
+        sys.exit(2)
+    return mod
 
-_h = None
-_buf = ctypes.create_string_buffer(1 << 20)
-_count = 0
+
+rawfrag = _import_rawfrag()
+
+_ap = argparse.ArgumentParser(prog="perf script -s rawfrag.py --",
+                              description="decode and check raw payloads in perf script")
+_ap.add_argument("--violations", action="store_true",
+                 help="print only samples that break a raw-layout rule")
+_ap.add_argument("--strict", action="store_true", help="non-zero pad bytes are errors")
+_ap.add_argument("--file", help="the recording the formats come from")
+_opts = _ap.parse_args(sys.argv[1:])
+
+_dec = None
+_count = _samples = _errors = _warnings = 0
+
+
+def _fail(msg):
+    sys.stdout.flush()
+    sys.stderr.write("rawfrag.py: %s\n" % msg)
+    sys.exit(2)
 
 
 def trace_begin():
-    global _h
-    _h = lib.rawfrag_py_open(os.environ.get("RAWFRAG_INPUT", "").encode(), 1 if strict else 0)
-    if not _h:
-        sys.stderr.write("rawfrag.py: cannot open the perf.data file (see message above)\n")
-        sys.exit(2)
+    global _dec
+    try:
+        _dec = rawfrag.Decoder(_opts.file, strict=_opts.strict)
+    except (rawfrag.Error, OSError) as e:
+        _fail("%s%s" % (e, "" if _opts.file else
+                        " (the hook: perf script -s rawfrag.py -- --file PATH)"))
 
 
 def _handle(name, s, raw):
-    global _count
-    n = lib.rawfrag_py_sample(_h, name.encode(), s.get("pid", 0), s.get("tid", 0),
-                              s.get("cpu", 0), s.get("time", 0), bytes(raw), len(raw),
-                              _buf, len(_buf))
-    if n < 0:
-        return
-    res = json.loads(_buf.value.decode("utf-8", "replace"))
-    if only_violations and not res["violations"]:
+    global _count, _samples, _errors, _warnings
+    try:
+        fields, viol = _dec.decode_check(name, raw, s)
+    except rawfrag.Error as e:
+        _fail(str(e))
+    _samples += 1
+    errors = sum(1 for v in viol if v["severity"] == "error")
+    _errors += errors
+    _warnings += len(viol) - errors
+    if _opts.violations and not errors and not (_opts.strict and viol):
         return
     _count += 1
     out = {"event": name, "pid": s.get("pid"), "tid": s.get("tid"), "cpu": s.get("cpu"),
-           "time_ns": s.get("time")}
-    out.update(res)
+           "time_ns": s.get("time"), "producer": _dec.producer(name), "errors": errors,
+           "violations": viol, "fields": fields}
     print(json.dumps(out))
 
 
@@ -76,11 +97,8 @@ def trace_unhandled(event_name, context, event_fields_dict, perf_sample_dict):
 
 
 def trace_end():
-    e = ctypes.c_uint64()
-    w = ctypes.c_uint64()
-    lib.rawfrag_py_summary(_h, ctypes.byref(e), ctypes.byref(w))
-    sys.stderr.write("rawfrag.py: %d samples printed, %d raw-layout errors, %d warnings\n"
-                     % (_count, e.value, w.value))
-    lib.rawfrag_py_close(_h)
-    if e.value:
+    sys.stdout.flush()
+    sys.stderr.write("rawfrag.py: %d samples checked, %d printed, %d raw-layout errors, "
+                     "%d warnings\n" % (_samples, _count, _errors, _warnings))
+    if _errors:
         sys.exit(1)

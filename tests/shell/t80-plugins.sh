@@ -44,7 +44,7 @@ $PERF script -i perf.data --dlfilter "$so" --dlarg bogus >/dev/null 2>err.txt
 t_grep "dlfilter rejects an unknown --dlarg" "unknown --dlarg 'bogus'" err.txt
 
 # Python hook: one JSON object per sample, fields equal perf's text values
-RAWFRAG_PLUGIN=$so $PERF script -i perf.data -s "$TOP/plugins/python/rawfrag.py" >py.txt 2>pyerr.txt
+PYTHONPATH=$O/python $PERF script -i perf.data -s "$TOP/plugins/python/rawfrag.py" >py.txt 2>pyerr.txt
 rc=$?
 t_eq "python hook exits 0 on a clean file" 0 "$rc"
 $PERF script -i perf.data >perf.txt 2>/dev/null

@@ -414,6 +414,74 @@ static void test_pipe(void **state)
 	close_session(&o, path);
 }
 
+/*
+ * Pull one record at a time: the same order as process(), 1 per record, 0 at
+ * the end. after5: samples delivered after five records (-1: not checked).
+ */
+static void step_all(bool pipe, bool ordered, const uint64_t *want, int after5)
+{
+	const char *path = write_file(pipe, false);
+	struct rawfrag_err err;
+	int ret, steps = 0, nr5 = -1;
+	struct open o;
+	struct seen z;
+
+	open_session(&o, path);
+	init_seen(&z, ordered);
+	while ((ret = rawfrag_session__next(o.s, &z.tool, &err)) == 1) {
+		if (++steps == 5)
+			nr5 = z.nr;
+		assert_true(steps < 100);
+	}
+	assert_int_equal(ret, 0);
+	assert_true(steps >= 11); /* COMM, FORK, 7 samples, 2 rounds at least */
+	expect_times(&z, want, 7);
+	assert_string_equal(z.comm_of_101, "alpha");
+	if (after5 >= 0)
+		assert_int_equal(nr5, after5);
+	/* the end stays the end */
+	assert_int_equal(rawfrag_session__next(o.s, &z.tool, &err), 0);
+	assert_int_equal(z.nr, 7);
+	close_session(&o, path);
+}
+
+static void test_next(void **state)
+{
+	static const uint64_t in_file[] = { 10, 30, 20, 25, 40, 15, 50 };
+	static const uint64_t in_time[] = { 10, 20, 25, 30, 15, 40, 50 };
+
+	/* COMM, FORK, 3 samples: delivered at once in file order, queued in time order */
+	step_all(false, false, in_file, 3);
+	step_all(false, true, in_time, 0);
+	step_all(true, true, in_time, -1);
+}
+
+/* a handler's failure ends the stepping with its error */
+static int fail_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	return -EIO;
+}
+
+static void test_next_error(void **state)
+{
+	const char *path = write_file(false, false);
+	struct rawfrag_err err;
+	struct open o;
+	struct seen z;
+	int ret;
+
+	open_session(&o, path);
+	init_seen(&z, false);
+	z.tool.sample = fail_sample;
+	while ((ret = rawfrag_session__next(o.s, &z.tool, &err)) == 1)
+		;
+	assert_int_equal(ret, -EIO);
+	assert_int_equal(err.err, -EIO);
+	assert_int_equal(rawfrag_session__next(NULL, &z.tool, &err), -EINVAL);
+	close_session(&o, path);
+}
+
 static void test_describes(void **state)
 {
 	assert_true(rawfrag_record__describes(RAWFRAG_RECORD_HEADER_ATTR));
@@ -548,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_stop),	   cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_describes),  cmocka_unit_test(test_tool_size),
 		cmocka_unit_test(test_truncated),  cmocka_unit_test(test_checker_event),
+		cmocka_unit_test(test_next),	   cmocka_unit_test(test_next_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

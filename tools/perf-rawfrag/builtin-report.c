@@ -22,6 +22,7 @@
 #include <rawfrag/emit.h>
 #include <rawfrag/line.h>
 #include <rawfrag/tool.h>
+#include <rawfrag/where.h>
 
 #include "builtin.h"
 #include "report-sym.h"
@@ -50,6 +51,11 @@ struct report {
 	bool has_pid, has_tid, has_cpu, has_time;
 	struct rf_list pids, tids, cpus;
 	struct rf_time time;
+	const char *where_src; /* --where */
+	struct rawfrag_where *where;
+	struct rawfrag_out *wout; /* the fields as JSON, for --where */
+	struct rawfrag_emit *wem;
+	bool where_failed;
 	const char *dopts[8];
 	int nr_dopts;
 	/* per file */
@@ -109,6 +115,8 @@ static const char report_usage[] =
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
+	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
+	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"    -h, --help            show this help\n";
 
 static int parse_fields(const char *s, unsigned int *out)
@@ -605,6 +613,34 @@ static int time_span(struct report *r)
 	return rf_time__resolve(&r->time, sp.first, sp.last);
 }
 
+/*
+ * --where on the sample's fields as report --format json writes them. 1 keep,
+ * 0 drop, -1 the expression does not apply (r->err set).
+ */
+static int where_keep(struct report *r, int idx, const struct rawfrag_record *rec,
+		      const struct rawfrag_sample *smp)
+{
+	const struct ev_cache *c = &r->evc[idx];
+	const char *text;
+	size_t len;
+	int ret;
+
+	rawfrag_out__reset(r->wout);
+	rawfrag_out__putc(r->wout, '{');
+	rawfrag_emit__reset(r->wem);
+	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->wem);
+	rawfrag_out__putc(r->wout, '}');
+	text = rawfrag_out__mem(r->wout, &len);
+	ret = rawfrag_where__match(r->where, text, len, r->err);
+	if (ret < 0) {
+		r->err->offset = (int64_t)rec->offset;
+		r->err->rec_type = rec->type;
+		r->where_failed = true;
+		return -1;
+	}
+	return ret;
+}
+
 static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
 			const struct rawfrag_sample *smp)
 {
@@ -615,7 +651,9 @@ static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
 		return false;
 	if (r->nr_known < rawfrag_file__nr_evsels(r->file) && update_evsels(r))
 		return false;
-	return keep_sample(r, rawfrag_evsel__idx(ev), smp);
+	if (!keep_sample(r, rawfrag_evsel__idx(ev), smp))
+		return false;
+	return !r->where || (!r->where_failed && where_keep(r, rawfrag_evsel__idx(ev), rec, smp) > 0);
 }
 
 /* One sample of a known evsel: count it, or print it if selected. */
@@ -633,6 +671,18 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	}
 	if (!keep_sample(r, idx, ev->sample))
 		return 0;
+	if (r->where) {
+		int w = where_keep(r, idx, ev->rec, ev->sample);
+
+		if (w < 0 && r->force) {
+			r->nr_bad++;
+			return 0;
+		}
+		if (w < 0)
+			return r->err->err ? r->err->err : -EINVAL;
+		if (!w)
+			return 0;
+	}
 	if (r->fmt == FMT_JSON)
 		print_json(r, &r->evc[idx], ev->rec, ev->sample);
 	else
@@ -767,6 +817,17 @@ static int open_output(struct report *r)
 	return fd;
 }
 
+/* a field --where names that no selected sample had: a typo, or the wrong events */
+static bool where_unseen(struct report *r)
+{
+	const char *f = r->where ? rawfrag_where__unseen_field(r->where) : NULL;
+
+	if (f)
+		rf_errorf("report", "--where: no sample has a field '%s' (names as in --format json "
+				    "\"fields\"; nested: a.b)", f);
+	return f != NULL;
+}
+
 static int run(struct report *r)
 {
 	struct rf_print_ctx pc = { .verbose = r->verbose };
@@ -791,15 +852,28 @@ static int run(struct report *r)
 		goto out;
 	if (r->has_time && time_span(r))
 		goto out;
+	r->err = &err;
+	if (r->where_src) {
+		r->where = rawfrag_where__new(r->where_src, &err);
+		if (!r->where) {
+			rf_errorf("report", "%s", err.reason);
+			goto out;
+		}
+		r->wout = rawfrag_out__new(-1);
+		r->wem = r->wout ? rawfrag_emit__new(r->wout, RAWFRAG_EMIT_JSON) : NULL;
+		if (!r->wem)
+			goto oom;
+	}
 	if (r->fmt == FMT_PCAPNG) {
 		ret = report_pcapng(r->sess, r->output ? r->output : "-", r->force, pcapng_keep, r,
 				    &err);
-		if (ret < 0 && err.err)
+		if ((ret < 0 && err.err) || r->where_failed)
 			goto fail;
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
+		if (!ret && where_unseen(r))
+			rc = RF_EXIT_USAGE;
 		goto out;
 	}
-	r->err = &err;
 	r->tool = (struct rawfrag_tool){
 		.sz = sizeof(r->tool),
 		.sample = report_sample,
@@ -832,6 +906,8 @@ static int run(struct report *r)
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
+	if (where_unseen(r))
+		goto out;
 	ret = rawfrag_out__error(r->out);
 	if (ret && ret != -EPIPE) {
 		rf_errorf("report", "write error: %s", strerror(-ret));
@@ -864,6 +940,9 @@ out:
 	rawfrag_callchain__delete(r->rs.cc);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
+	rawfrag_emit__delete(r->wem);
+	rawfrag_out__delete(r->wout);
+	rawfrag_where__delete(r->where);
 	if (fd > 1)
 		close(fd);
 	rawfrag_session__delete(r->sess);
@@ -877,7 +956,8 @@ out:
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
-       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE };
+       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
+       O_WHERE };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -916,6 +996,7 @@ int cmd_report(int argc, char **argv)
 		{ "symfs", required_argument, NULL, O_SYMFS },
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "where", required_argument, NULL, O_WHERE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -960,6 +1041,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'f': r.force = true; break;
 		case O_NO_ORDER: r.no_order = true; break;
+		case O_WHERE: r.where_src = optarg; break;
 		case 'e': r.events = optarg; break;
 		case O_PID:
 		case O_TID:
@@ -1028,6 +1110,10 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc) {
 		rf_errorf("report", "unexpected argument '%s' (the input is given with -i)",
 			  argv[optind]);
+		goto out;
+	}
+	if (r.where_src && r.stats) {
+		rf_errorf("report", "--where and --stats do not go together");
 		goto out;
 	}
 	if (r.fmt == FMT_PCAPNG && r.stats) {

@@ -13,5 +13,6 @@
 #include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
 #include <rawfrag/machine.h>
+#include <rawfrag/where.h>
 
 #endif

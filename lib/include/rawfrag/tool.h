@@ -87,6 +87,20 @@ RAWFRAG_API int rawfrag_session__process(struct rawfrag_session *s, struct rawfr
 					 struct rawfrag_err *err);
 
 /*
+ * rawfrag_session__process() one input record at a time, for a caller that
+ * pulls (an iterator): reads the next record and hands the tool what it
+ * releases (none, one, or a round of the ordering queue); at the end of input
+ * it delivers what is still queued. The ordering queue and the thread table
+ * live on between calls made with the same tool; another tool, process() or
+ * rewind start afresh from the present position.
+ * Returns 1 after a record (call again), 0 at the end (and after it), a
+ * handler's positive value when it stopped, or -errno with err filled in; the
+ * last three end the stepping.
+ */
+RAWFRAG_API int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
+				      struct rawfrag_err *err);
+
+/*
  * Back to the first record (file mode; -ESPIPE in pipe mode), with an empty
  * thread table, for a tool that needs two passes.
  */

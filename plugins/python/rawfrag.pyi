@@ -1,0 +1,87 @@
+# Type stubs of the rawfrag extension module (plugins/python/*.c).
+"""rawfrag: read, decode and check PERF_SAMPLE_RAW payloads of perf.data files."""
+import os
+from types import TracebackType
+from typing import Any, BinaryIO, Iterator, Optional, Sequence, Union
+
+_Source = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
+_Json = Any  # dict/list/int/str/bool/None as report --format json writes them
+
+class Error(Exception):
+    """An unusable input, as the commands report it (they exit 2)."""
+    file: Optional[str]  # the input's name
+    offset: Optional[int]  # file offset of the bad record, None when it does not apply
+    reason: str  # why
+
+# A violation is a dict: {'kind': str, 'severity': 'error'|'warning', 'message': str,
+# 'raw_off': int (-1: n/a)}; check() adds 'offset': int and 'event': str.
+
+class Sample:
+    """One sample. Values the sample does not carry are None."""
+    event: str  # perf script's ev_name, e.g. 'sched:sched_switch'
+    producer: Optional[str]  # decoder of the raw payload: tracepoint, bpf_skb, ibs_op ...
+    time_ns: Optional[int]
+    cpu: Optional[int]
+    pid: Optional[int]
+    tid: Optional[int]
+    comm: Optional[str]  # as perf script shows it
+    period: Optional[int]
+    ip: Optional[int]
+    sym: None  # None until the call-chain work lands
+    dso: None  # None until the call-chain work lands
+    callchain: None  # None until the call-chain work lands
+    raw: Optional[bytes]  # the raw area: raw_size bytes (payload + pad)
+    raw_size: Optional[int]
+    raw_len: Optional[int]  # the producer's true length, None if not known
+    pad: Optional[int]  # raw_size - raw_len
+    pad_zero: Optional[bool]
+    fields: dict[str, _Json]  # exactly report --format json's "fields"
+    violations: tuple[dict[str, Any], ...]  # raw-layout findings of this sample (() = clean)
+    offset: int  # file offset of the record
+    def to_dict(self) -> dict[str, _Json]:
+        """The object report --format json prints for this sample."""
+
+class Reader:
+    """An open input: context manager and iterator of Sample (memory flat in file size)."""
+    path: str
+    mode: Optional[str]  # 'file' or 'pipe' (the perf.data format); None once closed
+    def __enter__(self) -> "Reader": ...
+    def __exit__(self, t: Optional[type], v: Optional[BaseException],
+                 tb: Optional[TracebackType]) -> bool: ...
+    def __iter__(self) -> Iterator[Sample]: ...
+    def __next__(self) -> Sample: ...
+    def close(self) -> None: ...
+    def stats(self) -> dict[str, Any]:
+        """Counts as report --stats: {'total', 'records', 'events', 'lost',
+        'lost_samples', 'skipped'}. A new pass over the input; on stdin/FIFOs only
+        before iterating."""
+    def check(self) -> dict[str, Any]:
+        """perf rawfrag check of the whole input: {'samples', 'errors', 'warnings',
+        'clean', 'events', 'violations'}. Raises Error where check exits 2."""
+
+def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
+         ordered: bool = True, force: bool = False, strict: bool = False,
+         where: Optional[str] = None) -> Reader:
+    """Open a perf.data (file or pipe format, zstd records too); '-' is stdin.
+    events: names/globs (list or comma list). ordered: perf script's time order.
+    where: only samples whose fields match (the language of report --where)."""
+
+class Decoder:
+    """Decodes perf script's raw_buf inside a handler. path: the recording (default:
+    perf script's -i/--input from the process's command line, else perf.data).
+    Raises Error when perf script reads a pipe (-i - or stdin)."""
+    path: Optional[str]
+    def __init__(self, path: Union[None, str, bytes, "os.PathLike[str]"] = None, *,
+                 strict: bool = False) -> None: ...
+    def decode(self, event_name: str, raw_buf: bytes,
+               sample: Optional[dict[str, Any]] = None) -> dict[str, _Json]:
+        """The fields of one payload, as report --format json's "fields"."""
+    def check(self, event_name: str, raw_buf: bytes,
+              sample: Optional[dict[str, Any]] = None) -> list[dict[str, Any]]:
+        """The raw-layout violations of one payload ([] = clean)."""
+    def decode_check(self, event_name: str, raw_buf: bytes,
+                     sample: Optional[dict[str, Any]] = None
+                     ) -> tuple[dict[str, _Json], list[dict[str, Any]]]: ...
+    def producer(self, event_name: str) -> Optional[str]: ...
+
+def version() -> str: ...
