@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <spawn.h>
@@ -220,24 +221,49 @@ int live_case_skb(struct live *L, struct live_case *c)
 	return pkt_grid(L, L->skel->progs.live_skb, 14, max);
 }
 
+/* the linear part of an xdp frame test_run builds: larger frames get page frags */
+static uint32_t xdp_linear(struct live *L)
+{
+	L->skel->bss->mute = 1;
+	L->skel->bss->linear = 0;
+	run_prog(L->skel->progs.live_xdp, L->pkt_pat, 8192);
+	L->skel->bss->mute = 0;
+	return L->skel->bss->linear;
+}
+
 int live_case_xdp(struct live *L, struct live_case *c)
 {
-	uint32_t max = max_linear(L, L->skel->progs.live_xdp);
+	uint32_t max = max_linear(L, L->skel->progs.live_xdp), lin = xdp_linear(L);
 
 	if (max <= 14)
 		return -EOPNOTSUPP;
+	if (lin > 14 && lin < max)
+		max = lin;
 	snprintf(c->note, sizeof(c->note), "one-buffer frames, 14..%u bytes", max);
 	return pkt_grid(L, L->skel->progs.live_xdp, 14, max);
+}
+
+/* send one multi-buffer frame; counts it in *frags when it did have frags */
+static int send_frags(struct live *L, uint32_t meta, uint32_t len, uint32_t lin, uint64_t *frags)
+{
+	int err = send_pkt(L, &L->bo[2], L->skel->progs.live_xdp, meta, len);
+
+	if (!err && L->skel->bss->linear < len)
+		++*frags;
+	return err;
 }
 
 /* multi-buffer frames: test_run puts what exceeds the linear area into page frags */
 int live_case_xdp_frags(struct live *L, struct live_case *c)
 {
 	struct bpf_program *p = L->skel->progs.live_xdp;
-	uint32_t lin = max_linear(L, p), top = 0;
+	uint32_t lin = xdp_linear(L), top = 0;
 	static const uint32_t meta[] = { 0, 1, 4, 7, 8, 64 };
+	uint64_t frags = 0;
 	int err = map_ring(L, &L->bo[2]);
 
+	if (!lin || lin >= 8192)
+		return -EOPNOTSUPP; /* test_run made no frags of 8 KiB */
 	/* the largest frame test_run builds (its frag count is limited) */
 	L->skel->bss->mute = 1;
 	for (uint32_t len = lin + 1; len < LIMIT_SUM; len += 4096) {
@@ -246,21 +272,20 @@ int live_case_xdp_frags(struct live *L, struct live_case *c)
 		top = len;
 	}
 	L->skel->bss->mute = 0;
-	if (!top)
-		return -EOPNOTSUPP;
 	for (size_t i = 0; !err && i < sizeof(meta) / sizeof(meta[0]); i++) {
 		uint32_t step = L->o.quick ? 4093 : 509;
 
 		for (uint32_t len = lin + 1; !err && len <= top && len + meta[i] <= LIMIT_SUM;
 		     len += len < lin + 9 ? 1 : step)
-			err = send_pkt(L, &L->bo[2], p, meta[i], len);
+			err = send_frags(L, meta[i], len, lin, &frags);
 		/* frag boundaries: each page edge +-1 */
 		for (uint32_t e = lin + 4096; !err && e + 1 <= top && e + 1 + meta[i] <= LIMIT_SUM;
 		     e += L->o.quick ? 4096 * 4 : 4096)
 			for (uint32_t len = e - 1; !err && len <= e + 1; len++)
-				err = send_pkt(L, &L->bo[2], p, meta[i], len);
+				err = send_frags(L, meta[i], len, lin, &frags);
 	}
-	snprintf(c->note, sizeof(c->note), "linear part %u bytes, frames up to %u bytes", lin, top);
+	snprintf(c->note, sizeof(c->note), "linear part %u bytes, frames up to %u bytes, %" PRIu64
+		 " of them with page frags", lin, top, frags);
 	return err < 0 ? err : 0;
 }
 

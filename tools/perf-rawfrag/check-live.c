@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -226,7 +227,11 @@ static void print_json(const struct live_case *c, const char *missing)
 
 static void print_table(const struct live *L, const struct live_case *cs)
 {
-	printf("perf rawfrag check --live: kernel %s, cpu %d%s\n", "running", L->cpu,
+	struct utsname u;
+
+	if (uname(&u))
+		strcpy(u.release, "?");
+	printf("perf rawfrag check --live: kernel %s, cpu %d%s\n", u.release, L->cpu,
 	       L->o.quick ? " (--quick)" : "");
 	printf("  %-12s %-11s %8s %-18s %8s %6s %8s %9s %7s\n", "case", "producer", "records",
 	       "sizes min-max/n", "ok", "viol", "pad zero", "pad stale", "wrapped");

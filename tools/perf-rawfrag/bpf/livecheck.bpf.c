@@ -38,6 +38,7 @@ __u32 size; /* meta bytes to send */
 __u32 ctxlen; /* packet bytes to send; 0 = the whole packet */
 __u32 only_pid; /* socket filter: only this process's packets (0 = all) */
 __u32 mute; /* probing what test_run accepts: send nothing */
+__u32 linear; /* the linear part of the last skb or xdp frame */
 __s64 ret; /* the helper's return value */
 __u64 runs;
 
@@ -78,6 +79,7 @@ int live_plain(void *ctx)
 SEC("tc")
 int live_skb(struct __sk_buff *skb)
 {
+	linear = skb->data_end - skb->data;
 	output(skb, skb->len);
 	return TC_ACT_OK;
 }
@@ -95,6 +97,7 @@ int live_sock(struct __sk_buff *skb)
 SEC("xdp.frags")
 int live_xdp(struct xdp_md *ctx)
 {
+	linear = ctx->data_end - ctx->data;
 	output(ctx, bpf_xdp_get_buff_len(ctx));
 	return XDP_PASS;
 }
