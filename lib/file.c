@@ -85,6 +85,8 @@ static uint32_t min_size(uint32_t type)
 	case RAWFRAG_RECORD_HEADER_ATTR:
 		return 8 + RF_ATTR_VER0;
 	case RAWFRAG_RECORD_HEADER_TRACING_DATA:
+		/* header and u32 size; the u32 pad came later (12-byte records from older perf) */
+		return 12;
 	case RAWFRAG_RECORD_HEADER_FEATURE:
 		return 16;
 	case RAWFRAG_RECORD_EVENT_UPDATE:
@@ -211,7 +213,7 @@ static void drop_behind(struct rawfrag_file *f, uint64_t off)
 static uint64_t trailer_size(const struct rawfrag_file *f, uint32_t type, const uint8_t *d,
 			     uint16_t size)
 {
-	if (type == RAWFRAG_RECORD_HEADER_TRACING_DATA && size >= 16)
+	if (type == RAWFRAG_RECORD_HEADER_TRACING_DATA && size >= 12)
 		return rf_u32(d + 8, f->swap);
 	if (type == RAWFRAG_RECORD_AUXTRACE && size >= 16)
 		return rf_u64(d + 8, f->swap);

@@ -156,7 +156,8 @@ int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 	if (r < rec->size - 8)
 		return rf_error(f, (int64_t)off, rec->type,
 				"truncated record: %" PRId64 " of %u bytes", r + 8, rec->size);
-	if (rec->type == RAWFRAG_RECORD_HEADER_TRACING_DATA && rec->size >= 16)
+	/* 12 bytes from older perf (no pad), 16 from newer: the blob follows either */
+	if (rec->type == RAWFRAG_RECORD_HEADER_TRACING_DATA && rec->size >= 12)
 		tsz = rf_u32(f->rec_buf + 8, f->swap);
 	else if (rec->type == RAWFRAG_RECORD_AUXTRACE && rec->size >= 16)
 		tsz = rf_u64(f->rec_buf + 8, f->swap);
@@ -261,6 +262,33 @@ static int apply_event_update(struct rawfrag_file *f, const struct rawfrag_recor
 		       0;
 }
 
+/*
+ * The blob after a HEADER_TRACING_DATA record. A file normally has it in the
+ * TRACING_DATA feature; one without (perf inject of an old pipe stream) has it
+ * only here, in the mapped window that moves on: kept as a copy.
+ */
+static int apply_tracing_data(struct rawfrag_file *f, const struct rawfrag_record *rec)
+{
+	void *copy;
+
+	if (!rec->trailer)
+		return 0;
+	if (f->mode == RAWFRAG_MODE_PIPE) {
+		f->env.tracing_data = rec->trailer;
+		f->env.tracing_data_size = rec->trailer_size;
+		return 0;
+	}
+	if (f->env.tracing_data)
+		return 0;
+	copy = rf_keep(f, malloc(rec->trailer_size ? rec->trailer_size : 1));
+	if (!copy)
+		return rf_error(f, -1, rec->type, "out of memory");
+	memcpy(copy, rec->trailer, rec->trailer_size);
+	f->env.tracing_data = copy;
+	f->env.tracing_data_size = rec->trailer_size;
+	return 0;
+}
+
 /* apply the records that describe the file (pipe mode; names in both modes) */
 int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
@@ -270,12 +298,7 @@ int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec)
 	case RAWFRAG_RECORD_HEADER_FEATURE:
 		return f->mode == RAWFRAG_MODE_PIPE ? apply_feature(f, rec) : 0;
 	case RAWFRAG_RECORD_HEADER_TRACING_DATA:
-		/* in file mode the blob is the TRACING_DATA feature; the window moves on */
-		if (f->mode == RAWFRAG_MODE_PIPE && rec->trailer) {
-			f->env.tracing_data = rec->trailer;
-			f->env.tracing_data_size = rec->trailer_size;
-		}
-		return 0;
+		return apply_tracing_data(f, rec);
 	case RAWFRAG_RECORD_EVENT_UPDATE:
 		return apply_event_update(f, rec);
 	default:

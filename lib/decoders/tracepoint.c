@@ -62,6 +62,7 @@ struct tp_file {
 	struct rawfrag_out *scratch; /* fast-path text while it is being checked */
 	char *kallsyms; /* where to resolve %ps from, NULL: nowhere */
 	bool kallsyms_done;
+	const struct rawfrag_decoder_ctx *ctx; /* the session's, for -v messages */
 };
 
 /* Per-evsel state: the precompiled layout of one event. */
@@ -88,18 +89,8 @@ struct tp_event {
 		uint32_t len_off, len_size; /* the field giving the count */
 		uint32_t el_size; /* bytes per counted element */
 	} lenchk[8];
-	/*
-	 * "x / REC->y" and "x % REC->y" in the print args: libtraceevent 1.7.1
-	 * divides without checking (SIGFPE on a hostile payload). Fields used as
-	 * divisors are checked per sample; any other divisor that is not a non-zero
-	 * constant keeps libtraceevent away from this event (div_unsafe).
-	 */
-	int nr_divchk;
-	struct tp_divchk {
-		uint32_t off, size;
-		const char *name;
-	} divchk[8];
-	bool div_unsafe;
+	/* divisions in the print fmt: none, checked per sample, or never printed */
+	enum rawfrag_tp_div div;
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -204,7 +195,6 @@ static void tp_event_free(struct tp_event *te)
 	free(te);
 }
 
-static void find_divs(struct tp_event *te, struct tep_print_arg *a);
 static void find_lenchk(struct tp_event *te, struct tep_print_arg *a);
 
 static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
@@ -255,7 +245,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
 	find_lenchk(te, ev->print_fmt.args);
-	find_divs(te, ev->print_fmt.args);
+	te->div = rawfrag_tp_div__classify(ev);
 	te->json_fast = true;
 	for (int i = 0; i < n; i++)
 		if (!te->f[i].jkey)
@@ -652,6 +642,11 @@ static int fast_text(struct tp_event *te, const struct rawfrag_raw *raw,
 	if (ret)
 		return ret;
 	if (len != tf->seq.len || memcmp(mine, tf->seq.buffer, len)) {
+		/* never silent: a difference is a bug in the compiled printer */
+		rawfrag_decoder_ctx__log(tf->ctx, RAWFRAG_INFO,
+					 "%s:%s: compiled printer differs from libtraceevent on "
+					 "sample %llu of the event; libtraceevent prints it from now on",
+					 te->ev->system, te->ev->name, (unsigned long long)n + 1);
 		te->nr_prog_mismatch++;
 		rawfrag_tp_prog__free(te->prog);
 		te->prog = NULL;
@@ -710,90 +705,6 @@ static void find_lenchk(struct tp_event *te, struct tep_print_arg *a)
 	}
 }
 
-/* the right operand of a '/' or '%': a non-zero constant, or a field checked per sample */
-static void add_divisor(struct tp_event *te, struct tep_print_arg *r)
-{
-	const struct tep_format_field *f;
-	char *end;
-
-	if (r && r->type == TEP_PRINT_ATOM && r->atom.atom) {
-		if (strtoull(r->atom.atom, &end, 0) == 0 || *end)
-			te->div_unsafe = true;
-		return;
-	}
-	if (!r || r->type != TEP_PRINT_FIELD || !r->field.name) {
-		te->div_unsafe = true;
-		return;
-	}
-	f = tep_find_any_field(te->ev, r->field.name);
-	if (!f || !int_size((uint32_t)f->size) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
-	    te->nr_divchk >= (int)(sizeof(te->divchk) / sizeof(te->divchk[0]))) {
-		te->div_unsafe = true;
-		return;
-	}
-	te->divchk[te->nr_divchk++] = (struct tp_divchk){
-		.off = (uint32_t)f->offset, .size = (uint32_t)f->size, .name = f->name };
-}
-
-static void find_divs_one(struct tp_event *te, struct tep_print_arg *a)
-{
-	switch (a->type) {
-	case TEP_PRINT_OP:
-		if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")))
-			add_divisor(te, a->op.right);
-		find_divs(te, a->op.left);
-		find_divs(te, a->op.right);
-		break;
-	case TEP_PRINT_TYPE:
-		find_divs(te, a->typecast.item);
-		break;
-	case TEP_PRINT_FLAGS:
-		find_divs(te, a->flags.field);
-		break;
-	case TEP_PRINT_SYMBOL:
-		find_divs(te, a->symbol.field);
-		break;
-	case TEP_PRINT_HEX:
-	case TEP_PRINT_HEX_STR:
-		find_divs(te, a->hex.field);
-		find_divs(te, a->hex.size);
-		break;
-	case TEP_PRINT_INT_ARRAY:
-		find_divs(te, a->int_array.field);
-		find_divs(te, a->int_array.count);
-		find_divs(te, a->int_array.el_size);
-		break;
-	case TEP_PRINT_FUNC:
-		find_divs(te, a->func.args);
-		break;
-	default:
-		break;
-	}
-}
-
-/* every division in the print args (sub-args are single args, lists use ->next) */
-static void find_divs(struct tp_event *te, struct tep_print_arg *a)
-{
-	for (; a; a = a->next)
-		find_divs_one(te, a);
-}
-
-/* a divisor field that is 0 in this payload (libtraceevent would trap) */
-static bool divides_by_zero(const struct tp_event *te, const struct rawfrag_raw *raw,
-			    char *why, size_t whylen)
-{
-	for (int i = 0; i < te->nr_divchk; i++) {
-		const struct tp_divchk *d = &te->divchk[i];
-
-		if ((uint64_t)d->off + d->size > raw->size ||
-		    !rd_num(raw->data + d->off, d->size, te->tf->td.swap, false)) {
-			snprintf(why, whylen, "the print format divides by %s, which is 0", d->name);
-			return true;
-		}
-	}
-	return false;
-}
-
 /*
  * libtraceevent prints __get_str() up to the NUL, wherever that is: a dynamic
  * string with no NUL before the end of the raw area would be read past it.
@@ -840,7 +751,9 @@ static __attribute__((noinline)) int tp_text_checked(const struct tp_event *te,
 
 	if (tp_check(te, raw, &end, NULL, why, sizeof(why)) ||
 	    strings_unterminated(te, raw, why, sizeof(why)) ||
-	    divides_by_zero(te, raw, why, sizeof(why))) {
+	    (te->div == RAWFRAG_TP_DIV_SAMPLE &&
+	     rawfrag_tp_div__zero(te->ev, raw->data, raw->size, te->tf->td.swap, why,
+				  sizeof(why)))) {
 		rawfrag_out__printf(out, "[bad %s:%s payload: %s]", te->ev->system, te->ev->name,
 				    why);
 		return -EINVAL;
@@ -856,10 +769,10 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 	int ret = 0;
 
 	/* counted arrays, divisors and strings need the long way */
-	if ((te->nr_lenchk || te->nr_divchk || !tp_plain_ok(te, raw)) &&
+	if ((te->nr_lenchk || te->div == RAWFRAG_TP_DIV_SAMPLE || !tp_plain_ok(te, raw)) &&
 	    tp_text_checked(te, raw, out))
 		return -EINVAL;
-	if (te->div_unsafe) {
+	if (te->div == RAWFRAG_TP_DIV_NEVER) {
 		rawfrag_out__printf(out, "[%s:%s: print format not used: it divides by a value "
 					 "that may be 0]",
 				    te->ev->system, te->ev->name);
@@ -928,25 +841,33 @@ static char *cached_kallsyms(const struct rawfrag_file *f)
 	uint64_t size = 0, off = 0;
 	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_BUILD_ID, &size);
 
-	/* build_id_event: header, pid, build_id[24] (20 + size byte), filename */
+	/*
+	 * build_id_event: header, pid, build_id[24] (20 + size byte), filename;
+	 * before 2.6.35 without the pid (perf's "ABI quirk": the kernel's name
+	 * then reads "nel.kallsyms]")
+	 */
 	while (p && home && off + 37 <= size) {
 		uint16_t misc = rawfrag__get16(p + off + 4, swap);
 		uint16_t hsize = rawfrag__get16(p + off + 6, swap);
 		const uint8_t *e = p + off;
+		unsigned int n = 20, id = 12, name = 36;
 		char path[4096], hex[41];
-		unsigned int n = 20;
 
 		if (hsize < 37 || hsize > size - off)
 			break;
 		off += hsize;
-		if (strnlen((const char *)e + 36, hsize - 36) != sizeof(kname) - 1 ||
-		    memcmp(e + 36, kname, sizeof(kname) - 1))
+		if (hsize >= 49 && !memcmp(e + 36, "nel.kallsyms]", 13)) {
+			id = 8;
+			name = 32;
+		}
+		if (strnlen((const char *)e + name, hsize - name) != sizeof(kname) - 1 ||
+		    memcmp(e + name, kname, sizeof(kname) - 1))
 			continue;
 		/* PERF_RECORD_MISC_BUILD_ID_SIZE: the size byte is valid */
-		if ((misc & (1 << 15)) && e[32] && e[32] <= 20)
+		if (id == 12 && (misc & (1 << 15)) && e[32] && e[32] <= 20)
 			n = e[32];
 		for (unsigned int i = 0; i < n; i++)
-			snprintf(hex + 2 * i, 3, "%02x", e[12 + i]);
+			snprintf(hex + 2 * i, 3, "%02x", e[id + i]);
 		snprintf(path, sizeof(path), "%s/.debug/%s/%s/kallsyms", home, kname, hex);
 		return access(path, R_OK) ? NULL : strdup(path);
 	}
@@ -1012,6 +933,7 @@ static int tp_file_init(struct rawfrag_decoder_ctx *ctx, void **file_priv)
 	tf = calloc(1, sizeof(*tf));
 	if (!tf)
 		return -ENOMEM;
+	tf->ctx = ctx;
 	trace_seq_init(&tf->seq);
 	tf->scratch = rawfrag_out__new(-1);
 	if (!tf->scratch) {
@@ -1082,6 +1004,11 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 					 ev->system, ev->name);
 		return 0;
 	}
+	if (te->div == RAWFRAG_TP_DIV_NEVER)
+		rawfrag_decoder_ctx__log(ctx, RAWFRAG_INFO,
+					 "%s:%s: print format not used: it divides by a value that "
+					 "is 0 or cannot be evaluated",
+					 ev->system, ev->name);
 	/* "fastprint=0": libtraceevent prints every sample */
 	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastprint")))
 		te->prog = rawfrag_tp_prog__compile(ev, tf->td.swap, tf->td.long_size);

@@ -184,30 +184,6 @@ static struct node *compile_op(struct rawfrag_tp_prog *p, struct tep_print_arg *
 	return n;
 }
 
-/* eval_type_str(): what a cast keeps of the value */
-static uint64_t cast_mask(const char *type)
-{
-	size_t len = strlen(type);
-
-	if (!len || type[len - 1] == '*' || !strncmp(type, "struct", 6))
-		return 0;
-	if (!strcmp(type, "u8") || !strcmp(type, "s8"))
-		return 0xff;
-	if (!strcmp(type, "u16") || !strcmp(type, "s16"))
-		return 0xffff;
-	if (!strcmp(type, "u32") || !strcmp(type, "s32"))
-		return 0xffffffff;
-	if (!strncmp(type, "unsigned ", 9))
-		type += 9;
-	if (!strcmp(type, "char"))
-		return 0xff;
-	if (!strcmp(type, "short"))
-		return 0xffff;
-	if (!strcmp(type, "int"))
-		return 0xffffffff;
-	return 0;
-}
-
 static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
 {
 	const struct tep_format_field *f;
@@ -222,7 +198,7 @@ static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg 
 		n = new_node(p, N_CAST);
 		if (!n)
 			return NULL;
-		n->val = cast_mask(a->typecast.type);
+		n->val = rawfrag_tp__cast_mask(a->typecast.type);
 		n->l = compile_num(p, a->typecast.item);
 		return n->l ? n : NULL;
 	case TEP_PRINT_ATOM:

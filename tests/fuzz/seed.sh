@@ -15,6 +15,15 @@ for g in rawfrag-gen ibs-gen s390-gen tp-be-gen; do
 	*) "$O/tests/$g" "$tmp/$g" ;;
 	esac >/dev/null 2>&1 || true
 done
+# the historic layouts (compat-gen), from tp-be-gen's little-endian pipe stream
+if [ -x "$O/tests/compat-gen" ] && [ -x "$O/tests/tp-be-gen" ] &&
+   "$O/tests/tp-be-gen" -l -p -n 20 "$tmp/base.pipe" "$tmp/base.jsonl" >/dev/null 2>&1; then
+	mkdir -p "$tmp/compat"
+	for l in $("$O/tests/compat-gen" -l); do
+		"$O/tests/compat-gen" "$l" "$tmp/base.pipe" "$tmp/compat/$l.data" || true
+	done
+	rm -f "$tmp/base.jsonl"
+fi
 if command -v perf >/dev/null && [ -d /sys/kernel/tracing/events ]; then
 	perf record -q -o "$tmp/tp.data" -e sched:sched_switch -e sched:sched_process_exec \
 		-a -- sh -c 'ls /; true' >/dev/null 2>&1 || true

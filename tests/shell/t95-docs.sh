@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make doc: every command and option documented, every page builds into a man page.
 source "$(dirname "$0")/lib.sh"
-t_plan 10
+t_plan 11
 if ! command -v asciidoc >/dev/null || ! command -v xmlto >/dev/null; then
 	t_skip_rest "man pages build: asciidoc/xmlto not installed"
 fi

@@ -164,14 +164,27 @@ static inline uint64_t rf_u64(const void *p, bool swap)
 	return rawfrag__get64(p, swap);
 }
 
-/* byte order of the "PERFILE2" magic at h: 0 host, 1 swapped, -1 not a perf.data file */
+/*
+ * Byte order from the first 16 bytes h: 0 host, 1 swapped, -1 not a perf.data
+ * file. "PERFILE2" tells it by itself; the "PERFFILE" of perf 2.6.31 - 3.1 is
+ * the same in both orders, so the header size after it tells (16: pipe, 72
+ * or 104: file), as perf's try_all_*_abis() tell it from the sizes.
+ */
 static inline int rf_magic_swap(const void *h)
 {
 	uint64_t magic = rawfrag__get64(h, false);
+	uint64_t size = rawfrag__get64((const uint8_t *)h + 8, false);
 
 	if (magic == PERF_MAGIC2)
 		return 0;
 	if (magic == __builtin_bswap64(PERF_MAGIC2))
+		return 1;
+	if (memcmp(h, "PERFFILE", 8))
+		return -1;
+	if (size == RF_PIPE_HEADER_SIZE || size == RF_FILE_HEADER_OLD || size == RF_FILE_HEADER_SIZE)
+		return 0;
+	size = __builtin_bswap64(size);
+	if (size == RF_PIPE_HEADER_SIZE || size == RF_FILE_HEADER_OLD || size == RF_FILE_HEADER_SIZE)
 		return 1;
 	return -1;
 }

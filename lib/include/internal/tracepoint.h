@@ -194,4 +194,22 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
  */
 int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **priv);
 
+/*
+ * Divisions in a print fmt (tracepoint_div.c): libtraceevent divides without
+ * looking at the divisor, so an event whose divisor can be 0 must not reach it
+ * with that payload.
+ */
+enum rawfrag_tp_div {
+	RAWFRAG_TP_DIV_NONE, /* no division, or only by non-zero constants */
+	RAWFRAG_TP_DIV_SAMPLE, /* a divisor reads the payload: ask per sample */
+	RAWFRAG_TP_DIV_NEVER, /* a divisor is 0 or cannot be evaluated */
+};
+struct tep_event;
+enum rawfrag_tp_div rawfrag_tp_div__classify(const struct tep_event *ev);
+/* true when printing this payload divides by 0; why names the divisor */
+bool rawfrag_tp_div__zero(const struct tep_event *ev, const uint8_t *data, uint32_t size,
+			  bool swap, char *why, size_t whylen);
+/* what libtraceevent's eval_type_str() keeps of a value cast to type (0: all) */
+uint64_t rawfrag_tp__cast_mask(const char *type);
+
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */
