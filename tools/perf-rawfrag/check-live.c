@@ -68,6 +68,16 @@ static enum live_tamper tamper_mode(void)
 	return TAMPER_NONE;
 }
 
+static bool libbpf_verbose;
+
+/* libbpf's messages only with -v: the one error line says what failed */
+static int live_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (!libbpf_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 /* pin to the cpu we run on: every producer then writes to the events opened there */
 static int pin_cpu(struct live *L)
 {
@@ -157,6 +167,8 @@ static int setup(struct live *L)
 	err = pin_cpu(L);
 	if (err)
 		return live_err("pinning to a cpu", err);
+	libbpf_verbose = L->o.verbose;
+	libbpf_set_print(live_libbpf_print);
 	L->skel = livecheck_bpf__open_and_load();
 	if (!L->skel)
 		return live_err("loading the BPF programs (root or CAP_BPF+CAP_PERFMON needed)", -errno);
