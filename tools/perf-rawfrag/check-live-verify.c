@@ -124,11 +124,16 @@ void live_ring__close(struct live_ring *lr)
 static const unsigned char *tamper(struct live *L, struct live_ring *lr, const unsigned char *rec,
 				   size_t *len, uint64_t off, unsigned char *buf)
 {
-	uint32_t raw_size, sum = L->want.sum;
+	uint32_t raw_size, sum = L->want.sum, pid;
 	unsigned char *raw = buf + RAW_OFF;
+	uint64_t id;
 
 	if (L->tamper == TAMPER_NONE || L->cur->tampered || !L->want.exp || *len < RAW_OFF + 8)
 		return rec;
+	memcpy(&id, rec + 8, 8);
+	memcpy(&pid, rec + PID_OFF, 4);
+	if (L->have_tp && id == L->tp.id && pid != (uint32_t)L->want.tp_pid)
+		return rec; /* another process's exec: not what this case checks */
 	memcpy(&raw_size, rec + RAW_OFF - 4, 4);
 	if (L->tamper == TAMPER_PAD && raw_size == sum)
 		return rec; /* no pad to damage: wait for one with pad */
