@@ -30,9 +30,9 @@ BPFTOOL ?= bpftool
 PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
 export PKG_CONFIG_PATH
 
-PKGS := libtraceevent libbpf libzstd libelf zlib
+PKGS := libtraceevent libbpf libzstd libelf zlib libunwind-generic
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty
 LIBPERF_DIR := $(abspath $(DEPS))/libperf
 LIBPERF_CFLAGS := -I$(LIBPERF_DIR)/include
 LIBPERF_LIBS := $(LIBPERF_DIR)/lib64/libperf.a $(LIBPERF_DIR)/lib64/libapi.a

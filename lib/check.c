@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rawfrag/tool.h>
+
 #include "internal/check_sink.h"
 #include "internal/opts.h"
 
@@ -302,10 +304,28 @@ static void diagnose(struct rawfrag_checker *c, const struct perf_event_attr *at
 					   (unsigned long long)off + 4, raw_size, rec->size);
 }
 
+static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *rec,
+			struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp);
+
 int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_record *rec,
 			    const struct rawfrag_sample *smp)
 {
-	struct rawfrag_evsel *evsel;
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	return check_sample(c, rec, rawfrag_file__evsel_of(c->file, rec), smp);
+}
+
+/* the session found the evsel already: no second lookup */
+int rawfrag_checker__event(struct rawfrag_checker *c, const struct rawfrag_event *ev)
+{
+	if (ev->rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	return check_sample(c, ev->rec, ev->evsel, ev->sample);
+}
+
+static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *rec,
+			struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp)
+{
 	const struct perf_event_attr *attr;
 	const struct rawfrag_decoder *dec;
 	struct rawfrag_sample local;
@@ -315,9 +335,6 @@ int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_reco
 	int64_t len = -1;
 	uint64_t stale;
 
-	if (rec->type != PERF_RECORD_SAMPLE)
-		return 0;
-	evsel = rawfrag_file__evsel_of(c->file, rec);
 	c->cur_idx = evsel ? rawfrag_evsel__idx(evsel) : -1;
 	ev = get_ev(c, c->cur_idx);
 	if (!ev)

@@ -13,17 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/out.h"
-
-#define EMIT_MAX_DEPTH 64
-
-struct rawfrag_emit {
-	struct rawfrag_out *out;
-	enum rawfrag_emit_format fmt;
-	int depth;
-	/* per level: nothing emitted at this level yet */
-	bool first[EMIT_MAX_DEPTH];
-};
+#include "internal/emit.h"
 
 struct rawfrag_emit *rawfrag_emit__new(struct rawfrag_out *o, enum rawfrag_emit_format fmt)
 {
@@ -100,28 +90,127 @@ static void emit_close(struct rawfrag_emit *e, char c)
 		e->depth--;
 }
 
-/*
- * begin_object(name) for a caller that has the JSON key written out once
- * (jkey: quotes and colon included): the per-sample escaping scan of a constant name
- * was a tenth of a tracepoint's JSON line.
- */
-void rf_emit__begin_object_jkey(struct rawfrag_emit *e, const char *name, const char *jkey,
-				size_t len)
+static void emit_str_value(struct rawfrag_emit *e, const char *s, size_t len)
 {
-	struct rawfrag_out *o = e->out;
-
-	if (e->fmt != RAWFRAG_EMIT_JSON) {
-		emit_open(e, name, '{');
+	if (!s) {
+		rawfrag_out__puts(e->out, e->fmt == RAWFRAG_EMIT_JSON ? "null" : "(null)");
 		return;
 	}
-	if (!e->first[e->depth])
-		rf_out_putc(o, ',');
-	e->first[e->depth] = false;
-	rf_out_write(o, jkey, len);
-	rf_out_putc(o, '{');
+	if (e->fmt == RAWFRAG_EMIT_JSON) {
+		rawfrag_out__json_str(e->out, s, len);
+		return;
+	}
+	if (len == (size_t)-1)
+		len = strlen(s);
+	else
+		len = strnlen(s, len);
+	rf_out_write(e->out, s, len);
+}
+
+static void emit_bytes_value(struct rawfrag_emit *e, const void *p, size_t len)
+{
+	static const char hx[] = "0123456789abcdef";
+	const uint8_t *b = p;
+	char tmp[256];
+	size_t n = 0;
+
+	if (e->fmt == RAWFRAG_EMIT_JSON)
+		rf_out_putc(e->out, '"');
+	for (size_t i = 0; i < len; i++) {
+		tmp[n++] = hx[b[i] >> 4];
+		tmp[n++] = hx[b[i] & 0xf];
+		if (n == sizeof(tmp)) {
+			rf_out_write(e->out, tmp, n);
+			n = 0;
+		}
+	}
+	rf_out_write(e->out, tmp, n);
+	if (e->fmt == RAWFRAG_EMIT_JSON)
+		rf_out_putc(e->out, '"');
+}
+
+int rf_emit_key__init(struct rf_emit_key *k, const char *name)
+{
+	struct rawfrag_out *mem;
+	size_t n;
+	char *j, *t;
+
+	memset(k, 0, sizeof(*k));
+	if (!name)
+		return 0;
+	n = strlen(name);
+	mem = rawfrag_out__new(-1);
+	if (!mem)
+		return -ENOMEM;
+	rawfrag_out__json_str(mem, name, n);
+	rawfrag_out__putc(mem, ':');
+	/* zeroed slack: keys are copied RF_KEY_COPY bytes at a time */
+	j = calloc(1, mem->len + RF_KEY_COPY);
+	t = calloc(1, n + 1 + RF_KEY_COPY);
+	if (!j || !t || mem->err) {
+		free(j);
+		free(t);
+		rawfrag_out__delete(mem);
+		return -ENOMEM;
+	}
+	memcpy(j, mem->buf, mem->len);
+	memcpy(t, name, n);
+	t[n] = '=';
+	k->form[RAWFRAG_EMIT_JSON] = j;
+	k->len[RAWFRAG_EMIT_JSON] = (uint32_t)mem->len;
+	k->form[RAWFRAG_EMIT_TEXT] = t;
+	k->len[RAWFRAG_EMIT_TEXT] = (uint32_t)n + 1;
+	rawfrag_out__delete(mem);
+	return 0;
+}
+
+void rf_emit_key__fini(struct rf_emit_key *k)
+{
+	free(k->form[0]);
+	free(k->form[1]);
+	memset(k, 0, sizeof(*k));
+}
+
+void rf_emit__openk(struct rawfrag_emit *e, const struct rf_emit_key *k, char c)
+{
+	char *p = rf_emit__key(e, k, 1);
+
+	if (p) {
+		*p++ = c;
+		rf_emit__commit(e, p);
+	}
+	/* deeper than the stack: keep rendering at the last level (separators may
+	 * be off, but output stays bounded and memory safe) */
 	if (e->depth < EMIT_MAX_DEPTH - 1)
 		e->depth++;
 	e->first[e->depth] = true;
+}
+
+void rf_emit__close(struct rawfrag_emit *e, char c)
+{
+	emit_close(e, c);
+}
+
+void rf_emit__strk(struct rawfrag_emit *e, const struct rf_emit_key *k, const char *s,
+		   size_t len)
+{
+	char *p = rf_emit__key(e, k, 0);
+
+	if (!p)
+		return;
+	rf_emit__commit(e, p);
+	emit_str_value(e, s, len);
+}
+
+void rf_emit__bytesk(struct rawfrag_emit *e, const struct rf_emit_key *k, const void *p,
+		     size_t len)
+{
+	char *d = rf_emit__key(e, k, 0);
+
+	if (!d)
+		return;
+	rf_emit__commit(e, d);
+	emit_bytes_value(e, p, len);
 }
 
 void rawfrag_emit__begin_object(struct rawfrag_emit *e, const char *name)
@@ -177,42 +266,13 @@ void rawfrag_emit__hex(struct rawfrag_emit *e, const char *name, uint64_t v)
 void rawfrag_emit__str(struct rawfrag_emit *e, const char *name, const char *s, size_t len)
 {
 	emit_key(e, name);
-	if (!s) {
-		rawfrag_out__puts(e->out, e->fmt == RAWFRAG_EMIT_JSON ? "null" : "(null)");
-		return;
-	}
-	if (e->fmt == RAWFRAG_EMIT_JSON) {
-		rawfrag_out__json_str(e->out, s, len);
-		return;
-	}
-	if (len == (size_t)-1)
-		len = strlen(s);
-	else
-		len = strnlen(s, len);
-	rf_out_write(e->out, s, len);
+	emit_str_value(e, s, len);
 }
 
 void rawfrag_emit__bytes(struct rawfrag_emit *e, const char *name, const void *p, size_t len)
 {
-	static const char hx[] = "0123456789abcdef";
-	const uint8_t *b = p;
-	char tmp[256];
-	size_t n = 0;
-
 	emit_key(e, name);
-	if (e->fmt == RAWFRAG_EMIT_JSON)
-		rf_out_putc(e->out, '"');
-	for (size_t i = 0; i < len; i++) {
-		tmp[n++] = hx[b[i] >> 4];
-		tmp[n++] = hx[b[i] & 0xf];
-		if (n == sizeof(tmp)) {
-			rf_out_write(e->out, tmp, n);
-			n = 0;
-		}
-	}
-	rf_out_write(e->out, tmp, n);
-	if (e->fmt == RAWFRAG_EMIT_JSON)
-		rf_out_putc(e->out, '"');
+	emit_bytes_value(e, p, len);
 }
 
 void rawfrag_emit__null(struct rawfrag_emit *e, const char *name)

@@ -108,6 +108,16 @@ static int read_file_header(struct rawfrag_file *f)
 				"attrs section 0x%" PRIx64 "+0x%" PRIx64
 				" beyond the file size 0x%" PRIx64,
 				f->attrs_offset, f->attrs_size, f->size);
+	/*
+	 * data size 0 (perf and we write that at the start) or a data section
+	 * past the end: the recording stopped before finishing its header
+	 */
+	if ((f->data_size == 0 || !rf_fits(f->data_offset, f->data_size, f->size)) &&
+	    f->data_offset >= f->hdr_size && f->data_offset < f->size) {
+		f->interrupted = f->data_size ? 2 : 1;
+		f->data_size = f->size - f->data_offset;
+		return 0;
+	}
 	if (f->data_size == 0)
 		return rf_error(f, 48, 0, "data size is 0 (was perf record properly terminated?)");
 	if (!rf_fits(f->data_offset, f->data_size, f->size))
@@ -273,6 +283,52 @@ out:
 	return err;
 }
 
+/*
+ * An interrupted recording: walk the record headers to the first record cut
+ * short (or zeroed) and keep the data section to the complete records before it.
+ */
+#define RF_SCAN_BUF (1u << 20)
+
+static int scan_interrupted(struct rawfrag_file *f)
+{
+	uint64_t off = f->data_offset, end = f->data_offset + f->data_size, n = 0;
+	uint64_t boff = 0, blen = 0;
+	uint8_t *buf = malloc(RF_SCAN_BUF);
+
+	if (!buf)
+		return rf_error(f, -1, 0, "out of memory");
+	/* header fields read through a 1 MiB buffer: a pread per record is slow */
+	while (end - off >= 8) {
+		uint16_t size;
+
+		if (off < boff || off + 8 > boff + blen) {
+			blen = end - off < RF_SCAN_BUF ? end - off : RF_SCAN_BUF;
+			boff = off;
+			if (rf_pread(f, buf, blen, boff))
+				break;
+		}
+		size = rawfrag__get16(buf + (off - boff) + 6, f->swap);
+		if (size < 8 || size > end - off)
+			break;
+		off += size;
+		n++;
+	}
+	free(buf);
+	f->data_size = off - f->data_offset;
+	if (!f->force)
+		return rf_error(f, (int64_t)off, 0,
+				"recording was interrupted at offset %" PRIu64 "; %" PRIu64
+				" complete records (%s; --force reads them)", off, n,
+				f->interrupted == 1 ? "data size is 0: was perf record properly terminated?" :
+				"the data section runs past the end of the file");
+	rf_print(f, RAWFRAG_WARN,
+		 "rawfrag: %s: recording was interrupted at offset %" PRIu64 "; %" PRIu64
+		 " complete records (%s)\n", f->path, off, n,
+		 f->interrupted == 1 ? "data size is 0: was perf record properly terminated?" :
+		 "the data section runs past the end of the file");
+	return 0;
+}
+
 int rf_header__read(struct rawfrag_file *f)
 {
 	int err;
@@ -280,7 +336,12 @@ int rf_header__read(struct rawfrag_file *f)
 	err = read_file_header(f);
 	if (!err)
 		err = read_attrs(f);
+	/* an interrupted recording has no feature section (or a cut one) */
+	if (!err && f->interrupted)
+		memset(f->features, 0, sizeof(f->features));
 	if (!err)
 		err = read_features(f);
+	if (!err && f->interrupted)
+		err = scan_interrupted(f);
 	return err;
 }

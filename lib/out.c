@@ -178,49 +178,35 @@ void rawfrag_out__printf(struct rawfrag_out *o, const char *fmt, ...)
 
 void rawfrag_out__u64(struct rawfrag_out *o, uint64_t v)
 {
-	char tmp[24];
-	char *p = tmp + sizeof(tmp);
+	char *p = rf_out_room(o, 20);
 
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		p -= 2;
-		memcpy(p, rf_digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, rf_digit_pairs + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	rawfrag_out__write(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (p)
+		o->len = (size_t)(rf_put_u64(p, v) - o->buf);
 }
 
 void rawfrag_out__s64(struct rawfrag_out *o, int64_t v)
 {
-	if (v < 0) {
-		rawfrag_out__putc(o, '-');
-		/* via unsigned negation: INT64_MIN has no positive counterpart */
-		rawfrag_out__u64(o, -(uint64_t)v);
-		return;
-	}
-	rawfrag_out__u64(o, (uint64_t)v);
+	char *p = rf_out_room(o, 21);
+
+	if (p)
+		o->len = (size_t)(rf_put_s64(p, v) - o->buf);
 }
 
 void rawfrag_out__hex(struct rawfrag_out *o, uint64_t v)
 {
-	static const char hx[] = "0123456789abcdef";
-	char tmp[20];
-	char *p = tmp + sizeof(tmp);
+	char *p = rf_out_room(o, 18);
 
-	do {
-		*--p = hx[v & 0xf];
-		v >>= 4;
-	} while (v);
-	*--p = 'x';
-	*--p = '0';
-	rawfrag_out__write(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	if (!p)
+		return;
+	p[0] = '0';
+	p[1] = 'x';
+	o->len = (size_t)(rf_put_hex(p + 2, v) - o->buf);
+}
+
+/* the slow side of rf_out_room(): flush or grow */
+char *rf_out_room_slow(struct rawfrag_out *o, size_t n)
+{
+	return out_room(o, n) && !o->err ? o->buf + o->len : NULL;
 }
 
 /* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */

@@ -23,7 +23,10 @@
 #include "internal/decoder.h"
 #include "internal/opts.h"
 
+#include "internal/stream.h"
+
 struct rawfrag_session {
+	struct rf_session_head head; /* first: see internal/stream.h */
 	struct rawfrag_file *file;
 	rawfrag_print_fn_t print;
 	void *print_ctx;
@@ -125,6 +128,20 @@ void rawfrag_decoder_ctx__log(const struct rawfrag_decoder_ctx *ctx,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	call_print(ctx->print, lvl, ctx->print_ctx, "rawfrag: %s", msg);
+}
+
+void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
+		     const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!s->print)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	call_print(s->print, lvl, s->print_ctx, "rawfrag: %s", msg);
 }
 
 static void sess_err(struct rawfrag_err *err, int e, const char *fmt, ...)
@@ -371,6 +388,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 {
 	if (!s)
 		return;
+	rf_stream__delete(s->head.stream);
 	if (s->ctx && s->inited) {
 		unbind_all(s);
 		fini_all(s);

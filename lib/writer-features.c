@@ -148,6 +148,48 @@ static int check_before_start(struct rawfrag_writer *w, int feat)
 	return 0;
 }
 
+#define BUILD_ID_NAME_ALIGN 64
+#define MISC_BUILD_ID_SIZE (1 << 15)
+
+int rawfrag_writer__add_build_id(struct rawfrag_writer *w, uint16_t misc, int32_t pid,
+				 const uint8_t *id, int id_len, const char *name)
+{
+	const void *old = w->feat[RAWFRAG_FEAT_BUILD_ID].data;
+	size_t old_len = w->feat[RAWFRAG_FEAT_BUILD_ID].len;
+	struct rw_buf b = { .swap = w->swap };
+	uint16_t h16[2];
+	uint8_t bid[24] = { 0 };
+	size_t nlen, padded;
+	bool late = w->started && !w->pipe && !w->finished;
+
+	if (w->failed)
+		return w->err.err;
+	if (w->started && !late)
+		return rw_usage(w, -EBUSY, "build-id added after start in pipe mode or after finish");
+	if (!id || id_len <= 0 || id_len > 20 || !name)
+		return rw_usage(w, -EINVAL, "add_build_id: bad build-id or name");
+	nlen = strlen(name) + 1;
+	padded = (nlen + BUILD_ID_NAME_ALIGN - 1) & ~(size_t)(BUILD_ID_NAME_ALIGN - 1);
+	if (8 + 4 + sizeof(bid) + padded > 0xffff)
+		return rw_usage(w, -E2BIG, "add_build_id: name too long");
+	memcpy(bid, id, id_len);
+	bid[20] = (uint8_t)id_len;
+	/* the entries so far, then this one: header, pid, build_id[24], padded name */
+	if (old_len)
+		rw_buf__put(&b, old, old_len);
+	rw_buf__put32(&b, RAWFRAG_RECORD_HEADER_BUILD_ID);
+	h16[0] = misc | MISC_BUILD_ID_SIZE;
+	h16[1] = (uint16_t)(8 + 4 + sizeof(bid) + padded);
+	for (int i = 0; i < 2; i++)
+		h16[i] = b.swap ? __builtin_bswap16(h16[i]) : h16[i];
+	rw_buf__put(&b, h16, sizeof(h16));
+	rw_buf__put32(&b, (uint32_t)pid);
+	rw_buf__put(&b, bid, sizeof(bid));
+	rw_buf__put(&b, name, nlen);
+	rw_buf__put(&b, NULL, padded - nlen);
+	return rw_set_feat(w, RAWFRAG_FEAT_BUILD_ID, &b);
+}
+
 int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s)
 {
 	struct rw_buf b = { .swap = w->swap };

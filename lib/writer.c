@@ -346,13 +346,40 @@ int rawfrag_writer__add_evsel(struct rawfrag_writer *w, const struct perf_event_
 
 /* ---- start ---- */
 
+/* the file header; data_size 0 and no features until finish() */
+static void file_header(struct rawfrag_writer *w, uint64_t data_size, const uint64_t *bits,
+			uint64_t *hdr)
+{
+	uint64_t pos = FILE_HEADER_SIZE;
+
+	for (int i = 0; i < w->nr_evsels; i++)
+		pos += 8ULL * w->evsels[i].nr_ids;
+	memset(hdr, 0, FILE_HEADER_SIZE);
+	hdr[0] = t64(w, PERF_MAGIC2);
+	hdr[1] = t64(w, FILE_HEADER_SIZE);
+	hdr[2] = t64(w, w->attr_size + 16ULL);
+	hdr[3] = t64(w, pos);
+	hdr[4] = t64(w, (w->attr_size + 16ULL) * w->nr_evsels);
+	hdr[5] = t64(w, pos + (w->attr_size + 16ULL) * w->nr_evsels);
+	hdr[6] = t64(w, data_size);
+	/* hdr[7], hdr[8]: event_types, unused */
+	for (int i = 0; bits && i < 4; i++)
+		hdr[9 + i] = t64(w, bits[i]);
+}
+
+/*
+ * The header goes out first with the magic, the attrs and a data size of 0, as
+ * perf record writes it: a recording cut short (SIGKILL, full disk) is still
+ * recognizable as one, and its complete records readable.
+ */
 static int start_file(struct rawfrag_writer *w)
 {
 	uint8_t attr[MAX_ATTR_SIZE];
-	uint64_t ids_off = FILE_HEADER_SIZE, sec[2];
+	uint64_t ids_off = FILE_HEADER_SIZE, sec[2], hdr[FILE_HEADER_SIZE / 8];
 	int ret;
 
-	ret = out(w, NULL, FILE_HEADER_SIZE); /* placeholder, rewritten by finish() */
+	file_header(w, 0, NULL, hdr);
+	ret = out(w, hdr, FILE_HEADER_SIZE);
 	for (int i = 0; !ret && i < w->nr_evsels; i++)
 		for (int j = 0; !ret && j < w->evsels[i].nr_ids; j++) {
 			uint64_t id = t64(w, w->evsels[i].ids[j]);
@@ -371,7 +398,7 @@ static int start_file(struct rawfrag_writer *w)
 			ret = out(w, sec, sizeof(sec));
 	}
 	w->data_offset = w->off;
-	return ret;
+	return ret ? ret : flush_buf(w);
 }
 
 static int user_record(struct rawfrag_writer *w, uint32_t type, const void *body,
@@ -764,19 +791,7 @@ static int finish_file(struct rawfrag_writer *w)
 	if (ret)
 		return ret;
 
-	hdr[0] = t64(w, PERF_MAGIC2);
-	hdr[1] = t64(w, FILE_HEADER_SIZE);
-	hdr[2] = t64(w, w->attr_size + 16ULL);
-	pos = FILE_HEADER_SIZE;
-	for (int i = 0; i < w->nr_evsels; i++)
-		pos += 8ULL * w->evsels[i].nr_ids;
-	hdr[3] = t64(w, pos);
-	hdr[4] = t64(w, (w->attr_size + 16ULL) * w->nr_evsels);
-	hdr[5] = t64(w, w->data_offset);
-	hdr[6] = t64(w, data_size);
-	/* hdr[7], hdr[8]: event_types, unused */
-	for (int i = 0; i < 4; i++)
-		hdr[9 + i] = t64(w, bits[i]);
+	file_header(w, data_size, bits, hdr);
 	return pwrite_all(w, hdr, sizeof(hdr), 0);
 }
 

@@ -78,3 +78,58 @@ for rate in $rates; do
 done
 echo
 echo "highest rate with zero loss (-m $pages): perf rawfrag record ${best_ours}/s, perf record ${best_perf}/s"
+
+# --- saturation: a tight syscall loop on every CPU, recorded system-wide as
+# raw_syscalls:sys_enter at the default ring size and at -m 8: samples written,
+# lost (LOST records), recorder CPU time and peak RSS, and the workload's
+# slowdown against a run without a recorder. perf rawfrag check counts samples
+# and lost events in both files (it reads perf's too).
+#   BENCH_SAT_COUNT=1000000  read+write syscall pairs per CPU (dd bs=1)
+sat_count=${BENCH_SAT_COUNT:-1000000}
+ncpu=$(nproc)
+sat_ev=raw_syscalls:sys_enter
+# the loop on every cpu; prints its wall-clock seconds
+sat_loop() {
+	local t0 t1 pids=()
+	t0=$(date +%s.%N)
+	for _ in $(seq "$ncpu"); do
+		dd if=/dev/zero of=/dev/null bs=1 count="$sat_count" status=none &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+}
+# NAME PAGES CMD... -> one table row
+sat_measure() {
+	local name=$1 pages=$2; shift 2
+	rm -f "$dir/s.data"
+	/usr/bin/time -f '%U %S %M' -o "$dir/stime.out" "$@" -a -m "$pages" -e "$sat_ev" \
+		-o "$dir/s.data" >/dev/null 2>"$dir/s.err" &
+	local rpid=$! wl
+	sleep 1
+	wl=$(sat_loop)
+	sleep 0.2
+	pkill -INT -P "$rpid" 2>/dev/null || kill -INT "$rpid"
+	wait "$rpid"
+	local line samples lost cpu rss
+	line=$("$tool" check "$dir/s.data" 2>/dev/null | head -1)
+	samples=$(sed -n 's/.*: \([0-9]*\) samples,.*/\1/p' <<<"$line")
+	lost=$(sed -n 's/.*, \([0-9]*\) lost events.*/\1/p' <<<"$line")
+	# the last line: time adds "Command terminated by signal 2" before it
+	cpu=$(tail -1 "$dir/stime.out" | awk '{ printf "%.2f", $1 + $2 }')
+	rss=$(tail -1 "$dir/stime.out" | awk '{ printf "%.0f", $3 / 1024 }')
+	printf '%-8s %-20s %11s %10s %6s %6s %6s %9s %8s\n' "$pages" "$name" "${samples:-?}" \
+		"${lost:-0}" "$(awk -v s="${samples:-0}" -v l="${lost:-0}" 'BEGIN { printf "%.1f", (s + l ? 100 * l / (s + l) : 0) }')" \
+		"$cpu" "$rss" "$wl" "$(awk -v w="$wl" -v b="$sat_base" 'BEGIN { printf "%.2fx", (b > 0 ? w / b : 0) }')"
+}
+echo
+echo "== saturation: dd bs=1 ($sat_count read+write pairs) on each of $ncpu CPUs, $sat_ev -a"
+sat_base=$(sat_loop)
+echo "workload alone: $sat_base s"
+printf '%-8s %-20s %11s %10s %6s %6s %6s %9s %8s\n' "pages" "recorder" "samples" "lost" \
+	"lost%" "cpu s" "RSS MB" "workload" "slowdown"
+for pages in 128 8; do
+	sat_measure "perf rawfrag record" "$pages" "$tool" record -q
+	sat_measure "perf record" "$pages" perf record -q --no-buildid
+done

@@ -3,7 +3,7 @@
 # reported as ratios (no wall time is asserted anywhere).
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording one
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|record|skb  run one part
+#   BENCH_ONLY=read|record|callchain|skb  run one part
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build/out}
@@ -88,6 +88,9 @@ all|read) bench_read ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|record) [ -x "$top/scripts/bench-record.sh" ] && bash "$top/scripts/bench-record.sh" "$O" ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|callchain) bash "$top/scripts/bench-callchain.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|skb) [ -x "$top/scripts/bench-skb.sh" ] && bash "$top/scripts/bench-skb.sh" "$O" ;;

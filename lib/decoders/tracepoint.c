@@ -35,6 +35,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "internal/decoders.h"
+#include "internal/emit.h"
 #include "internal/tracepoint.h"
 
 enum tpf_kind {
@@ -47,8 +48,7 @@ enum tpf_kind {
 
 struct tp_field {
 	const char *name; /* owned by the tep_event */
-	char *jkey; /* "name": for the JSON fast path, NULL if the name needs escaping */
-	uint32_t jkey_len;
+	struct rf_emit_key key; /* the name, encoded once for the emitter */
 	uint32_t offset, size; /* of the field itself (for dynamic ones: the locator) */
 	uint32_t elem; /* element size of arrays */
 	uint8_t kind;
@@ -81,7 +81,6 @@ struct tp_event {
 	struct rawfrag_tp_prog *prog;
 	uint64_t nr_text;
 	uint64_t nr_prog_mismatch;
-	bool json_fast; /* every field name is plain: JSON written directly */
 	/* __print_hex/__print_array(REC->array, REC->len...): lengths to check */
 	int nr_lenchk;
 	struct tp_lenchk {
@@ -165,31 +164,13 @@ static uint32_t field_align(const struct tp_field *f, int long_size)
 	return a;
 }
 
-#define JKEY_COPY 32 /* keys up to this long are copied in one fixed-size move */
-
-/* Precompute "name": when the name is plain (it always is for kernel formats). */
-static int json_key(struct tp_field *f)
-{
-	size_t n = strlen(f->name);
-
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)f->name[i]) && f->name[i] != '_')
-			return 0;
-	/* zeroed slack: keys are copied JKEY_COPY bytes at a time */
-	f->jkey = calloc(1, n + 4 + JKEY_COPY);
-	if (!f->jkey)
-		return -ENOMEM;
-	f->jkey_len = (uint32_t)snprintf(f->jkey, n + 4, "\"%s\":", f->name);
-	return 0;
-}
-
 static void tp_event_free(struct tp_event *te)
 {
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
 	for (int i = 0; te->f && i < te->nr_common + te->nr_fields; i++)
-		free(te->f[i].jkey);
+		rf_emit_key__fini(&te->f[i].key);
 	free(te->f);
 	free(te->dyn);
 	free(te);
@@ -227,7 +208,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 			if (f->offset < 0 || f->size < 0 || f->offset > 0xffff || f->size > 0xffff)
 				goto err;
 			classify(tpf, f);
-			if (json_key(tpf))
+			if (rf_emit_key__init(&tpf->key, tpf->name))
 				goto err;
 			if (tpf->offset + tpf->size > te->fixed)
 				te->fixed = tpf->offset + tpf->size;
@@ -246,10 +227,6 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
 	find_lenchk(te, ev->print_fmt.args);
 	te->div = rawfrag_tp_div__classify(ev);
-	te->json_fast = true;
-	for (int i = 0; i < n; i++)
-		if (!te->f[i].jkey)
-			te->json_fast = false;
 	return te;
 err:
 	tp_event_free(te);
@@ -408,17 +385,26 @@ static inline bool tp_plain_ok(const struct tp_event *te, const struct rawfrag_r
 
 /* ---- typed fields ---- */
 
-static void emit_elem(struct rawfrag_emit *em, const char *name, const struct tp_field *f,
-		      const uint8_t *p, uint32_t n, bool swap)
+/* "common" as the emitter keys it, encoded once (with the zero slack keys have) */
+static const char common_text[40] = "common=", common_json[40] = "\"common\":";
+static const struct rf_emit_key common_key = {
+	.form = { [RAWFRAG_EMIT_TEXT] = (char *)common_text,
+		  [RAWFRAG_EMIT_JSON] = (char *)common_json },
+	.len = { [RAWFRAG_EMIT_TEXT] = 7, [RAWFRAG_EMIT_JSON] = 9 },
+};
+
+static inline __attribute__((always_inline)) void
+emit_elem(struct rawfrag_emit *em, const struct rf_emit_key *k,
+			     const struct tp_field *f, const uint8_t *p, uint32_t n, bool swap)
 {
 	uint64_t v = rd_num(p, n, swap, f->is_signed);
 
 	if (f->elem_ptr)
-		rawfrag_emit__hex(em, name, v);
+		rf_emit__hexk(em, k, v);
 	else if (f->is_signed)
-		rawfrag_emit__s64(em, name, (int64_t)v);
+		rf_emit__s64k(em, k, (int64_t)v);
 	else
-		rawfrag_emit__u64(em, name, v);
+		rf_emit__u64k(em, k, v);
 }
 
 static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
@@ -428,154 +414,28 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	uint32_t off, len;
 
 	if (!field_span(f, raw, swap, &off, &len)) {
-		rawfrag_emit__null(em, f->name);
+		rf_emit__nullk(em, &f->key);
 		return;
 	}
 	p = raw->data + off;
 	switch (f->kind) {
 	case TPF_INT:
 	case TPF_PTR:
-		emit_elem(em, f->name, f, p, f->size, swap);
+		emit_elem(em, &f->key, f, p, f->size, swap);
 		break;
 	case TPF_STR:
-		rawfrag_emit__str(em, f->name, (const char *)p, strnlen((const char *)p, len));
+		rf_emit__strk(em, &f->key, (const char *)p, strnlen((const char *)p, len));
 		break;
 	case TPF_ARRAY:
-		rawfrag_emit__begin_array(em, f->name);
+		rf_emit__openk(em, &f->key, '[');
 		for (uint32_t i = 0; i + f->elem <= len; i += f->elem)
 			emit_elem(em, NULL, f, p + i, f->elem, swap);
-		rawfrag_emit__end_array(em);
+		rf_emit__close(em, ']');
 		break;
 	default:
-		rawfrag_emit__bytes(em, f->name, p, len);
+		rf_emit__bytesk(em, &f->key, p, len);
 		break;
 	}
-}
-
-/* ---- JSON fast path: the same output as the emitter calls above ---- */
-
-static void sb_hex(struct rawfrag_tp_sb *sb, uint64_t v)
-{
-	static const char hx[] = "0123456789abcdef";
-	char buf[16];
-	int i = 16;
-
-	do {
-		buf[--i] = hx[v & 15];
-		v >>= 4;
-	} while (v);
-	rawfrag_tp_sb__write(sb, buf + i, 16 - i);
-}
-
-static inline void json_elem(struct rawfrag_tp_sb *sb, const struct tp_field *f,
-			     const uint8_t *p, uint32_t n, bool swap)
-{
-	uint64_t v = rd_num(p, n, swap, f->is_signed);
-
-	if (f->elem_ptr) {
-		rawfrag_tp_sb__write(sb, "\"0x", 3);
-		sb_hex(sb, v);
-		rawfrag_tp_sb__write(sb, "\"", 1);
-	} else if (f->is_signed) {
-		rawfrag_tp_sb__s64(sb, (int64_t)v);
-	} else {
-		rawfrag_tp_sb__u64(sb, v);
-	}
-}
-
-static void json_str(struct rawfrag_tp_sb *sb, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		/* anything that needs escaping: the out's own escaper */
-		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
-			rawfrag_tp_sb__flush(sb);
-			rawfrag_out__json_str(sb->o, s, len);
-			rawfrag_tp_sb__init(sb, sb->o);
-			return;
-		}
-	}
-	rawfrag_tp_sb__write(sb, "\"", 1);
-	rawfrag_tp_sb__write(sb, s, len);
-	rawfrag_tp_sb__write(sb, "\"", 1);
-}
-
-static void json_field(struct rawfrag_tp_sb *sb, const struct tp_field *f,
-		       const struct rawfrag_raw *raw, bool swap)
-{
-	static const char hx[] = "0123456789abcdef";
-	const uint8_t *p;
-	uint32_t off, len;
-
-	if (f->jkey_len <= JKEY_COPY) {
-		rawfrag_tp_sb__reserve(sb, JKEY_COPY);
-		memcpy(sb->b + sb->len, f->jkey, JKEY_COPY);
-		sb->len += f->jkey_len;
-	} else {
-		rawfrag_tp_sb__write(sb, f->jkey, f->jkey_len);
-	}
-	if (!field_span(f, raw, swap, &off, &len)) {
-		rawfrag_tp_sb__write(sb, "null", 4);
-		return;
-	}
-	p = raw->data + off;
-	switch (f->kind) {
-	case TPF_INT:
-	case TPF_PTR:
-		json_elem(sb, f, p, f->size, swap);
-		break;
-	case TPF_STR:
-		json_str(sb, (const char *)p, strnlen((const char *)p, len));
-		break;
-	case TPF_ARRAY:
-		rawfrag_tp_sb__write(sb, "[", 1);
-		for (uint32_t i = 0; i + f->elem <= len; i += f->elem) {
-			if (i)
-				rawfrag_tp_sb__write(sb, ",", 1);
-			json_elem(sb, f, p + i, f->elem, swap);
-		}
-		rawfrag_tp_sb__write(sb, "]", 1);
-		break;
-	default:
-		rawfrag_tp_sb__write(sb, "\"", 1);
-		for (uint32_t i = 0; i < len; i++) {
-			char b[2] = { hx[p[i] >> 4], hx[p[i] & 15] };
-
-			rawfrag_tp_sb__write(sb, b, 2);
-		}
-		rawfrag_tp_sb__write(sb, "\"", 1);
-		break;
-	}
-}
-
-/*
- * The emitter places "common" (and so the separators around it); the members
- * inside and after it are written straight into the emitter's out.
- */
-static void fields_json(const struct tp_event *te, const struct rawfrag_raw *raw,
-			struct rawfrag_emit *em)
-{
-	struct rawfrag_tp_sb sb;
-	bool swap = te->tf->td.swap;
-	int i;
-
-	rf_emit__begin_object_jkey(em, "common", "\"common\":", 9);
-	/* after begin_object(): the sb starts where the emitter left the out */
-	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
-	for (i = 0; i < te->nr_common; i++) {
-		if (i)
-			rawfrag_tp_sb__write(&sb, ",", 1);
-		json_field(&sb, &te->f[i], raw, swap);
-	}
-	rawfrag_tp_sb__flush(&sb);
-	rawfrag_emit__end_object(em);
-	rawfrag_tp_sb__init(&sb, rawfrag_emit__out(em));
-	for (; i < te->nr_common + te->nr_fields; i++) {
-		rawfrag_tp_sb__write(&sb, ",", 1);
-		json_field(&sb, &te->f[i], raw, swap);
-	}
-	rawfrag_tp_sb__flush(&sb);
 }
 
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
@@ -585,15 +445,10 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 	bool swap = te->tf->td.swap;
 	int i;
 
-	if (te->json_fast && rawfrag_emit__format(em) == RAWFRAG_EMIT_JSON) {
-		fields_json(te, raw, em);
-		return 0;
-	}
-
-	rawfrag_emit__begin_object(em, "common");
+	rf_emit__openk(em, &common_key, '{');
 	for (i = 0; i < te->nr_common; i++)
 		emit_field(em, &te->f[i], raw, swap);
-	rawfrag_emit__end_object(em);
+	rf_emit__close(em, '}');
 	for (; i < te->nr_common + te->nr_fields; i++)
 		emit_field(em, &te->f[i], raw, swap);
 	return 0;

@@ -624,53 +624,13 @@ static void put_str(struct rawfrag_tp_sb *o, const struct piece *pc, const char 
 	rawfrag_tp_sb__puts(o, buf);
 }
 
-/*
- * The 8 nibbles of x as 8 hex digits, most significant first in memory: the
- * nibbles are spread one per byte, then each byte gets '0' added, and the
- * distance to 'a' (or 'A') where it is 10 or more. Pointers and addresses are
- * most of the text; a digit at a time was the largest cost of a line.
- */
-static inline uint64_t hex8(uint32_t v, uint64_t alpha)
-{
-	uint64_t x = v, ge10;
-
-	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
-	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
-	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
-	ge10 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
-	x += 0x3030303030303030ULL + ge10 * alpha;
-	return __builtin_bswap64(x); /* byte 0 (lowest) held the lowest nibble */
-}
-
-/* v in hex where the caller made room for 16 bytes */
+/* v in hex where the caller made room for 16 bytes (the library's one formatter) */
 static inline __attribute__((always_inline)) void put_hex_room(struct rawfrag_tp_sb *o,
 								uint64_t v, bool upper)
 {
-	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10, hi, lo;
 	char *d = o->b + o->len;
-	size_t n;
 
-	if (v < 16) {
-		/* most arguments are small: flags, counts, zero */
-		*d = (char)(v < 10 ? '0' + v : '0' + alpha + v);
-		o->len++;
-		return;
-	}
-	/*
-	 * Digits in memory order are the bytes of hex8() from the lowest: dropping
-	 * the leading zero digits is a right shift, and each half one 8-byte store.
-	 */
-	n = (size_t)(67 - __builtin_clzll(v)) >> 2;
-	lo = hex8((uint32_t)v, alpha);
-	if (n <= 8) {
-		lo >>= 8 * (8 - n);
-		memcpy(d, &lo, 8);
-	} else {
-		hi = hex8((uint32_t)(v >> 32), alpha) >> (8 * (16 - n));
-		memcpy(d, &hi, 8);
-		memcpy(d + n - 8, &lo, 8);
-	}
-	o->len += n;
+	o->len += (size_t)(rf_put_hexc(d, v, upper) - d);
 }
 
 static inline void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)

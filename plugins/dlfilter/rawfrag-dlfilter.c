@@ -81,6 +81,33 @@ static void input_from_cmdline(char *path, size_t len)
 	}
 }
 
+/* the first sample: what describes a pipe-mode file came before it */
+static int stop_at_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			  const struct rawfrag_event *ev)
+{
+	return 1;
+}
+
+static int stop_at_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			      const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 1;
+}
+
+/*
+ * In pipe mode the attrs, tracing data and features are records: the session
+ * applies them while it reads up to the first sample.
+ */
+static int read_description(struct plugin *p, struct rawfrag_err *err)
+{
+	struct rawfrag_tool t = { .sz = sizeof(t), .sample = stop_at_sample,
+				  .sample_error = stop_at_bad_sample, .no_parse = true };
+
+	if (rawfrag_file__mode(p->file) != RAWFRAG_MODE_PIPE)
+		return 0;
+	return rawfrag_session__process(p->sess, &t, err) < 0 ? -EINVAL : 0;
+}
+
 static int plugin_open(struct plugin *p, const char *path)
 {
 	RAWFRAG_OPTS(rawfrag_file_opts, fopts, .print = plugin_print);
@@ -93,7 +120,7 @@ static int plugin_open(struct plugin *p, const char *path)
 	if (!p->file)
 		goto fail;
 	p->sess = rawfrag_session__new(p->file, &sopts, &err);
-	if (!p->sess)
+	if (!p->sess || read_description(p, &err))
 		goto fail;
 	p->chk = rawfrag_checker__new(p->sess, &copts, &err);
 	if (!p->chk)

@@ -31,6 +31,7 @@
 #include <rawfrag/decoder.h>
 #include <rawfrag/emit.h>
 #include <rawfrag/file.h>
+#include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
 
 #define B(n) (1ull << (n))
@@ -490,24 +491,30 @@ static int cmd_list(void)
 	return 0;
 }
 
-static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record *rec,
-			const struct rawfrag_evsel *ev, struct rawfrag_emit *em,
-			struct rawfrag_out *o, struct rawfrag_out *txt)
+struct dump {
+	struct rawfrag_tool tool; /* first: the handler gets &d->tool */
+	struct rawfrag_emit *em;
+	struct rawfrag_out *o, *txt;
+};
+
+/* one parsed sample (the session skips those that do not parse) */
+static int dump_sample(struct rawfrag_tool *tool, struct rawfrag_session *ss,
+		       const struct rawfrag_event *e)
 {
+	struct dump *d = (struct dump *)tool;
+	const struct rawfrag_record *rec = e->rec;
+	const struct rawfrag_evsel *ev = e->evsel;
 	const struct rawfrag_decoder *dec = rawfrag_session__decoder(ss, ev);
-	struct rawfrag_file *f = rawfrag_session__file(ss);
-	struct rawfrag_sample smp;
+	const struct rawfrag_sample *smp = e->sample;
+	struct rawfrag_emit *em = d->em;
+	struct rawfrag_out *o = d->o, *txt = d->txt;
 	struct rawfrag_raw raw;
-	struct rawfrag_err err;
 	uint32_t len = 0;
 	const char *t;
 	size_t tl;
 
-	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, rawfrag_file__needs_swap(f),
-				  &err))
-		return;
-	if (!dec || !rawfrag_session__raw(ss, rec, &smp, &raw))
-		return;
+	if (!dec || !rawfrag_session__raw(ss, rec, smp, &raw))
+		return 0;
 	rawfrag_emit__reset(em);
 	rawfrag_emit__begin_object(em, NULL);
 	rawfrag_emit__u64(em, "offset", rec->offset);
@@ -516,16 +523,23 @@ static void dump_sample(struct rawfrag_session *ss, const struct rawfrag_record 
 	rawfrag_emit__u64(em, "raw_size", raw.size);
 	rawfrag_emit__str(em, "evsel", rawfrag_evsel__name(ev), (size_t)-1);
 	rawfrag_emit__str(em, "decoder", rawfrag_decoder__name(dec), (size_t)-1);
-	rawfrag_emit__s64(em, "length_ret", rawfrag_session__sample_length(ss, ev, rec, &smp, &len));
+	rawfrag_emit__s64(em, "length_ret", rawfrag_session__sample_length(ss, ev, rec, smp, &len));
 	rawfrag_out__reset(txt);
-	rawfrag_session__sample_text(ss, ev, rec, &smp, txt, true);
+	rawfrag_session__sample_text(ss, ev, rec, smp, txt, true);
 	t = rawfrag_out__mem(txt, &tl);
 	rawfrag_emit__str(em, "text", t, tl);
 	rawfrag_emit__begin_object(em, "fields");
-	rawfrag_session__sample_fields(ss, ev, rec, &smp, em);
+	rawfrag_session__sample_fields(ss, ev, rec, smp, em);
 	rawfrag_emit__end_object(em);
 	rawfrag_emit__end_object(em);
 	rawfrag_out__putc(o, '\n');
+	return 0;
+}
+
+static int skip_bad(struct rawfrag_tool *tool, struct rawfrag_session *ss,
+		    const struct rawfrag_event *e, const struct rawfrag_err *err)
+{
+	return 0;
 }
 
 static int cmd_dump(const char *path)
@@ -533,11 +547,12 @@ static int cmd_dump(const char *path)
 	struct rawfrag_err err = { 0 };
 	struct rawfrag_file *f = rawfrag_file__open(path, NULL, &err);
 	struct rawfrag_session *ss = NULL;
+	struct dump d = { .tool = { .sz = sizeof(d.tool), .sample = dump_sample,
+				    .sample_error = skip_bad } };
 	struct rawfrag_out *o = NULL, *txt = NULL;
 	struct rawfrag_emit *em = NULL;
-	struct rawfrag_record rec;
 	char buf[512];
-	int ret = 2, r;
+	int ret = 2;
 
 	if (!f)
 		goto out;
@@ -547,19 +562,11 @@ static int cmd_dump(const char *path)
 	em = o ? rawfrag_emit__new(o, RAWFRAG_EMIT_JSON) : NULL;
 	if (!ss || !txt || !em)
 		goto out;
-	while ((r = rawfrag_file__next(f, &rec)) > 0) {
-		const struct rawfrag_evsel *ev;
-
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (ev)
-			dump_sample(ss, &rec, ev, em, o, txt);
-	}
-	if (r < 0) {
-		err = *rawfrag_file__error(f);
+	d.em = em;
+	d.o = o;
+	d.txt = txt;
+	if (rawfrag_session__process(ss, &d.tool, &err) < 0)
 		goto out;
-	}
 	ret = 0;
 out:
 	if (ret)

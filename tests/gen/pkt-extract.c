@@ -18,6 +18,7 @@
 #include <rawfrag/file.h>
 #include <rawfrag/sample.h>
 #include <rawfrag/skbdump.h>
+#include <rawfrag/tool.h>
 
 static int one(const struct rawfrag_sample *s, bool swap, bool quiet)
 {
@@ -45,15 +46,50 @@ static int one(const struct rawfrag_sample *s, bool swap, bool quiet)
 	return 0;
 }
 
+struct extract {
+	struct rawfrag_tool tool; /* first: the handlers get &x->tool */
+	bool quiet, swap;
+	uint64_t dumps, bad;
+};
+
+static bool is_dump(const struct rawfrag_evsel *ev)
+{
+	return ev && !strncmp(rawfrag_evsel__name(ev), "skbdump:", 8);
+}
+
+static int on_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+		     const struct rawfrag_event *ev)
+{
+	struct extract *x = (struct extract *)tool;
+
+	if (!is_dump(ev->evsel))
+		return 0;
+	if (one(ev->sample, x->swap, x->quiet))
+		x->bad++;
+	else
+		x->dumps++;
+	return 0;
+}
+
+/* a dump that does not parse is counted; other samples are not ours */
+static int on_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+			 const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	struct extract *x = (struct extract *)tool;
+
+	x->bad += is_dump(ev->evsel);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uint64_t dumps = 0, bad = 0;
-	struct rawfrag_record rec;
+	struct extract x = { .tool = { .sz = sizeof(x.tool), .sample = on_sample,
+				       .sample_error = on_bad_sample },
+			     .quiet = argc > 2 && !strcmp(argv[2], "-q") };
+	struct rawfrag_session *sess;
 	struct rawfrag_err err;
 	struct rawfrag_file *f;
-	bool quiet = argc > 2 && !strcmp(argv[2], "-q");
 	char buf[512];
-	int ret;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: pkt-extract FILE [-q]\n");
@@ -64,31 +100,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", rawfrag_err__format(&err, argv[1], buf, sizeof(buf)));
 		return 2;
 	}
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		struct rawfrag_evsel *ev;
-		struct rawfrag_sample s;
-
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (!ev || strncmp(rawfrag_evsel__name(ev), "skbdump:", 8))
-			continue;
-		if (rawfrag_sample__parse(&s, rawfrag_evsel__attr(ev), &rec,
-					  rawfrag_file__needs_swap(f), &err) ||
-		    one(&s, rawfrag_file__needs_swap(f), quiet)) {
-			bad++;
-			continue;
-		}
-		dumps++;
-	}
-	if (ret < 0) {
-		fprintf(stderr, "%s\n", rawfrag_err__format(rawfrag_file__error(f), argv[1], buf,
-							    sizeof(buf)));
+	x.swap = rawfrag_file__needs_swap(f);
+	sess = rawfrag_session__new(f, NULL, &err);
+	if (!sess || rawfrag_session__process(sess, &x.tool, &err) < 0) {
+		fprintf(stderr, "%s\n", rawfrag_err__format(&err, argv[1], buf, sizeof(buf)));
+		rawfrag_session__delete(sess);
 		rawfrag_file__close(f);
 		return 2;
 	}
-	fprintf(stderr, "summary dumps %" PRIu64 " bad %" PRIu64 " lost %" PRIu64 "\n", dumps, bad,
-		rawfrag_file__stats(f)->nr_lost + rawfrag_file__stats(f)->nr_lost_samples);
+	fprintf(stderr, "summary dumps %" PRIu64 " bad %" PRIu64 " lost %" PRIu64 "\n", x.dumps,
+		x.bad, rawfrag_file__stats(f)->nr_lost + rawfrag_file__stats(f)->nr_lost_samples);
+	rawfrag_session__delete(sess);
 	rawfrag_file__close(f);
 	return 0;
 }

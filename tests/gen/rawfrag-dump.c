@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <rawfrag/sample.h>
+#include <rawfrag/tool.h>
 
 static void field(uint64_t type, uint64_t bit, bool hex, uint64_t v)
 {
@@ -58,16 +59,39 @@ static int bad(const char *path, const struct rawfrag_err *e)
 	return 2;
 }
 
+struct dump {
+	struct rawfrag_tool tool; /* first: the handlers get &d->tool */
+	bool count_only;
+	uint64_t n;
+};
+
+static int dump_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+		       const struct rawfrag_event *ev)
+{
+	struct dump *d = (struct dump *)tool;
+
+	d->n++;
+	if (!d->count_only)
+		print_sample(rawfrag_evsel__name(ev->evsel), rawfrag_evsel__attr(ev->evsel),
+			     ev->sample);
+	return 0;
+}
+
+/* -T: only the tracing data counts */
+static int skip_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+		       const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	RAWFRAG_OPTS(rawfrag_file_opts, opts);
+	struct dump d = { .tool = { .sz = sizeof(d.tool), .sample = dump_sample } };
+	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *f;
-	struct rawfrag_record rec;
-	struct rawfrag_evsel *ev;
-	struct rawfrag_sample s;
 	struct rawfrag_err err = { 0 };
 	bool count_only = false, tracing = false;
-	uint64_t n = 0;
 	const char *path;
 	int ret, c;
 
@@ -87,34 +111,22 @@ int main(int argc, char **argv)
 	f = rawfrag_file__open(path, &opts, &err);
 	if (!f)
 		return bad(path, &err);
-	while ((ret = rawfrag_file__next(f, &rec)) == 1) {
-		if (tracing)
-			continue; /* pipe mode: the blob arrives as a record */
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (!ev) {
-			err = (struct rawfrag_err){ .err = -ENOENT, .offset = (int64_t)rec.offset,
-						    .rec_type = rec.type };
-			snprintf(err.reason, sizeof(err.reason), "sample id matches no event");
-			ret = bad(path, &err);
-			goto out;
-		}
-		if (rawfrag_sample__parse(&s, rawfrag_evsel__attr(ev), &rec,
-					  rawfrag_file__needs_swap(f), &err)) {
-			ret = bad(path, &err);
-			goto out;
-		}
-		n++;
-		if (!count_only)
-			print_sample(rawfrag_evsel__name(ev), rawfrag_evsel__attr(ev), &s);
+	sess = rawfrag_session__new(f, NULL, &err);
+	if (!sess) {
+		ret = bad(path, &err);
+		goto out;
 	}
-	if (ret < 0) {
-		ret = bad(path, rawfrag_file__error(f));
+	/* -T in pipe mode: the blob arrives as a record */
+	d.count_only = count_only;
+	if (tracing)
+		d.tool = (struct rawfrag_tool){ .sz = sizeof(d.tool), .no_parse = true,
+						.sample_error = skip_sample };
+	if (rawfrag_session__process(sess, &d.tool, &err) < 0) {
+		ret = bad(path, &err);
 		goto out;
 	}
 	if (count_only)
-		printf("samples %" PRIu64 "\n", n);
+		printf("samples %" PRIu64 "\n", d.n);
 	if (tracing) {
 		const struct rawfrag_env *env = rawfrag_file__env(f);
 
@@ -128,6 +140,7 @@ int main(int argc, char **argv)
 	ret = 0;
 out:
 	fflush(stdout);
+	rawfrag_session__delete(sess);
 	rawfrag_file__close(f);
 	return ret;
 }

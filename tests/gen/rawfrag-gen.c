@@ -681,7 +681,7 @@ int main(int argc, char **argv)
 	entry("bad-magic.data", 2, "offset 0x0: not a perf.data file (bad magic)");
 	write_tp("trunc-data.data", &(struct tp_opts){ .bad_sample = -1 });
 	cut_file("trunc-data.data", file_size("trunc-data.data") / 2 + 3);
-	entry("trunc-data.data", 2, "beyond the file size");
+	entry("trunc-data.data", 2, "recording was interrupted at offset");
 	write_tp("trunc-header.data", &(struct tp_opts){ .bad_sample = -1 });
 	cut_file("trunc-header.data", 60);
 	entry("trunc-header.data", 2, "file too short for a perf.data header (60 bytes)");

@@ -423,14 +423,54 @@ static int gen_corrupt(const char *dir)
 
 /* ---- dump ---- */
 
+struct dump {
+	struct rawfrag_tool tool; /* first: the handler gets &d->tool */
+	struct rawfrag_emit *em;
+	struct rawfrag_out *out;
+};
+
+/* one parsed sample with RAW as JSON (the session skips those that do not parse) */
+static int dump_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *e)
+{
+	struct dump *dm = (struct dump *)tool;
+	struct rawfrag_emit *em = dm->em;
+	struct rawfrag_evsel *ev = e->evsel;
+	const struct rawfrag_decoder *d;
+	struct rawfrag_raw raw;
+
+	if (!rawfrag_session__raw(s, e->rec, e->sample, &raw))
+		return 0;
+	d = rawfrag_session__decoder(s, ev);
+	rawfrag_emit__reset(em);
+	rawfrag_emit__begin_object(em, NULL);
+	rawfrag_emit__u64(em, "offset", e->rec->offset);
+	rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
+	rawfrag_emit__str(em, "producer", d ? rawfrag_decoder__name(d) : "none", (size_t)-1);
+	rawfrag_emit__u64(em, "raw_size", raw.size);
+	rawfrag_emit__begin_object(em, "fields");
+	rawfrag_session__sample_fields(s, ev, e->rec, e->sample, em);
+	rawfrag_emit__end_object(em);
+	rawfrag_emit__end_object(em);
+	rawfrag_out__putc(dm->out, '\n');
+	return 0;
+}
+
+static int skip_bad(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		    const struct rawfrag_event *e, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
 static int dump(const char *path)
 {
+	struct dump dm = { .tool = { .sz = sizeof(dm.tool), .sample = dump_sample,
+				     .sample_error = skip_bad } };
 	RAWFRAG_OPTS(rawfrag_session_opts, sopts);
 	struct rawfrag_session *s = NULL;
 	struct rawfrag_emit *em = NULL;
 	struct rawfrag_out *out = NULL;
 	struct rawfrag_file *f;
-	struct rawfrag_record rec;
 	struct rawfrag_err err;
 	char msg[512];
 	int ret = 2;
@@ -445,38 +485,11 @@ static int dump(const char *path)
 	em = out ? rawfrag_emit__new(out, RAWFRAG_EMIT_JSON) : NULL;
 	if (!em)
 		goto cleanup;
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		struct rawfrag_evsel *ev;
-		const struct rawfrag_decoder *d;
-		struct rawfrag_sample smp;
-		struct rawfrag_raw raw;
-
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (!ev || rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), &rec,
-						 rawfrag_file__needs_swap(f), &err))
-			continue;
-		if (!rawfrag_session__raw(s, &rec, &smp, &raw))
-			continue;
-		d = rawfrag_session__decoder(s, ev);
-		rawfrag_emit__reset(em);
-		rawfrag_emit__begin_object(em, NULL);
-		rawfrag_emit__u64(em, "offset", rec.offset);
-		rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
-		rawfrag_emit__str(em, "producer", d ? rawfrag_decoder__name(d) : "none",
-				  (size_t)-1);
-		rawfrag_emit__u64(em, "raw_size", raw.size);
-		rawfrag_emit__begin_object(em, "fields");
-		rawfrag_session__sample_fields(s, ev, &rec, &smp, em);
-		rawfrag_emit__end_object(em);
-		rawfrag_emit__end_object(em);
-		rawfrag_out__putc(out, '\n');
-	}
-	if (ret < 0) {
-		err = *rawfrag_file__error(f);
+	dm.em = em;
+	dm.out = out;
+	ret = rawfrag_session__process(s, &dm.tool, &err);
+	if (ret < 0)
 		goto fail;
-	}
 	ret = 0;
 	goto cleanup;
 fail:

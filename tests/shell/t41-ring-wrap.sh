@@ -61,7 +61,8 @@ $PERF report -D -i wrap.data 2>/dev/null | grep 'PERF_RECORD_SAMPLE' |
 big=$(while read -r h; do [ $((16#$h)) -gt 4168 ] && echo x; done <sizes.txt | wc -l)
 [ "$big" -gt 0 ] && [ "$big" -le $N ] && t_ok "$big exec samples larger than 4168 bytes (perf report -D)" ||
 	t_fail "exec samples larger than 4168 bytes" "$big of $(grep -c . sizes.txt)"
-[ "$lost" = 0 ] && t_eq "no record lost: all $N execs recorded" "$N" "$big"
+if [ "$lost" = 0 ]; then t_eq "no record lost: all $N execs recorded" "$N" "$big"
+else t_skip "no record lost: all $N execs recorded" "the loaded machine lost $lost records (perf's warning is checked below)"; fi
 
 $PERF script -i wrap.data >ps.txt 2>ps.err
 if [ "$lost" = 0 ]; then

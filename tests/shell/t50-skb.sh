@@ -5,7 +5,7 @@
 # lengths are right; the in-kernel filter; report --format pcapng read by tshark
 # with the same bytes; nothing left attached afterwards.
 source "$(dirname "$0")/lib.sh"
-t_plan 30
+t_plan 32
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 # ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
@@ -265,6 +265,34 @@ if command -v tshark >/dev/null; then
 	wait $pp
 	t_eq "pipe mode: record | report --format pcapng, tshark reads 3 datagrams" "5 500 5000" \
 		"$(tshark -r pipe.pcapng -T fields -e udp.length 2>/dev/null | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 - 8 }')"
+fi
+
+# a pipe whose first COMM says header.size 8 (the reader then loses the framing):
+# pcapng mode stops with the reader's error in the command's form, exit 2 (it
+# once handed NULL to qsort and exited 1 under UBSan)
+"$RAWFRAG" record --skb lo -o - -- ping -c 2 -i 0.05 127.0.0.1 >comm8.data 2>/dev/null
+if python3 - comm8.data <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 16
+while off + 8 <= len(d):
+    t, m, sz = struct.unpack_from('<IHH', d, off)
+    if t == 3:
+        struct.pack_into('<H', d, off + 6, 8)
+        open(sys.argv[1], 'wb').write(d)
+        sys.exit(0)
+    if sz < 8:
+        break
+    off += sz
+sys.exit(1)
+PY
+then
+	"$RAWFRAG" report --format pcapng -i - -o comm8.pcapng <comm8.data 2>comm8.err
+	t_eq "pipe with a COMM of size 8: pcapng exits 2" 2 "$?"
+	t_grep "pipe with a COMM of size 8: error says perf rawfrag report, file and offset" \
+		"^perf rawfrag report: -: offset 0x[0-9a-f]+: " comm8.err
+else
+	t_skip_n 2 "pipe with a COMM of size 8" "the recording has no COMM record"
 fi
 
 # nothing left attached (a leak stays; a concurrent test run's recorder goes away)

@@ -15,6 +15,8 @@
 
 #include <rawfrag/emit.h>
 
+#include "internal/emit.h"
+
 /* contents of a memory out as a NUL-terminated string (static buffer) */
 static const char *mem(struct rawfrag_out *o)
 {
@@ -143,6 +145,115 @@ static void test_emit(void **state)
 }
 
 /* Many small writes through a pipe arrive intact and in order. */
+/*
+ * The one formatter (internal/dec.h) against snprintf at every digit count:
+ * 10^k - 1, 10^k, 10^k + 1 and pseudo-random values, decimal both signs, hex
+ * in both cases (16^k boundaries).
+ */
+static void test_formatter(void **state)
+{
+	uint64_t x = 88172645463325252ULL;
+	char got[64], want[64];
+
+	for (int i = 0; i < 4000; i++) {
+		uint64_t v;
+		int k = i % 20;
+		uint64_t p10 = 1;
+
+		for (int j = 0; j < k; j++)
+			p10 *= 10;
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (i / 20 % 5) {
+		case 0: v = p10 - 1; break;
+		case 1: v = p10; break;
+		case 2: v = p10 + 1; break;
+		case 3: v = x >> (i % 64); break;
+		default: v = ((uint64_t)1 << (4 * (i % 16))) - (i & 1); break;
+		}
+		memset(got, 'Z', sizeof(got));
+		*rf_put_u64(got, v) = 0;
+		snprintf(want, sizeof(want), "%" PRIu64, v);
+		assert_string_equal(got, want);
+		got[32] = 0;
+		assert_string_equal(rf_dec_back(got + 32, v), want);
+		*rf_put_s64(got, (int64_t)v) = 0;
+		snprintf(want, sizeof(want), "%" PRId64, (int64_t)v);
+		assert_string_equal(got, want);
+		*rf_put_hexc(got, v, false) = 0;
+		snprintf(want, sizeof(want), "%" PRIx64, v);
+		assert_string_equal(got, want);
+		*rf_put_hexc(got, v, true) = 0;
+		snprintf(want, sizeof(want), "%" PRIX64, v);
+		assert_string_equal(got, want);
+	}
+}
+
+/* the emitter's pre-encoded keys give the bytes of its public calls, both formats */
+static void test_emit_keys(void **state)
+{
+	static const char *const names[] = { "pid", "prev_comm", "a\"b\\c\n",
+					     "a_name_well_past_thirty_two_bytes_long_x" };
+	struct rawfrag_out *a = rawfrag_out__new(-1), *b = rawfrag_out__new(-1);
+	struct rf_emit_key keys[4];
+
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(rf_emit_key__init(&keys[i], names[i]), 0);
+	for (int fmt = RAWFRAG_EMIT_TEXT; fmt <= RAWFRAG_EMIT_JSON; fmt++) {
+		struct rawfrag_emit *ea = rawfrag_emit__new(a, fmt), *eb = rawfrag_emit__new(b, fmt);
+		static const uint8_t bytes[] = { 0, 0xab, 0x10 };
+		char *s;
+
+		assert_non_null(ea);
+		assert_non_null(eb);
+		rawfrag_out__reset(a);
+		rawfrag_out__reset(b);
+		rawfrag_emit__begin_object(ea, NULL);
+		rawfrag_emit__begin_object(eb, NULL);
+		for (int i = 0; i < 4; i++) {
+			rawfrag_emit__u64(ea, names[i], UINT64_MAX - i);
+			rf_emit__u64k(eb, &keys[i], UINT64_MAX - i);
+			rawfrag_emit__s64(ea, names[i], INT64_MIN + i);
+			rf_emit__s64k(eb, &keys[i], INT64_MIN + i);
+			rawfrag_emit__hex(ea, names[i], 0xffffULL << (4 * i));
+			rf_emit__hexk(eb, &keys[i], 0xffffULL << (4 * i));
+			rawfrag_emit__null(ea, names[i]);
+			rf_emit__nullk(eb, &keys[i]);
+			rawfrag_emit__str(ea, names[i], "x\"y", 3);
+			rf_emit__strk(eb, &keys[i], "x\"y", 3);
+			rawfrag_emit__bytes(ea, names[i], bytes, sizeof(bytes));
+			rf_emit__bytesk(eb, &keys[i], bytes, sizeof(bytes));
+			rawfrag_emit__begin_array(ea, names[i]);
+			rf_emit__openk(eb, &keys[i], '[');
+			rawfrag_emit__u64(ea, NULL, 7);
+			rf_emit__u64k(eb, NULL, 7);
+			rawfrag_emit__u64(ea, NULL, 8);
+			rf_emit__u64k(eb, NULL, 8);
+			rawfrag_emit__end_array(ea);
+			rf_emit__close(eb, ']');
+		}
+		rawfrag_emit__end_object(ea);
+		rf_emit__close(eb, '}');
+		s = strdup(mem(a));
+		assert_non_null(s);
+		assert_string_equal(mem(b), s);
+		if (fmt == RAWFRAG_EMIT_JSON)
+			assert_non_null(strstr(s, "{\"pid\":18446744073709551615,\"pid\":-9223372036854775808,\"pid\":\"0xffff\""));
+		else
+			assert_non_null(strstr(s, "{pid=18446744073709551615 pid=-9223372036854775808 pid=0xffff"));
+		free(s);
+		rawfrag_emit__delete(ea);
+		rawfrag_emit__delete(eb);
+	}
+	for (int i = 0; i < 4; i++)
+		rf_emit_key__fini(&keys[i]);
+	rawfrag_out__delete(a);
+	rawfrag_out__delete(b);
+}
+
 static void test_fd_flush(void **state)
 {
 	int fds[2];
@@ -231,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_integers), cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_emit),	 cmocka_unit_test(test_fd_flush),
 		cmocka_unit_test(test_epipe),	 cmocka_unit_test(test_mem_big),
+		cmocka_unit_test(test_formatter), cmocka_unit_test(test_emit_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -303,7 +303,8 @@ static void test_write_error(void **state)
 	w = rawfrag_writer__new("/dev/full", &o, &err);
 	assert_non_null(w);
 	assert_int_equal(rawfrag_writer__add_evsel(w, &a, "e", NULL, 0), 0);
-	assert_int_equal(rawfrag_writer__start(w), 0);
+	/* the header (magic, attrs, data size 0) goes out at start: it may fail there */
+	ret = rawfrag_writer__start(w);
 	for (int i = 0; i < 100000 && !ret; i++)
 		ret = rawfrag_writer__write_sample(w, 0, &s, 0);
 	if (!ret)

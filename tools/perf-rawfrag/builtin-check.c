@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <rawfrag/check.h>
+#include <rawfrag/tool.h>
 
 #include "builtin.h"
 #include "check-live.h"
@@ -176,6 +177,33 @@ static bool unparsable(const char *path, struct rawfrag_session *s,
 	return true;
 }
 
+struct check_tool {
+	struct rawfrag_tool tool; /* first: the handlers get &ct->tool */
+	struct rawfrag_checker *c;
+	bool oom;
+};
+
+static int check_one(struct check_tool *ct, const struct rawfrag_event *ev)
+{
+	if (rawfrag_checker__event(ct->c, ev) >= 0)
+		return 0;
+	ct->oom = true;
+	return -ENOMEM;
+}
+
+static int check_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			const struct rawfrag_event *ev)
+{
+	return check_one((struct check_tool *)tool, ev);
+}
+
+/* a sample that does not parse is what the checker diagnoses */
+static int check_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			    const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return check_one((struct check_tool *)tool, ev);
+}
+
 /* Returns an exit status for this file. */
 static int check_file(const char *path, const struct check_args *a)
 {
@@ -187,7 +215,8 @@ static int check_file(const char *path, const struct check_args *a)
 	struct rawfrag_file *f = NULL;
 	struct rawfrag_session *s = NULL;
 	struct rawfrag_checker *c = NULL;
-	struct rawfrag_record rec;
+	struct check_tool ct = { .tool = { .sz = sizeof(ct.tool), .sample = check_sample,
+					   .sample_error = check_bad_sample } };
 	int ret, rc = RF_EXIT_USAGE;
 
 	fopts.print = rf_lib_print;
@@ -207,20 +236,13 @@ static int check_file(const char *path, const struct check_args *a)
 	c = rawfrag_checker__new(s, &copts, &err);
 	if (!c)
 		goto fail;
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		if (rf_is_describing(rec.type) && rawfrag_session__refresh(s, &err))
-			goto fail;
-		if (rawfrag_checker__record(c, &rec, NULL) < 0) {
-			err.err = -ENOMEM;
-			err.offset = (int64_t)rec.offset;
-			snprintf(err.reason, sizeof(err.reason), "out of memory");
-			goto fail;
-		}
-	}
+	ct.c = c;
+	ret = rawfrag_session__process(s, &ct.tool, &err);
+	if (ret < 0 && ct.oom)
+		goto fail;
 	rc = rawfrag_checker__nr_errors(c) ? RF_EXIT_VIOLATIONS : RF_EXIT_OK;
 	if (ret < 0) {
 		/* what was found up to the bad record still helps (e.g. size_wrapped) */
-		err = *rawfrag_file__error(f);
 		rc = RF_EXIT_USAGE;
 	} else if (!a->force && unparsable(path, s, c)) {
 		rc = RF_EXIT_USAGE;
@@ -228,16 +250,25 @@ static int check_file(const char *path, const struct check_args *a)
 	if (!a->quiet) {
 		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 
-		printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings\n",
+		printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings",
 		       path, rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE),
 		       rawfrag_checker__nr_errors(c),
 		       rawfrag_checker__nr_warnings(c));
+		/* lost data is part of the verdict a user reads */
+		if (fs->nr_lost_records || fs->nr_lost_samples)
+			printf(", %" PRIu64 " lost events (%" PRIu64 " LOST records, %" PRIu64
+			       " in LOST_SAMPLES)", fs->nr_lost, fs->nr_lost_records,
+			       fs->nr_lost_samples);
+		printf("\n");
 		if (fs->nr_skipped)
 			printf("  skipped %" PRIu64 " bad records (%" PRIu64 " bytes) (--force)\n",
 			       fs->nr_skipped, fs->bytes_skipped);
 		print_table(s, c);
 		print_violations(path, s, c);
+		fflush(stdout);
 	}
+	if (ret >= 0)
+		rf_loss_warn("check", path, f);
 	if (ret < 0)
 		goto fail;
 	goto out;

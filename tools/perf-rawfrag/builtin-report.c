@@ -20,28 +20,31 @@
 #include <unistd.h>
 
 #include <rawfrag/emit.h>
-#include "internal/dec.h"
-#include "internal/out.h" /* inline writes: the per-sample path is made of them */
+#include <rawfrag/line.h>
+#include <rawfrag/tool.h>
 
 #include "builtin.h"
-#include "report-order.h"
+#include "report-sym.h"
 #include "skb.h"
 #include "util.h"
 
-enum { F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F_TRACE = 64 };
-#define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+/* the text columns: the library's line fields, then ours (report-sym.h) */
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
-#define LINE_MAX_HEAD 160 /* the columns before the trace text, but a long event name */
-#define TEXT_COPY 32 /* event names up to this long are copied in one fixed-size move */
 
 struct report {
+	struct rawfrag_tool tool; /* first: handlers get &r->tool */
 	const char *input, *output;
 	enum out_format fmt;
 	bool stats, verbose_text, force;
 	int verbose;
 	unsigned int fields;
+	bool fields_set;
+	bool show_task; /* --show-task-events */
+	/* symbols and call chains (report-sym.c) */
+	struct rs_ctx rs;
+	struct rawfrag_machine_opts mopts;
 	/* selection */
 	const char *events; /* comma list of names/globs */
 	bool has_pid, has_tid, has_cpu, has_time;
@@ -54,6 +57,7 @@ struct report {
 	struct rawfrag_session *sess;
 	struct rawfrag_out *out;
 	struct rawfrag_emit *em;
+	struct rawfrag_line *line;
 	bool swap;
 	int nr_known; /* evsels seen so far */
 	bool *selected; /* by evsel idx */
@@ -63,18 +67,14 @@ struct report {
 		char *text, *json;
 		uint32_t text_len, json_len;
 		const struct rawfrag_evsel *ev;
+		unsigned int fields; /* -F, else perf script's default for the event */
+		const struct perf_event_attr *attr;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
-	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
-	uint64_t time_hi;
-	int time_hi_len;
-	char time_hi_digits[24];
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	uint64_t nr_bad;
-	/* perf's order (default): records go through the queue */
+	/* perf's order (default): the session orders records */
 	bool no_order;
-	struct ro_queue *oq;
-	struct rf_threads *threads; /* COMM/FORK applied in delivery order */
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
 };
 
@@ -95,7 +95,16 @@ static const char report_usage[] =
 	"        --tid <list>      only these thread ids\n"
 	"    -C, --cpu <list>      only these CPUs\n"
 	"        --time <range>    start,stop in seconds, or percentages (10%-20%, 10%/2)\n"
-	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace\n"
+	"    -F, --fields <list>   text columns: comm,pid,tid,cpu,time,event,trace,ip,sym,\n"
+	"                          symoff,dso,addr,period,iregs,uregs,tod,flags\n"
+	"    -G, --hide-call-graph  one line per sample, no call chain\n"
+	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
+	"        --ns              times with nanoseconds\n"
+	"        --show-task-events  also COMM, FORK and EXIT records, as perf script\n"
+	"        --no-inline       no inlined functions in DWARF-unwound chains\n"
+	"        --symfs <dir>     look for DSOs and debug files under dir\n"
+	"        --kallsyms <file> kernel symbols from this file\n"
+	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
 	"    -h, --help            show this help\n";
 
@@ -104,9 +113,12 @@ static int parse_fields(const char *s, unsigned int *out)
 	static const struct {
 		const char *name;
 		unsigned int bit;
-	} names[] = { { "comm", F_COMM }, { "pid", F_PID },	{ "tid", F_TID },
-		      { "cpu", F_CPU },	  { "time", F_TIME },	{ "event", F_EVENT },
-		      { "trace", F_TRACE }, { "raw", F_TRACE } };
+	} names[] = { { "comm", F_COMM },     { "pid", F_PID },	      { "tid", F_TID },
+		      { "cpu", F_CPU },	      { "time", F_TIME },     { "event", F_EVENT },
+		      { "trace", F_TRACE },   { "raw", F_TRACE },     { "ip", F_IP },
+		      { "sym", F_SYM },	      { "symoff", F_SYMOFF }, { "dso", F_DSO },
+		      { "addr", F_ADDR },     { "period", F_PERIOD }, { "iregs", F_IREGS },
+		      { "uregs", F_UREGS },   { "tod", F_TOD },	      { "flags", F_FLAGS } };
 	unsigned int f = 0;
 	char *dup = strdup(s), *save = NULL;
 
@@ -119,7 +131,8 @@ static int parse_fields(const char *s, unsigned int *out)
 			if (!strcmp(t, names[i].name))
 				break;
 		if (i == sizeof(names) / sizeof(names[0])) {
-			rf_errorf("report", "unknown field '%s' in -F (comm,pid,tid,cpu,time,event,trace)", t);
+			rf_errorf("report", "unknown field '%s' in -F (comm,pid,tid,cpu,time,event,trace,"
+				  "ip,sym,symoff,dso,addr,period,iregs,uregs,tod,flags)", t);
 			free(dup);
 			return -EINVAL;
 		}
@@ -163,6 +176,65 @@ static void free_evc(struct report *r)
 	}
 }
 
+/* perf script shows symbols for all tracepoints when one of them has call chains */
+static bool any_tp_chain(struct report *r)
+{
+	for (int i = 0; i < rawfrag_file__nr_evsels(r->file); i++) {
+		const struct perf_event_attr *a = rawfrag_evsel__attr(rawfrag_file__evsel(r->file, i));
+
+		if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_CALLCHAIN))
+			return !r->rs.hide_cg;
+	}
+	return false;
+}
+
+/*
+ * perf script's evsel__check_attr(): a column asked for with -F that the
+ * event did not sample is an error (a default one is just left out).
+ */
+static int check_fields(struct report *r)
+{
+	static const struct {
+		unsigned int f;
+		uint64_t need;
+		const char *msg, *name;
+	} req[] = {
+		{ F_IP, PERF_SAMPLE_IP, "IP", "ip" },
+		{ F_ADDR, PERF_SAMPLE_ADDR, "ADDR", "addr" },
+		{ F_PID | F_TID, PERF_SAMPLE_TID, "TID", "tid" },
+		{ F_TIME, PERF_SAMPLE_TIME, "TIME", "time" },
+		{ F_CPU, PERF_SAMPLE_CPU, "CPU", "cpu" },
+		{ F_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS", "iregs" },
+		{ F_UREGS, PERF_SAMPLE_REGS_USER, "UREGS", "uregs" },
+	};
+
+	if (!r->fields_set)
+		return 0;
+	if ((r->fields & F_SYMOFF) && !(r->fields & F_SYM)) {
+		rf_errorf("report", "Display of offsets requested but symbol is not selected.");
+		return -EINVAL;
+	}
+	for (int i = 0; i < rawfrag_file__nr_evsels(r->file); i++) {
+		struct rawfrag_evsel *ev = rawfrag_file__evsel(r->file, i);
+		uint64_t st = rawfrag_evsel__attr(ev)->sample_type;
+
+		for (size_t k = 0; k < sizeof(req) / sizeof(req[0]); k++) {
+			if (!(r->fields & req[k].f) || (st & req[k].need))
+				continue;
+			rf_errorf("report", "Samples for '%s' event do not have %s attribute set. "
+				  "Cannot print '%s' field.", rawfrag_evsel__name(ev), req[k].msg,
+				  req[k].name);
+			return -EINVAL;
+		}
+		if ((r->fields & (F_SYM | F_DSO)) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			rf_errorf("report", "Display of symbols requested but neither sample IP nor "
+				  "sample address available.");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /*
  * The constant parts of an evsel's lines, rendered once: "%*s: " of the event
  * name (perf script pads to the longest name) and '{"event":..,"producer":..'.
@@ -177,10 +249,13 @@ static int build_evc(struct report *r, int i, struct rawfrag_out *mem)
 	int l;
 
 	c->ev = ev;
+	c->attr = rawfrag_evsel__attr(ev);
+	c->fields = r->fields_set ? r->fields :
+		    rs_default_fields(rawfrag_evsel__attr(ev), any_tp_chain(r)) &
+			    rs_available(rawfrag_evsel__attr(ev));
 	name = name ? name : "";
 	l = (int)strlen(name);
-	/* zeroed slack: print_text() copies short names TEXT_COPY bytes at a time */
-	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3 + TEXT_COPY);
+	c->text = calloc(1, (size_t)(l > r->name_width ? l : r->name_width) + 3);
 	if (!c->text)
 		return -ENOMEM;
 	c->text_len = (uint32_t)sprintf(c->text, "%*s: ", r->name_width, name);
@@ -290,11 +365,9 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	char buf[32];
 	const char *c;
 
-	if (r->threads) {
-		c = rf_threads__comm(r->threads, (int32_t)smp->pid, (int32_t)smp->tid, len);
-		if (c)
-			return c;
-	}
+	c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, len);
+	if (c)
+		return c;
 	c = task_name_fallback(r, smp, buf, sizeof(buf));
 	*len = (int)strnlen(c, 32);
 	memset(r->name_buf, 0, sizeof(r->name_buf));
@@ -302,297 +375,105 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	return r->name_buf;
 }
 
-/*
- * The columns are built in a local buffer with hand-made number formatting
- * (two digits per division, internal/dec.h): printf was most of the time
- * spent per line.
- */
+/* perf script's line: the library's columns, then the decoder's text */
+#define LINE_MASK (F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_EVENT)
 
 /*
- * Decimal digits of v ending just before end; returns where they start.
- * Eight digits at a time leave 64-bit divisions for the top part only
- * (nanosecond times have 13 digits and more).
+ * The columns before the trace text when they are more than the library's
+ * line gives (perf script's per-event defaults, a chain's unpadded comm, tod,
+ * --ns, period).
  */
-static inline __attribute__((always_inline)) char *dec_back(char *end, uint64_t v)
+static void text_head(struct report *r, const struct ev_cache *c,
+		      const struct rawfrag_sample *smp, const char *comm, int l)
 {
-	uint32_t w;
+	struct rawfrag_out *o = r->out;
+	unsigned int f = c->fields;
 
-	while (v >= 100000000) {
-		uint32_t lo = (uint32_t)(v % 100000000);
+	if (f & F_COMM)
+		rawfrag_out__printf(o, rs_chain_line(&r->rs, c->attr, f) ? "%.*s " : "%16.*s ", l,
+				    comm);
+	if ((f & F_PID) && (f & F_TID))
+		rawfrag_out__printf(o, "%5d/%-5d ", (int32_t)smp->pid, (int32_t)smp->tid);
+	else if (f & (F_PID | F_TID))
+		rawfrag_out__printf(o, "%5d ", (int32_t)(f & F_PID ? smp->pid : smp->tid));
+	if (f & F_CPU)
+		rawfrag_out__printf(o, "[%03d] ", (int32_t)smp->cpu);
+	if (f & F_TOD) {
+		char buf[64];
 
-		v /= 100000000;
-		for (int i = 0; i < 4; i++, lo /= 100) {
-			end -= 2;
-			memcpy(end, rf_digit_pairs + 2 * (lo % 100), 2);
-		}
+		rawfrag_out__write(o, buf, (size_t)(rs_text_tod(&r->rs, buf, smp->time) - buf));
 	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		end -= 2;
-		memcpy(end, rf_digit_pairs + 2 * (w % 100), 2);
-		w /= 100;
-	}
-	if (w >= 10) {
-		end -= 2;
-		memcpy(end, rf_digit_pairs + 2 * w, 2);
-	} else {
-		*--end = (char)('0' + w);
-	}
-	return end;
-}
-
-/* v in decimal at p; returns the end */
-static inline __attribute__((always_inline)) char *put_dec(char *p, uint64_t v)
-{
-	int n = rf_ndigits(v);
-
-	dec_back(p + n, v);
-	return p + n;
-}
-
-/*
- * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
- * straight into the line: the fill is one 8-byte store, the digits are written
- * backwards from their end. p must have 8 bytes beyond the number.
- */
-static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
-							    bool left, char fill)
-{
-	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
-					  10000000, 100000000 };
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n, w;
-	char *s;
-
-	memset(p, fill, 8);
-	/* the common case: a right-aligned number that fits its width */
-	if (!left && v >= 0 && mag < pow10[width]) {
-		dec_back(p + width, mag);
-		return p + width;
-	}
-	n = rf_ndigits(mag) + (v < 0);
-	w = n > width ? n : width;
-	s = dec_back(left ? p + n : p + w, mag);
-	if (v < 0)
-		s[-1] = '-';
-	return p + w;
-}
-
-static char *put_int(char *p, int32_t v, int width, bool left)
-{
-	return put_num(p, v, width, left, ' ');
+	if (f & F_TIME)
+		rawfrag_out__printf(o, r->rs.ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
+						  "%5" PRIu64 ".%06" PRIu64 ": ",
+				    smp->time / 1000000000,
+				    r->rs.ns ? smp->time % 1000000000 : smp->time % 1000000000 / 1000);
+	/* without PERIOD in the sample, perf shows the attr's period */
+	if (f & F_PERIOD)
+		rawfrag_out__printf(o, "%10" PRIu64 " ", smp->sample_type & PERF_SAMPLE_PERIOD ?
+						       smp->period : (uint64_t)c->attr->sample_period);
+	if (f & F_EVENT)
+		rawfrag_out__write(o, c->text, c->text_len);
 }
 
 static void print_text(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
-	unsigned int f = r->fields;
-	char stack[LINE_MAX_HEAD], *line, *p;
-	bool direct;
+	unsigned int f = c->fields;
+	const char *comm = NULL;
+	int l = 0;
 
-	/* the columns go straight into the out's free space when it has enough */
-	direct = o->cap - o->len >= LINE_MAX_HEAD && !o->err;
-	line = direct ? o->buf + o->len : stack;
-	p = line;
-
-	if (f & F_COMM) {
-		int l;
-		const char *comm = task_name(r, smp, &l);
-
-		/*
-		 * "%16s ": spaces first, then the name over their tail as one
-		 * 16-byte copy; what it puts past the name is overwritten by the
-		 * columns that follow, or not written out.
-		 */
-		memset(p, ' ', 16);
-		if (l <= 16) {
-			memcpy(p + 16 - l, comm, 16);
-			p += 16;
-		} else {
-			memcpy(p, comm, l);
-			p += l;
-		}
-		*p++ = ' ';
-	}
-	if ((f & F_PID) && (f & F_TID)) {
-		p = put_int(p, (int32_t)smp->pid, 5, false);
-		*p++ = '/';
-		p = put_int(p, (int32_t)smp->tid, 5, true);
-		*p++ = ' ';
-	} else if (f & (F_PID | F_TID)) {
-		p = put_int(p, (int32_t)(f & F_PID ? smp->pid : smp->tid), 5, false);
-		*p++ = ' ';
-	}
-	if (f & F_CPU) {
-		*p++ = '[';
-		/* "%03d" ("-01" for -1 as printf, a sign before the zeros) */
-		if ((int32_t)smp->cpu < 0) {
-			*p++ = '-';
-			p = put_num(p, -(int64_t)(int32_t)smp->cpu, 2, false, '0');
-		} else {
-			p = put_num(p, smp->cpu, 3, false, '0');
-		}
-		*p++ = ']';
-		*p++ = ' ';
-	}
-	if (f & F_TIME) {
-		uint64_t secs = smp->time / 1000000000ULL;
-		uint32_t usecs = (uint32_t)(smp->time % 1000000000ULL / 1000);
-
-		/* "%5lu.%06lu: " */
-		p = put_num(p, (int64_t)secs, 5, false, ' ');
-		*p = '.';
-		memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
-		memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
-		memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
-		memcpy(p + 7, ": ", 2);
-		p += 9;
-	}
-	if (f & F_EVENT) {
-		if (c->text_len <= TEXT_COPY && TEXT_COPY <= LINE_MAX_HEAD - (size_t)(p - line)) {
-			memcpy(p, c->text, TEXT_COPY);
-			p += c->text_len;
-		} else if (c->text_len <= LINE_MAX_HEAD - (size_t)(p - line)) {
-			memcpy(p, c->text, c->text_len);
-			p += c->text_len;
-		} else {
-			if (direct)
-				o->len += (size_t)(p - line);
-			else
-				rawfrag_out__write(o, line, (size_t)(p - line));
-			rawfrag_out__write(o, c->text, c->text_len);
-			direct = false;
-			p = line = stack;
-		}
-	}
-	if (direct)
-		o->len += (size_t)(p - line);
+	if (f & F_COMM)
+		comm = task_name(r, smp, &l);
+	/* the library's line when the columns are its own */
+	if (!r->rs.ns && (f & ~F_TRACE) == (r->fields & LINE_MASK))
+		rawfrag_line__text_head(r->line, smp, comm, (size_t)l, c->text, c->text_len);
 	else
-		rf_out_write(o, line, (size_t)(p - line));
+		text_head(r, c, smp, comm, l);
+	if (f & F_FLAGS) /* perf's flags are those of branch samples (PT, BTS): none here */
+		rawfrag_out__printf(o, "  %-21s ", "");
 	if (f & F_TRACE)
 		rawfrag_session__sample_text(r->sess, c->ev, rec, smp, o, r->verbose_text);
-	rf_out_putc(o, '\n');
-}
-
-/* ",\"key\":" and a decimal at p; returns the end */
-static inline char *json_u64(char *p, const char *key, size_t klen, uint64_t v)
-{
-	memcpy(p, key, klen);
-	return put_dec(p + klen, v);
-}
-
-static inline char *json_s64(char *p, const char *key, size_t klen, int64_t v)
-{
-	memcpy(p, key, klen);
-	p += klen;
-	if (v < 0)
-		*p++ = '-';
-	return put_dec(p, v < 0 ? -(uint64_t)v : (uint64_t)v);
+	if (f & (F_ADDR | F_IP | F_IREGS | F_UREGS))
+		rs_text_tail(&r->rs, o, f, smp, c->attr);
+	rawfrag_out__putc(o, '\n');
 }
 
 /*
- * ',"time_ns":' and the time: the digits above the low eight change every
- * 0.1 s only, so they are kept from the previous sample.
- */
-static char *json_time(struct report *r, char *p, uint64_t t)
-{
-	uint64_t hi = t / 100000000;
-	uint32_t lo = (uint32_t)(t % 100000000);
-
-	memcpy(p, ",\"time_ns\":", 11);
-	p += 11;
-	if (!hi)
-		return put_dec(p, t);
-	if (hi != r->time_hi || !r->time_hi_len) {
-		r->time_hi = hi;
-		r->time_hi_len = (int)(put_dec(r->time_hi_digits, hi) - r->time_hi_digits);
-	}
-	memcpy(p, r->time_hi_digits, 16);
-	p += r->time_hi_len;
-	for (int i = 3; i >= 0; i--, lo /= 100)
-		memcpy(p + 2 * i, rf_digit_pairs + 2 * (lo % 100), 2);
-	return p + 8;
-}
-
-#define KEY(k) k, sizeof(k) - 1
-#define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
-
-/*
- * The members around the decoder's fields are written as text (the event and
- * producer part was rendered once per evsel); the decoder's fields go through
- * the emitter, which starts at the top level inside "fields".
+ * The event and producer part was rendered once per evsel, the sample's
+ * members by the library; the decoder's fields go through the emitter, which
+ * starts at the top level inside "fields".
  */
 static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
-	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = r->out;
-	struct rawfrag_emit *em = r->em;
 	struct rawfrag_raw raw;
-	char line[256], *p = line;
-	const char *comm;
-	int l;
+	const char *comm = NULL;
+	int l = 0;
 
-	rf_out_write(o, c->json, c->json_len);
-	if (st & PERF_SAMPLE_TIME)
-		p = json_time(r, p, smp->time);
-	else
-		p = PUT(p, ",\"time_ns\":null");
-	if (st & PERF_SAMPLE_CPU)
-		p = json_u64(p, KEY(",\"cpu\":"), smp->cpu);
-	else
-		p = PUT(p, ",\"cpu\":null");
-	if (st & PERF_SAMPLE_TID) {
-		char *digits = p + sizeof(",\"pid\":") - 1;
-
-		p = json_s64(p, KEY(",\"pid\":"), (int32_t)smp->pid);
-		if (smp->tid == smp->pid && p - digits <= 11) {
-			/* a process's main thread: the same digits again */
-			size_t n = (size_t)(p - digits);
-			char tmp[16];
-
-			memcpy(tmp, digits, 16); /* the bytes past the digits are not used */
-			p = PUT(p, ",\"tid\":");
-			memcpy(p, tmp, 16);
-			p += n;
-		} else {
-			p = json_s64(p, KEY(",\"tid\":"), (int32_t)smp->tid);
-		}
-		p = PUT(p, ",\"comm\":");
-		rf_out_write(o, line, (size_t)(p - line));
+	if (smp->sample_type & PERF_SAMPLE_TID)
 		comm = task_name(r, smp, &l);
-		rawfrag_out__json_str(o, comm, (size_t)l);
-		p = line;
-	} else {
-		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
+	rawfrag_line__json_head(r->line, c->json, c->json_len, smp, comm, (size_t)l);
+	if (smp->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD |
+				PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				PERF_SAMPLE_REGS_INTR))
+		rs_json(&r->rs, o, smp, c->attr);
+	if (!rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+		rawfrag_line__json_raw(r->line, NULL, -1);
+		return;
 	}
-	if (rawfrag_session__raw(r->sess, rec, smp, &raw)) {
+	{
 		uint32_t len = 0;
 		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
 			     len <= raw.size;
 
-		p = json_u64(p, KEY(",\"raw\":{\"size\":"), raw.size);
-		if (known) {
-			bool zero = true;
-
-			for (uint32_t i = len; i < raw.size; i++)
-				zero &= !raw.data[i];
-			p = json_u64(p, KEY(",\"len\":"), len);
-			p = json_u64(p, KEY(",\"pad\":"), raw.size - len);
-			p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
-		} else {
-			p = PUT(p, ",\"len\":null,\"pad\":null,\"pad_zero\":null}");
-		}
-		p = PUT(p, ",\"fields\":{");
-		rf_out_write(o, line, (size_t)(p - line));
-		rawfrag_emit__reset(em);
-		rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, em);
-		rf_out_write(o, "}}\n", 3);
-	} else {
-		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
-		rf_out_write(o, line, (size_t)(p - line));
+		rawfrag_line__json_raw(r->line, &raw, known ? (int64_t)len : -1);
 	}
+	rawfrag_emit__reset(r->em);
+	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
+	rawfrag_out__write(o, "}}\n", 3);
 }
 
 /* perf's names for record types in --stats (perf_event__name()) */
@@ -650,41 +531,55 @@ static void print_stats(struct report *r)
 	}
 }
 
+struct span {
+	struct rawfrag_tool tool;
+	uint64_t first, last;
+};
+
+static int span_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	struct span *sp = (struct span *)tool;
+
+	if (ev->sample->time < sp->first)
+		sp->first = ev->sample->time;
+	if (ev->sample->time > sp->last)
+		sp->last = ev->sample->time;
+	return 0;
+}
+
+/* samples that do not parse are left to the real pass */
+static int span_skip(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		     const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
 /* Time span for percentage --time: the SAMPLE_TIME feature, else one pass. */
 static int time_span(struct report *r)
 {
 	const struct rawfrag_env *env = rawfrag_file__env(r->file);
-	uint64_t first = env ? env->first_sample_time : 0, last = env ? env->last_sample_time : 0;
-	struct rawfrag_record rec;
-	int ret;
+	struct span sp = { .tool = { .sz = sizeof(sp.tool), .sample = span_sample,
+				     .sample_error = span_skip },
+			   .first = env ? env->first_sample_time : 0,
+			   .last = env ? env->last_sample_time : 0 };
+	struct rawfrag_err err;
 
 	if (!r->time.nr_pct)
 		return 0;
-	if (!last && rawfrag_file__mode(r->file) == RAWFRAG_MODE_FILE) {
-		first = UINT64_MAX;
-		while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-			struct rawfrag_evsel *ev;
-			struct rawfrag_sample smp;
-
-			if (rec.type != PERF_RECORD_SAMPLE ||
-			    !(ev = rawfrag_file__evsel_of(r->file, &rec)) ||
-			    rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), &rec, r->swap, NULL))
-				continue;
-			if (smp.time < first)
-				first = smp.time;
-			if (smp.time > last)
-				last = smp.time;
-		}
-		if (ret < 0 || rawfrag_file__rewind(r->file) < 0)
+	if (!sp.last && rawfrag_file__mode(r->file) == RAWFRAG_MODE_FILE) {
+		sp.first = UINT64_MAX;
+		if (rawfrag_session__process(r->sess, &sp.tool, &err) < 0 ||
+		    rawfrag_session__rewind(r->sess) < 0)
 			return -EIO;
-		if (first == UINT64_MAX)
-			first = 0;
+		if (sp.first == UINT64_MAX)
+			sp.first = 0;
 	}
-	if (!last) {
+	if (!sp.last) {
 		rf_errorf("report", "--time with percentages needs the sample time span (not in this input)");
 		return -EINVAL;
 	}
-	return rf_time__resolve(&r->time, first, last);
+	return rf_time__resolve(&r->time, sp.first, sp.last);
 }
 
 static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
@@ -700,104 +595,134 @@ static bool pcapng_keep(void *ctx, const struct rawfrag_record *rec,
 	return keep_sample(r, rawfrag_evsel__idx(ev), smp);
 }
 
-/* Handle one sample (of ev, NULL: look it up); false when the input is unusable here. */
-static bool do_sample(struct report *r, const struct rawfrag_record *rec,
-		      struct rawfrag_evsel *ev, struct rawfrag_err *err)
+/* One sample of a known evsel: count it, or print it if selected. */
+static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			 const struct rawfrag_event *ev)
 {
-	struct rawfrag_sample smp;
-	int idx;
+	struct report *r = (struct report *)tool;
+	int idx = rawfrag_evsel__idx(ev->evsel);
 
-	if (!ev)
-		ev = rawfrag_file__evsel_of(r->file, rec);
-	if (!ev) {
-		err->err = -ENOENT;
-		err->offset = (int64_t)rec->offset;
-		err->rec_type = rec->type;
-		snprintf(err->reason, sizeof(err->reason), "sample id matches no event");
-		return false;
-	}
-	idx = rawfrag_evsel__idx(ev);
 	if (idx >= r->nr_known && update_evsels(r))
-		return false;
+		return -ENOMEM;
 	if (r->stats) {
 		r->ev_samples[idx]++;
-		return true;
+		return 0;
 	}
-	if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), rec, r->swap, err)) {
-		if (err->offset < 0)
-			err->offset = (int64_t)rec->offset;
-		err->rec_type = rec->type;
-		return false;
-	}
-	if (!keep_sample(r, idx, &smp))
-		return true;
+	if (!keep_sample(r, idx, ev->sample))
+		return 0;
 	if (r->fmt == FMT_JSON)
-		print_json(r, &r->evc[idx], rec, &smp);
+		print_json(r, &r->evc[idx], ev->rec, ev->sample);
 	else
-		print_text(r, &r->evc[idx], rec, &smp);
-	return true;
-}
-
-/*
- * perf's evlist__parse_sample_timestamp(): the TIME of a sample or of a
- * sample_id_all trailer; -1 when there is none (delivered at once, as perf).
- */
-static uint64_t rec_time(struct report *r, const struct rawfrag_record *rec,
-			 struct rawfrag_evsel **evp)
-{
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
-	const struct perf_event_attr *a;
-	struct rawfrag_sample id;
-
-	*evp = ev;
-	if (!ev)
-		return UINT64_MAX;
-	a = rawfrag_evsel__attr(ev);
-	if (!(a->sample_type & PERF_SAMPLE_TIME))
-		return UINT64_MAX;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		uint64_t st = a->sample_type;
-		uint32_t pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-				       !!(st & PERF_SAMPLE_TID));
-
-		if (rec->size < pos + 8u)
-			return UINT64_MAX;
-		return rawfrag__get64((const uint8_t *)rec->data + pos, r->swap);
-	}
-	if (!a->sample_id_all ||
-	    rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
-		return UINT64_MAX;
-	return id.time;
-}
-
-/* 1: output closed or failed (stop quietly), else 0 or -errno (r->err set) */
-static int deliver(void *ctx, const struct rawfrag_record *rec, void *ev)
-{
-	struct report *r = ctx;
-
-	if (rec->type != PERF_RECORD_SAMPLE) {
-		return rf_threads__event(r->threads, rec, r->swap);
-	}
-	if (!do_sample(r, rec, ev, r->err)) {
-		if (!r->force)
-			return r->err->err ? r->err->err : -EINVAL;
-		r->nr_bad++;
-		r->err->offset = -1;
-	}
+		print_text(r, &r->evc[idx], ev->rec, ev->sample);
+	/* output closed or failed: stop quietly */
 	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
-/* A kernel record in perf's order: now (no time) or through the queue. */
-static int order_record(struct report *r, const struct rawfrag_record *rec)
+/* a sample with an unknown id or that does not parse: the error, or skip it with -f */
+static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			     const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
-	struct rawfrag_evsel *ev;
-	uint64_t t = rec_time(r, rec, &ev);
-	bool keep = rec->type == PERF_RECORD_SAMPLE || rec->type == PERF_RECORD_COMM ||
-		    rec->type == PERF_RECORD_FORK;
+	struct report *r = (struct report *)tool;
 
-	if (!t || t == UINT64_MAX)
-		return keep ? deliver(r, rec, ev) : 0;
-	return ro_queue__add(r->oq, rec, t, keep, ev);
+	if (!r->force) {
+		*r->err = *err;
+		return err->err;
+	}
+	r->nr_bad++;
+	return 0;
+}
+
+/* --stats: perf shows the samples lost per event */
+static int report_lost_samples(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			       const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+	int idx = ev->evsel ? rawfrag_evsel__idx(ev->evsel) : -1;
+
+	if (ev->rec->size < 16)
+		return 0;
+	if (idx >= r->nr_known && update_evsels(r))
+		return -ENOMEM;
+	if (idx >= 0)
+		r->ev_lost[idx] += rawfrag__get64((const uint8_t *)ev->rec->data + 8, r->swap);
+	return 0;
+}
+
+/* new evsels or names (pipe mode): the per-evsel state again */
+static int report_describe(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			   const struct rawfrag_event *ev)
+{
+	return update_evsels((struct report *)tool) ? -ENOMEM : 0;
+}
+
+/*
+ * --show-task-events: perf script's line for a COMM, FORK or EXIT record, the
+ * start columns of its event (its sample_id_all tid, cpu and time) and
+ * perf_event__fprintf()'s text; the name is that of the record's thread.
+ */
+static void print_task_event(struct report *r, const struct rawfrag_record *rec)
+{
+	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, rec);
+	const uint8_t *p = rec->data;
+	struct rawfrag_sample id = { 0 }, who = { 0 };
+	const struct perf_event_attr *a;
+	unsigned int f;
+	const char *comm;
+	int l;
+
+	if (!ev || rec->size < 24 || rawfrag_evsel__idx(ev) >= r->nr_known)
+		return;
+	a = rawfrag_evsel__attr(ev);
+	f = r->evc[rawfrag_evsel__idx(ev)].fields;
+	if (!a->sample_id_all || rawfrag_sample__parse_id_trailer(&id, a, rec, r->swap, NULL))
+		id = (struct rawfrag_sample){ 0 };
+	who.pid = rawfrag__get32(p + 8, r->swap);
+	who.tid = rawfrag__get32(p + (rec->type == PERF_RECORD_COMM ? 12 : 16), r->swap);
+	comm = task_name(r, &who, &l);
+	if (f & F_COMM)
+		rawfrag_out__printf(r->out, rs_chain_line(&r->rs, a, f) ? "%.*s " : "%16.*s ", l, comm);
+	if ((f & F_PID) && (f & F_TID))
+		rawfrag_out__printf(r->out, "%5d/%-5d ", (int32_t)id.pid, (int32_t)id.tid);
+	else if (f & (F_PID | F_TID))
+		rawfrag_out__printf(r->out, "%5d ", (int32_t)(f & F_PID ? id.pid : id.tid));
+	if (f & F_CPU)
+		rawfrag_out__printf(r->out, "[%03d] ", (int32_t)id.cpu);
+	if (f & F_TIME)
+		rawfrag_out__printf(r->out, r->rs.ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
+						   "%5" PRIu64 ".%06" PRIu64 ": ",
+				    id.time / 1000000000, r->rs.ns ? id.time % 1000000000 :
+								     id.time % 1000000000 / 1000);
+	if (rec->type == PERF_RECORD_COMM) {
+		const char *name = (const char *)p + 16;
+
+		rawfrag_out__printf(r->out, "PERF_RECORD_COMM%s: %.*s:%d/%d\n",
+				    rec->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
+				    (int)strnlen(name, rec->size - 16), name, (int32_t)who.pid,
+				    (int32_t)who.tid);
+		return;
+	}
+	rawfrag_out__printf(r->out, "PERF_RECORD_%s(%d:%d):(%d:%d)\n",
+			    rec->type == PERF_RECORD_FORK ? "FORK" : "EXIT", (int32_t)who.pid,
+			    (int32_t)who.tid, (int32_t)rawfrag__get32(p + 12, r->swap),
+			    (int32_t)rawfrag__get32(p + 20, r->swap));
+}
+
+/* --show-task-events: COMM, FORK and EXIT after the thread table took them */
+static int report_task(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+
+	print_task_event(r, ev->rec);
+	return rawfrag_out__error(r->out) ? 1 : 0;
+}
+
+/* the machine's maps follow every non-sample record in delivery order */
+static int machine_observer(void *ctx, struct rawfrag_session *s, const struct rawfrag_event *ev)
+{
+	struct report *r = ctx;
+
+	return rawfrag_machine__process_record(r->rs.m, ev->rec, r->swap);
 }
 
 static int open_output(struct report *r)
@@ -813,7 +738,8 @@ static int open_output(struct report *r)
 	}
 	r->out = rawfrag_out__new(fd);
 	if (!r->out || !(r->em = rawfrag_emit__new(r->out, r->fmt == FMT_JSON ?
-						    RAWFRAG_EMIT_JSON : RAWFRAG_EMIT_TEXT)))
+						    RAWFRAG_EMIT_JSON : RAWFRAG_EMIT_TEXT)) ||
+	    !(r->line = rawfrag_line__new(r->out, r->fields & LINE_MASK)))
 		return -ENOMEM;
 	return fd;
 }
@@ -826,7 +752,6 @@ static int run(struct report *r)
 	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = rf_lib_print, .print_ctx = &pc,
 		     .dopts = r->dopts);
 	struct rawfrag_err err = { .offset = -1 };
-	struct rawfrag_record rec;
 	int ret, rc = RF_EXIT_USAGE, fd = -1;
 
 	r->dopts[r->nr_dopts] = NULL;
@@ -839,92 +764,47 @@ static int run(struct report *r)
 		goto fail;
 	if (update_evsels(r))
 		goto oom;
+	if (check_fields(r))
+		goto out;
 	if (r->has_time && time_span(r))
 		goto out;
 	if (r->fmt == FMT_PCAPNG) {
-		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r);
+		ret = report_pcapng(r->sess, r->output ? r->output : "-", pcapng_keep, r, &err);
+		if (ret < 0 && err.err)
+			goto fail;
 		rc = ret ? RF_EXIT_USAGE : RF_EXIT_OK;
 		goto out;
 	}
 	r->err = &err;
+	r->tool = (struct rawfrag_tool){
+		.sz = sizeof(r->tool),
+		.sample = report_sample,
+		.sample_error = report_bad_sample,
+		.lost_samples = r->stats ? report_lost_samples : NULL,
+		.describe = report_describe,
+		.ordered = !r->stats && !r->no_order,
+		.no_parse = r->stats,
+	};
+	if (r->show_task && !r->stats && r->fmt == FMT_TEXT)
+		r->tool.comm = r->tool.fork = r->tool.exit = report_task;
 	if (!r->stats) {
-		r->threads = rf_threads__new();
-		if (!r->threads)
+		r->mopts.sz = sizeof(r->mopts);
+		r->mopts.print = rf_lib_print;
+		r->mopts.print_ctx = &pc;
+		r->rs.m = rawfrag_machine__new(r->file, &r->mopts);
+		r->rs.cc = rawfrag_callchain__new();
+		if (!r->rs.m || !r->rs.cc)
 			goto oom;
-	}
-	if (!r->stats && !r->no_order) {
-		r->oq = ro_queue__new(deliver, r);
-		if (!r->oq)
-			goto oom;
+		r->rs.env = rawfrag_file__env(r->file);
+		r->rs.arch = r->rs.env ? r->rs.env->arch : NULL;
+		rawfrag_session__set_observer(r->sess, machine_observer, r);
 	}
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
-	while ((ret = rawfrag_file__next(r->file, &rec)) > 0) {
-		if (rf_is_describing(rec.type)) {
-			if (rawfrag_session__refresh(r->sess, &err))
-				goto fail;
-			if (update_evsels(r))
-				goto oom;
-			continue;
-		}
-		if (r->oq) {
-			if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND)
-				ret = ro_queue__round(r->oq);
-			else if (rec.type < RAWFRAG_RECORD_HEADER_ATTR)
-				ret = order_record(r, &rec);
-			else
-				continue;
-			if (ret == 1)
-				break;
-			if (ret == -ENOMEM)
-				goto oom;
-			if (ret)
-				goto fail;
-			continue;
-		}
-		/* --no-order: names as of the position in the file */
-		if (r->threads && (rec.type == PERF_RECORD_COMM || rec.type == PERF_RECORD_FORK)) {
-			if (rf_threads__event(r->threads, &rec, r->swap))
-				goto oom;
-			continue;
-		}
-		if (r->stats && rec.type == PERF_RECORD_LOST_SAMPLES && rec.size >= 16) {
-			struct rawfrag_evsel *ev = rawfrag_file__evsel_of(r->file, &rec);
-			int idx = ev ? rawfrag_evsel__idx(ev) : -1;
-
-			if (idx >= r->nr_known && update_evsels(r))
-				goto oom;
-			if (idx >= 0)
-				r->ev_lost[idx] += rawfrag__get64((const uint8_t *)rec.data + 8,
-								  r->swap);
-			continue;
-		}
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		if (!do_sample(r, &rec, NULL, &err)) {
-			if (!r->force)
-				goto fail;
-			r->nr_bad++;
-			err.offset = -1;
-		}
-		if (rawfrag_out__error(r->out))
-			break;
-	}
-	if (ret < 0) {
-		/* a bad sample still queued comes first in the file: its error wins */
-		if (r->oq && ro_queue__flush(r->oq) < 0 && err.err)
-			goto fail;
-		err = *rawfrag_file__error(r->file);
+	ret = rawfrag_session__process(r->sess, &r->tool, &err);
+	if (ret < 0)
 		goto fail;
-	}
-	if (r->oq && ret == 0) {
-		ret = ro_queue__flush(r->oq);
-		if (ret == -ENOMEM)
-			goto oom;
-		if (ret < 0)
-			goto fail;
-	}
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -934,12 +814,17 @@ static int run(struct report *r)
 		goto out;
 	}
 	/* reader closed early (| head): not an error */
-	if (r->oq && r->verbose >= 2)
+	if (r->tool.ordered && r->verbose >= 2) {
+		struct rawfrag_process_stats ps = { .sz = sizeof(ps) };
+
+		rawfrag_session__process_stats(r->sess, &ps);
 		fprintf(stderr, "perf rawfrag report: the ordering queue held at most %" PRIu64
-			" records\n", ro_queue__peak(r->oq));
+			" records\n", ps.queue_peak);
+	}
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
+	rf_loss_warn("report", r->input, r->file);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:
@@ -950,6 +835,9 @@ fail:
 		rawfrag_out__flush(r->out);
 	rf_print_err("report", r->input, &err);
 out:
+	rawfrag_line__delete(r->line);
+	rawfrag_machine__delete(r->rs.m);
+	rawfrag_callchain__delete(r->rs.cc);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
 	if (fd > 1)
@@ -961,13 +849,11 @@ out:
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
-	ro_queue__delete(r->oq);
-	rf_threads__delete(r->threads);
 	return rc;
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
-       O_DECODER_OPT };
+       O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -998,6 +884,14 @@ int cmd_report(int argc, char **argv)
 		{ "time", required_argument, NULL, O_TIME },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "no-order", no_argument, NULL, O_NO_ORDER },
+		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, O_MAX_STACK },
+		{ "ns", no_argument, NULL, O_NS },
+		{ "show-task-events", no_argument, NULL, O_SHOW_TASK },
+		{ "no-inline", no_argument, NULL, O_NO_INLINE },
+		{ "symfs", required_argument, NULL, O_SYMFS },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1007,7 +901,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "i:o:vxfe:C:F:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:h", longopts, NULL)) != -1) {
 		char *d = NULL;
 
 		switch (opt) {
@@ -1068,7 +962,26 @@ int cmd_report(int argc, char **argv)
 		case 'F':
 			if (parse_fields(optarg, &r.fields))
 				goto out;
+			r.fields_set = true;
 			break;
+		case 'G': r.rs.hide_cg = true; break;
+		case O_NS: r.rs.ns = true; break;
+		case O_SHOW_TASK: r.show_task = true; break;
+		case O_NO_INLINE: r.mopts.no_inline = true; break;
+		case O_SYMFS: r.mopts.symfs = optarg; break;
+		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
+		case 'k': r.mopts.vmlinux = optarg; break;
+		case O_MAX_STACK: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || v > 65535) {
+				rf_errorf("report", "bad --max-stack '%s' (a number of frames)", optarg);
+				goto out;
+			}
+			r.rs.max_stack = v ? (uint32_t)v : 1;
+			break;
+		}
 		case 'h':
 			fputs(report_usage, stdout);
 			rc = RF_EXIT_OK;

@@ -7,8 +7,8 @@
  * Enhanced Packet Block per dump with the packet bytes only (never the raw pad),
  * the original length from the meta and a comment "cpu N pid P tid T comm C".
  * A VLAN tag the meta says was offloaded is put back into the frame. Packets are
- * written in time order: the file holds each CPU's ring in turn, so blocks are
- * queued and released at FINISHED_ROUND records as perf's ordered events do.
+ * written in time order: the session delivers samples ordered as perf's ordered
+ * events do (the file holds each CPU's ring in turn).
  *
  * Timestamps: sample time - clockid_ns + tod_ns from HEADER_CLOCK_DATA. Without
  * it, this host's present offset between CLOCK_REALTIME and CLOCK_MONOTONIC is
@@ -16,6 +16,9 @@
  *
  * Ownership: struct pcap owns the output stream, the interface table and the
  * pid → comm table built from COMM records.
+ *
+ * The block writers (write_shb/write_idb/write_epb) come first; the session's
+ * tool that feeds them is at the end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +27,7 @@
 #include <time.h>
 
 #include <rawfrag/skbdump.h>
+#include <rawfrag/tool.h>
 
 #include "skb.h"
 #include "util.h"
@@ -48,19 +52,9 @@ struct pcap_comm {
 	char comm[16];
 };
 
-/* an encoded EPB waiting for its turn (the file is in ring order, not time order) */
-struct pcap_pending {
-	uint64_t time, seq;
-	char *blk;
-	size_t len;
-};
-
 struct pcap {
+	struct rawfrag_tool tool; /* first: the handlers get &pc->tool */
 	FILE *f;
-	FILE *out; /* the output; f points at a memory stream while an EPB is built */
-	struct pcap_pending *pend;
-	size_t nr_pend, cap_pend;
-	uint64_t seq, max_time, flush_limit;
 	int nr_if;
 	struct pcap_if ifs[MAX_IFS];
 	struct pcap_comm *comm; /* sorted by pid, time (file mode) */
@@ -68,6 +62,9 @@ struct pcap {
 	bool comms_done;
 	int64_t clock_off; /* wall = time + clock_off */
 	uint64_t packets, skipped;
+	/* report's selection */
+	bool (*keep)(void *ctx, const struct rawfrag_record *rec, const struct rawfrag_sample *smp);
+	void *keep_ctx;
 };
 
 static const char *const hooks[] = { "none", "socket", "tc-ingress", "tc-egress", "xdp" };
@@ -206,13 +203,10 @@ static const char *comm_of(struct pcap *pc, struct rawfrag_session *sess, uint32
 	return s ? s : pid ? ":unknown" : "swapper";
 }
 
-static void note_comm(struct pcap *pc, struct rawfrag_file *f, const struct rawfrag_record *rec,
-		      bool swap)
+static void note_comm(struct pcap *pc, const struct rawfrag_event *ev, bool swap)
 {
-	const struct rawfrag_evsel *ev = rawfrag_file__evsel_of(f, rec);
+	const struct rawfrag_record *rec = ev->rec;
 	const uint8_t *p = rec->data;
-	struct rawfrag_sample id = { 0 };
-	struct rawfrag_err e;
 	struct pcap_comm *c;
 
 	if (rec->size < 8 + 8 + 1)
@@ -226,28 +220,10 @@ static void note_comm(struct pcap *pc, struct rawfrag_file *f, const struct rawf
 		pc->comm = nc;
 		pc->cap_comm = n;
 	}
-	if (ev)
-		rawfrag_sample__parse_id_trailer(&id, rawfrag_evsel__attr(ev), rec, swap, &e);
 	c = &pc->comm[pc->nr_comm++];
 	c->pid = rawfrag__get32(p + 8, swap);
-	c->time = id.time;
+	c->time = ev->sample ? ev->sample->time : 0;
 	snprintf(c->comm, sizeof(c->comm), "%.*s", (int)(rec->size - 16), (const char *)p + 16);
-}
-
-/* COMM records are not in time order in the file: collect them all first */
-static void collect_comms(struct pcap *pc, struct rawfrag_file *f, bool swap)
-{
-	struct rawfrag_record rec;
-
-	if (rawfrag_file__mode(f) != RAWFRAG_MODE_FILE)
-		return;
-	while (rawfrag_file__next(f, &rec) > 0)
-		if (rec.type == PERF_RECORD_COMM)
-			note_comm(pc, f, &rec, swap);
-	rawfrag_file__rewind(f);
-	if (pc->nr_comm)
-		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
-	pc->comms_done = true;
 }
 
 /*
@@ -288,67 +264,6 @@ static void write_epb(struct pcap *pc, int ifid, uint64_t ts, const uint8_t *pkt
 	put32(pc, len);
 }
 
-static int pend_cmp(const void *a, const void *b)
-{
-	const struct pcap_pending *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* encode the EPB into memory and queue it by sample time */
-static int queue_epb(struct pcap *pc, uint64_t time, int ifid, uint64_t ts, const uint8_t *pkt,
-		     uint32_t caplen, uint32_t orig, int vlan, const char *comment)
-{
-	struct pcap_pending *p;
-	FILE *mem;
-
-	if (pc->nr_pend == pc->cap_pend) {
-		size_t n = pc->cap_pend ? 2 * pc->cap_pend : 1024;
-		struct pcap_pending *np = realloc(pc->pend, n * sizeof(*np));
-
-		if (!np)
-			return -ENOMEM;
-		pc->pend = np;
-		pc->cap_pend = n;
-	}
-	p = &pc->pend[pc->nr_pend];
-	mem = open_memstream(&p->blk, &p->len);
-	if (!mem)
-		return -ENOMEM;
-	pc->f = mem;
-	write_epb(pc, ifid, ts, pkt, caplen, orig, vlan, comment);
-	pc->f = pc->out;
-	if (fclose(mem)) {
-		free(p->blk);
-		return -ENOMEM;
-	}
-	p->time = time;
-	p->seq = pc->seq++;
-	pc->nr_pend++;
-	if (time > pc->max_time)
-		pc->max_time = time;
-	return 0;
-}
-
-/* write the queued blocks with time <= limit in time order, keep the rest */
-static void flush_pending(struct pcap *pc, uint64_t limit)
-{
-	size_t i, k = 0;
-
-	if (!pc->nr_pend)
-		return;
-	qsort(pc->pend, pc->nr_pend, sizeof(*pc->pend), pend_cmp);
-	for (i = 0; i < pc->nr_pend && pc->pend[i].time <= limit; i++) {
-		fwrite(pc->pend[i].blk, 1, pc->pend[i].len, pc->out);
-		free(pc->pend[i].blk);
-	}
-	for (; i < pc->nr_pend; i++)
-		pc->pend[k++] = pc->pend[i];
-	pc->nr_pend = k;
-}
-
 /* one sample of a bpf_skb evsel; only dumps with our meta can be split here */
 static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 		      const struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp,
@@ -378,11 +293,9 @@ static void do_sample(struct pcap *pc, struct rawfrag_session *sess,
 	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
 		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
 	vlan = raw->data[11] & RAWFRAG_SKB_F_VLAN ? rawfrag__get16(raw->data + 30, raw->swap) : -1;
-	if (queue_epb(pc, smp->time, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
-		      orig < caplen ? caplen : orig, vlan, comment))
-		pc->skipped++;
-	else
-		pc->packets++;
+	write_epb(pc, ifid, smp->time + pc->clock_off, raw->data + meta_len, caplen,
+		  orig < caplen ? caplen : orig, vlan, comment);
+	pc->packets++;
 }
 
 static int64_t clock_offset(const struct rawfrag_env *env)
@@ -405,74 +318,108 @@ static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evs
 	return name && !strcmp(name, "bpf_skb");
 }
 
+/* ---- the session's tool ---- */
+
+/*
+ * The names by pid and time: a pid's COMM may come after its packets (ring
+ * order), so in file mode a first pass collects them all.
+ */
+static int pcap_comm(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+		     const struct rawfrag_event *ev)
+{
+	struct pcap *pc = (struct pcap *)tool;
+
+	if (pc->comms_done)
+		return 0;
+	note_comm(pc, ev, rawfrag_file__needs_swap(rawfrag_session__file(sess)));
+	/* pipe mode: names as they come, kept sorted (few) */
+	if (pc->tool.sample && pc->nr_comm)
+		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+	return 0;
+}
+
+static int collect_comms(struct pcap *pc, struct rawfrag_session *sess, struct rawfrag_err *err)
+{
+	struct rawfrag_tool t = { .sz = sizeof(t), .comm = pcap_comm, .no_parse = true };
+	int ret;
+
+	if (rawfrag_file__mode(rawfrag_session__file(sess)) != RAWFRAG_MODE_FILE)
+		return 0;
+	pc->tool = t;
+	/* a bad record is reported by the real pass, at its place */
+	rawfrag_session__process(sess, &pc->tool, err);
+	memset(err, 0, sizeof(*err));
+	err->offset = -1;
+	ret = rawfrag_session__rewind(sess);
+	if (pc->nr_comm)
+		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+	pc->comms_done = true;
+	return ret;
+}
+
+static int pcap_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+		       const struct rawfrag_event *ev)
+{
+	struct pcap *pc = (struct pcap *)tool;
+	struct rawfrag_raw raw;
+
+	if (!is_skb(sess, ev->evsel))
+		return 0;
+	if (pc->keep && !pc->keep(pc->keep_ctx, ev->rec, ev->sample))
+		return 0;
+	if (rawfrag_session__raw(sess, ev->rec, ev->sample, &raw))
+		do_sample(pc, sess, ev->evsel, ev->sample, &raw);
+	return 0;
+}
+
+/* pcapng skips what it cannot use: a dump that does not parse is counted */
+static int pcap_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
+			   const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	struct pcap *pc = (struct pcap *)tool;
+
+	if (ev->evsel && is_skb(sess, ev->evsel))
+		pc->skipped++;
+	return 0;
+}
+
 int report_pcapng(struct rawfrag_session *sess, const char *path,
 		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
 			       const struct rawfrag_sample *smp),
-		  void *keep_ctx)
+		  void *keep_ctx, struct rawfrag_err *err)
 {
 	struct rawfrag_file *f = rawfrag_session__file(sess);
-	bool swap = rawfrag_file__needs_swap(f);
-	struct rawfrag_record rec;
 	struct pcap *pc = calloc(1, sizeof(*pc));
-	int ret, err = 0;
+	int ret = 0;
 
+	memset(err, 0, sizeof(*err));
+	err->offset = -1;
 	if (!pc)
 		return -ENOMEM;
-	pc->out = pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
+	pc->keep = keep;
+	pc->keep_ctx = keep_ctx;
+	pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
 	if (!pc->f) {
-		err = -errno;
+		ret = -errno;
 		fprintf(stderr, "perf rawfrag report: %s: %s\n", path, strerror(errno));
 		goto out;
 	}
 	pc->clock_off = clock_offset(rawfrag_file__env(f));
-	collect_comms(pc, f, swap);
+	ret = collect_comms(pc, sess, err);
+	if (ret)
+		goto out;
 	write_shb(pc);
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		const struct rawfrag_evsel *evsel;
-		struct rawfrag_sample smp;
-		struct rawfrag_raw raw;
-		struct rawfrag_err e;
-
-		if (rec.type == PERF_RECORD_COMM) {
-			/* pipe mode: names as they come, kept sorted (few) */
-			if (!pc->comms_done) {
-				note_comm(pc, f, &rec, swap);
-				qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
-			}
-			continue;
-		}
-		if (rec.type == RAWFRAG_RECORD_HEADER_ATTR)
-			rawfrag_session__refresh(sess, NULL);
-		/*
-		 * as perf's ordered events: after a round, everything up to the
-		 * latest time seen before the previous round is complete
-		 */
-		if (rec.type == RAWFRAG_RECORD_FINISHED_ROUND) {
-			flush_pending(pc, pc->flush_limit);
-			pc->flush_limit = pc->max_time;
-			continue;
-		}
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		evsel = rawfrag_file__evsel_of(f, &rec);
-		if (!evsel || !is_skb(sess, evsel))
-			continue;
-		if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(evsel), &rec, swap, &e)) {
-			pc->skipped++;
-			continue;
-		}
-		if (keep && !keep(keep_ctx, &rec, &smp))
-			continue;
-		if (rawfrag_session__raw(sess, &rec, &smp, &raw))
-			do_sample(pc, sess, evsel, &smp, &raw);
-	}
-	if (ret < 0) {
-		err = ret;
-		rf_print_err("report", rawfrag_file__path(f), rawfrag_file__error(f));
-	}
-	flush_pending(pc, UINT64_MAX);
+	pc->tool = (struct rawfrag_tool){
+		.sz = sizeof(pc->tool),
+		.sample = pcap_sample,
+		.sample_error = pcap_bad_sample,
+		.comm = pcap_comm,
+		.ordered = true,
+	};
+	ret = rawfrag_session__process(sess, &pc->tool, err);
 	if (fflush(pc->f) || ferror(pc->f)) {
-		err = err ? err : -EIO;
+		if (!ret)
+			ret = -EIO;
 		fprintf(stderr, "perf rawfrag report: %s: write error\n", path);
 	}
 	if (pc->skipped)
@@ -481,10 +428,7 @@ int report_pcapng(struct rawfrag_session *sess, const char *path,
 out:
 	if (pc->f && pc->f != stdout)
 		fclose(pc->f);
-	for (size_t i = 0; i < pc->nr_pend; i++)
-		free(pc->pend[i].blk);
-	free(pc->pend);
 	free(pc->comm);
 	free(pc);
-	return err;
+	return ret;
 }

@@ -70,14 +70,15 @@ static int add_tracing_data(struct record *rec, struct rawfrag_err *rerr)
 }
 
 /* wall-clock reference for the events' CLOCK_MONOTONIC timestamps (HEADER_CLOCK_DATA) */
-static int set_clock_data(struct rawfrag_writer *w)
+static int set_clock_data(struct record *rec)
 {
 	struct timespec rt, mono;
+	int clk = record__clockid(rec);
 
 	/* read back to back: the pair is the reference perf -k writes */
 	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return rawfrag_writer__set_clock_data(w, CLOCK_MONOTONIC,
+	clock_gettime(clk, &mono);
+	return rawfrag_writer__set_clock_data(rec->w, clk,
 					      rt.tv_sec * 1000000000ULL + rt.tv_nsec,
 					      mono.tv_sec * 1000000000ULL + mono.tv_nsec);
 }
@@ -89,7 +90,7 @@ int record__setup_features(struct record *rec, struct rawfrag_err *rerr)
 
 	err = rawfrag_writer__set_host_features(w);
 	if (!err)
-		err = set_clock_data(w);
+		err = set_clock_data(rec);
 	if (!err && rec->opts.cmd_argc)
 		err = rawfrag_writer__set_cmdline(w, rec->opts.cmd_argc, rec->opts.cmd_argv);
 	if (!err)
@@ -115,7 +116,7 @@ static void read_comm(int pid, int tid, char *comm, size_t len)
 }
 
 /* executable mappings of pid, as MMAP2 records (perf symbolizes user ips with them) */
-static int synth_mmaps(struct rawfrag_writer *w, int pid)
+static int synth_mmaps(struct record *rec, int pid)
 {
 	char p[64], line[4608];
 	FILE *f;
@@ -139,7 +140,8 @@ static int synth_mmaps(struct rawfrag_writer *w, int pid)
 			snprintf(name, sizeof(name), "//anon");
 		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		       PROT_EXEC;
-		err = rawfrag_writer__write_mmap2(w, PERF_RECORD_MISC_USER, pid, pid, start,
+		bid__mmap(rec, pid, start, end - start, name);
+		err = rawfrag_writer__write_mmap2(rec->w, PERF_RECORD_MISC_USER, pid, pid, start,
 						  end - start, pgoff, prot,
 						  perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
 						  name, NULL);
@@ -172,8 +174,12 @@ int record__synth_task(struct record *rec, int pid)
 			err = rawfrag_writer__write_comm(rec->w, pid, tid, comm, false, NULL);
 	}
 	closedir(d);
-	if (!err)
-		err = synth_mmaps(rec->w, pid);
+	/*
+	 * the forked workload still runs our binary: its maps go at its exec, so
+	 * perf record writes only its COMM (and so do we)
+	 */
+	if (!err && pid != rec->child)
+		err = synth_mmaps(rec, pid);
 	return err;
 }
 

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -80,6 +81,7 @@ struct record *record__new(const struct record_opts *opts)
 	rec->pages = opts->mmap_pages ? opts->mmap_pages : DEFAULT_PAGES;
 	rec->child = -1;
 	rec->go_fd = -1;
+	rec->exec_fd = -1;
 	libperf_init(libperf_print);
 	return rec;
 }
@@ -95,6 +97,46 @@ int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg)
 	n[rec->nr_cleanups].arg = arg;
 	rec->nr_cleanups++;
 	return 0;
+}
+
+int record__add_finish_hook(struct record *rec, void (*fn)(struct record *, void *), void *arg)
+{
+	int n = rec->nr_finish_hooks;
+	void *p = realloc(rec->finish_hooks, (n + 1) * sizeof(*rec->finish_hooks));
+
+	if (!p)
+		return -ENOMEM;
+	rec->finish_hooks = p;
+	rec->finish_hooks[n].fn = fn;
+	rec->finish_hooks[n].arg = arg;
+	rec->nr_finish_hooks++;
+	return 0;
+}
+
+int record__add_drops(struct record *rec, const char *name, int idx, uint64_t dropped)
+{
+	struct rawfrag_sample sid = { 0 };
+	struct timespec ts;
+	struct rec_sel *s = NULL;
+	uint64_t left;
+	int err;
+
+	for (int i = 0; i < rec->nr_sel && !s; i++)
+		if (!rec->sel[i].evsel && !strcmp(rec->sel[i].ev.name, name))
+			s = &rec->sel[i];
+	if (!s || idx < 0 || idx >= s->nr_fds || !rec->w)
+		return -EINVAL;
+	left = dropped > rec->lost[idx] ? dropped - rec->lost[idx] : 0;
+	if (!left)
+		return 0;
+	clock_gettime(record__clockid(rec), &ts);
+	sid.time = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	sid.cpu = record__cpu(rec, idx);
+	sid.id = sid.identifier = s->ids[idx];
+	err = rawfrag_writer__write_lost(rec->w, s->ids[idx], left, &sid);
+	if (!err)
+		rec->lost[idx] += left;
+	return err;
 }
 
 static void close_rings(struct record *rec)
@@ -117,6 +159,10 @@ static void kill_child(struct record *rec)
 		waitpid(rec->child, &rec->child_status, 0);
 		rec->child_exited = true;
 	}
+	if (rec->exec_fd >= 0) {
+		close(rec->exec_fd);
+		rec->exec_fd = -1;
+	}
 }
 
 void record__delete(struct record *rec)
@@ -127,6 +173,7 @@ void record__delete(struct record *rec)
 	for (int i = rec->nr_cleanups - 1; i >= 0; i--)
 		rec->cleanups[i].fn(rec->cleanups[i].arg);
 	free(rec->cleanups);
+	free(rec->finish_hooks);
 	kill_child(rec);
 	close_rings(rec);
 	if (rec->w) {
@@ -156,6 +203,7 @@ void record__delete(struct record *rec)
 	free(rec->target_pids);
 	free(rec->idmap);
 	free(rec->lost);
+	bid__free(rec);
 	free(rec);
 }
 
@@ -242,31 +290,44 @@ unsigned int record__mmap_pages(struct record *rec)
 	return rec->pages;
 }
 
-static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
+/* --call-graph dwarf|lbr, --user-regs, --intr-regs, -d: what perf's evsel__config adds */
+static void setup_attr_extra(struct record *rec, struct perf_event_attr *a)
 {
-	struct perf_event_attr *a = &s->ev.attr;
+	const struct record_opts *o = &rec->opts;
+	uint64_t regs = 0;
+
+	if (o->sample_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR;
+	if (o->callchain && o->cg_mode == RF_CG_DWARF) {
+		record_opts__regs(&regs, NULL, "--call-graph", false);
+		/* perf record adds ADDR with dwarf too */
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR;
+		a->sample_regs_user = regs;
+		a->sample_stack_user = o->cg_stack_size;
+		a->exclude_callchain_user = 1; /* the user stack is unwound from the dump */
+	}
+	if (o->callchain && o->cg_mode == RF_CG_LBR) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+					PERF_SAMPLE_BRANCH_HW_INDEX;
+	}
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user |= o->user_regs;
+	}
+	if (o->intr_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+}
+
+static void setup_period(struct record *rec, struct perf_event_attr *a)
+{
 	bool one = a->type == PERF_TYPE_TRACEPOINT ||
 		   (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_DUMMY ||
 						      a->config == PERF_COUNT_SW_BPF_OUTPUT));
 
-	a->size = ATTR_SIZE;
-	a->sample_type = record__sample_type(rec);
-	a->read_format = PERF_FORMAT_ID;
-	a->sample_id_all = 1;
-	/*
-	 * CLOCK_MONOTONIC timestamps with a CLOCK_DATA reference, so a recording
-	 * maps to wall-clock time (pcapng) as `perf record -k CLOCK_MONOTONIC`
-	 * does; every event sharing a ring must use the same clock.
-	 */
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
-	a->disabled = 1;
-	a->inherit = !rec->system_wide && !rec->opts.tid;
-	/* a command (not just a timer for -a/-C): count from its exec on */
-	a->enable_on_exec = rec->opts.argv && !rec->system_wide;
-	/* batched wakeups: a quarter of the ring, so the workload is not woken per event */
-	a->watermark = 1;
-	a->wakeup_watermark = rec->pages * sysconf(_SC_PAGESIZE) / 4;
 	if (rec->opts.period) {
 		a->sample_period = rec->opts.period;
 		a->freq = 0;
@@ -281,6 +342,37 @@ static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
 			a->freq = 1;
 		}
 	}
+}
+
+int record__clockid(struct record *rec)
+{
+	return rec->opts.clock_set ? rec->opts.clockid : CLOCK_MONOTONIC;
+}
+
+static void setup_attr(struct record *rec, struct rec_sel *s, bool first)
+{
+	struct perf_event_attr *a = &s->ev.attr;
+
+	a->size = ATTR_SIZE;
+	a->sample_type = record__sample_type(rec);
+	setup_attr_extra(rec, a);
+	a->read_format = PERF_FORMAT_ID;
+	a->sample_id_all = 1;
+	/*
+	 * CLOCK_MONOTONIC timestamps (or -k's clock) with a CLOCK_DATA reference,
+	 * so a recording maps to wall-clock time (pcapng) as `perf record -k
+	 * CLOCK_MONOTONIC` does; every event sharing a ring must use the same clock.
+	 */
+	a->use_clockid = 1;
+	a->clockid = record__clockid(rec);
+	a->disabled = 1;
+	a->inherit = !rec->system_wide && !rec->opts.tid;
+	/* a command (not just a timer for -a/-C): count from its exec on */
+	a->enable_on_exec = rec->opts.argv && !rec->system_wide;
+	/* batched wakeups: a quarter of the ring, so the workload is not woken per event */
+	a->watermark = 1;
+	a->wakeup_watermark = rec->pages * sysconf(_SC_PAGESIZE) / 4;
+	setup_period(rec, a);
 	if (first) {
 		/* task tracking on one evsel only, as perf does */
 		a->comm = 1;
@@ -316,6 +408,13 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 			strerror(-err));
 		break;
 	case EINVAL:
+		if (rec->opts.clock_set && rec->opts.clockid != CLOCK_MONOTONIC &&
+		    rec->opts.clockid != CLOCK_MONOTONIC_RAW) {
+			/* the kernel takes other clocks only for PMUs that never fire in NMI */
+			record__err("cannot open %s with clock %d: %s (the PMU needs an NMI-safe clock: -k monotonic or monotonic_raw)",
+				s->ev.name, rec->opts.clockid, strerror(-err));
+			break;
+		}
 		record__err("cannot open %s: %s (does the PMU support sampling and these terms?)",
 			s->ev.name, strerror(-err));
 		break;
@@ -611,6 +710,42 @@ static int cpu_idx(struct record *rec, int cpu)
 	return 0;
 }
 
+/* the maps the build-ids need: MMAP/MMAP2 (exec maps), FORK, COMM exec */
+static void track_task(struct record *rec, const struct perf_event_header *h, const void *buf,
+		       size_t len)
+{
+	const uint8_t *b = buf;
+	uint32_t pid, ppid;
+	uint64_t start, mlen;
+	size_t name_off = h->type == PERF_RECORD_MMAP ? 40 : 72;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (len <= name_off || (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+			return;
+		memcpy(&pid, b + 8, 4);
+		memcpy(&start, b + 16, 8);
+		memcpy(&mlen, b + 24, 8);
+		if (memchr(b + name_off, 0, len - name_off))
+			bid__mmap(rec, (int)pid, start, mlen, (const char *)b + name_off);
+		return;
+	case PERF_RECORD_FORK:
+		if (len < 16)
+			return;
+		memcpy(&pid, b + 8, 4);
+		memcpy(&ppid, b + 12, 4);
+		bid__fork(rec, (int)pid, (int)ppid);
+		return;
+	case PERF_RECORD_COMM:
+		if (len >= 16 && (h->misc & PERF_RECORD_MISC_COMM_EXEC)) {
+			memcpy(&pid, b + 8, 4);
+			bid__exec(rec, (int)pid);
+		}
+		return;
+	}
+}
+
 static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t len)
 {
 	struct record *rec = ctx;
@@ -626,6 +761,9 @@ static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t le
 			s->samples++;
 			s->bytes += len;
 		}
+		/* then IP and TID in every evsel of ours */
+		if (rec->bid && len >= 32)
+			bid__sample(rec, h->misc, (int)(uint32_t)u[2], u[1]);
 		break;
 	case PERF_RECORD_LOST:
 		if (len >= 24)
@@ -637,7 +775,10 @@ static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t le
 		break;
 	default:
 		rec->other_records++;
+		if (rec->bid)
+			track_task(rec, h, buf, len);
 	}
+	rec->data_bytes += len;
 	return rawfrag_writer__write_record(rec->w, buf, len);
 }
 
@@ -663,14 +804,37 @@ static int drain(struct record *rec)
 	return 0;
 }
 
+/* as perf's check_backup(): a non-empty earlier file becomes PATH.old */
+static int rotate_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (stat(path, &st) || !st.st_size || !S_ISREG(st.st_mode))
+		return 0;
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (unlink(old) && errno != ENOENT) {
+		record__err("cannot remove %s: %s", old, strerror(errno));
+		return -errno;
+	}
+	if (rename(path, old)) {
+		record__err("cannot rename %s to %s: %s", path, old, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 static int open_writer(struct record *rec)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
 	bool pipe = !strcmp(path, "-");
-	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO);
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
+		     .compress = rec->opts.comp_level > 0, .comp_level = rec->opts.comp_level);
 	struct rawfrag_err rerr = { 0 };
 	int err;
 
+	if (!pipe && (err = rotate_old(path)))
+		return err;
 	rec->w = rawfrag_writer__new(path, &wo, &rerr);
 	if (!rec->w) {
 		record__err("cannot write %s: %s", path, rerr.reason[0] ? rerr.reason : strerror(errno));
@@ -703,19 +867,50 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* after the child exited: did its exec fail? (its errno is in the pipe) */
+static void read_exec_errno(struct record *rec)
+{
+	int e[1] = { 0 };
+
+	if (rec->exec_fd < 0)
+		return;
+	if (read(rec->exec_fd, e, sizeof(e)) == sizeof(e) && e[0]) {
+		rec->exec_errno = e[0];
+		record__err("cannot run '%s': %s", rec->opts.argv[0], strerror(e[0]));
+	}
+	close(rec->exec_fd);
+	rec->exec_fd = -1;
+}
+
 static void child_poll(struct record *rec)
 {
 	if (rec->child > 0 && !rec->child_exited &&
 	    waitpid(rec->child, &rec->child_status, WNOHANG) == rec->child) {
 		rec->child_exited = true;
+		read_exec_errno(rec);
 		rec_done = 1;
 	}
+}
+
+int record__exit_status(struct record *rec)
+{
+	int st = rec->child_status;
+
+	if (rec->child <= 0 || !rec->child_exited)
+		return 0;
+	if (rec->exec_errno)
+		return 255; /* as perf: the workload could not be started */
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 0;
 }
 
 static int loop(struct record *rec)
 {
 	struct pollfd *pfd = calloc(rec->nr_rings, sizeof(*pfd));
-	double end = rec->opts.duration > 0 ? now() + rec->opts.duration : 0;
+	double end = rec->opts.duration > 0 ? now() + rec->opts.duration : 0, next_check = 0;
 	int err = 0;
 
 	if (!pfd)
@@ -738,6 +933,14 @@ static int loop(struct record *rec)
 		child_poll(rec);
 		if (end && now() >= end)
 			break;
+		/* -p/-t: perf stops by itself once every target has exited */
+		if (now() >= next_check) {
+			next_check = now() + 0.2;
+			if (record__targets_gone(rec)) {
+				rec->targets_gone = true;
+				break;
+			}
+		}
 	}
 	free(pfd);
 	return err;
@@ -748,18 +951,41 @@ static void fmt_size(char *buf, size_t len, uint64_t bytes)
 	snprintf(buf, len, "%.3f MB", bytes / (1024.0 * 1024.0));
 }
 
-static void summary(struct record *rec)
+static uint64_t total_lost(struct record *rec)
+{
+	uint64_t n = rec->lost_samples;
+
+	for (int i = 0; i < perf_cpu_map__nr(rec->cpus); i++)
+		n += rec->lost[i];
+	return n;
+}
+
+static void loss_line(struct record *rec)
+{
+	fprintf(stderr, "[ perf rawfrag record: lost:");
+	for (int i = 0; i < perf_cpu_map__nr(rec->cpus); i++)
+		fprintf(stderr, " cpu%d %" PRIu64, perf_cpu_map__cpu(rec->cpus, i).cpu, rec->lost[i]);
+	fprintf(stderr, " (lost samples %" PRIu64 ") ]\n", rec->lost_samples);
+}
+
+static void summary(struct record *rec, int err)
 {
 	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
 	uint64_t samples = 0, wrapped = 0, size = rawfrag_writer__bytes(rec->w);
 	uint32_t wmax = 0;
-	char sz[32];
+	char sz[32], orig[32];
 	struct stat st;
 
-	if (strcmp(path, "-") && !stat(path, &st))
-		size = st.st_size;
 	for (int i = 0; i < rec->nr_sel; i++)
 		samples += rec->sel[i].samples;
+	if (rec->opts.quiet) {
+		/* -q hides the chatter, never a loss */
+		if (total_lost(rec))
+			loss_line(rec);
+		return;
+	}
+	if (strcmp(path, "-") && !stat(path, &st))
+		size = st.st_size;
 	for (int i = 0; i < rec->nr_rings; i++) {
 		wrapped += rec->rings[i].wrapped;
 		if (rec->rings[i].wrapped_max > wmax)
@@ -771,13 +997,48 @@ static void summary(struct record *rec)
 	for (int i = 0; i < rec->nr_sel; i++)
 		fprintf(stderr, "[ perf rawfrag record: %s: %" PRIu64 " samples, %" PRIu64 " bytes ]\n",
 			rec->sel[i].ev.name, rec->sel[i].samples, rec->sel[i].bytes);
-	fprintf(stderr, "[ perf rawfrag record: lost:");
-	for (int i = 0; i < perf_cpu_map__nr(rec->cpus); i++)
-		fprintf(stderr, " cpu%d %" PRIu64, perf_cpu_map__cpu(rec->cpus, i).cpu, rec->lost[i]);
-	fprintf(stderr, " (lost samples %" PRIu64 ") ]\n", rec->lost_samples);
+	loss_line(rec);
 	fmt_size(sz, sizeof(sz), size);
-	fprintf(stderr, "[ perf rawfrag record: Captured and wrote %s %s (%" PRIu64 " samples) ]\n",
+	if (err) {
+		/* a write error: the file is cut short, say so instead of "Captured" */
+		fprintf(stderr, "[ perf rawfrag record: FAILED: %s is incomplete (%s written, %" PRIu64
+			" samples read): %s ]\n", strcmp(path, "-") ? path : "<stdout>", sz, samples,
+			strerror(-err));
+		return;
+	}
+	fprintf(stderr, "[ perf rawfrag record: Captured and wrote %s %s (%" PRIu64 " samples)",
 		sz, strcmp(path, "-") ? path : "<stdout>", samples);
+	if (rec->opts.comp_level && rec->data_bytes) {
+		fmt_size(orig, sizeof(orig), rec->data_bytes);
+		fprintf(stderr, ", compressed (original %s)", orig);
+	}
+	fprintf(stderr, " ]\n");
+}
+
+/*
+ * Started by the perf dispatcher (`perf rawfrag record`, perf forks and waits):
+ * when perf dies, a SIGTERM tells us to stop and finish the file, instead of
+ * recording on as an orphan.
+ */
+static void die_with_perf(void)
+{
+	char p[64], comm[32] = "";
+	pid_t ppid = getppid();
+	FILE *f;
+
+	snprintf(p, sizeof(p), "/proc/%d/comm", (int)ppid);
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	if (strcmp(comm, "perf") && strncmp(comm, "perf_", 5))
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != ppid) /* it died before prctl */
+		rec_done = 1;
 }
 
 static void set_signals(void)
@@ -787,6 +1048,8 @@ static void set_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	die_with_perf();
 	sa.sa_handler = rec_sigchld;
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* pipe mode: a closed reader is a write error */
@@ -825,6 +1088,8 @@ int record__run(struct record *rec)
 		err = build_idmap(rec);
 	if (!err)
 		err = open_writer(rec);
+	if (!err)
+		err = bid__start(rec);
 	if (err)
 		return err;
 	err = record__synth_all(rec);
@@ -842,6 +1107,10 @@ int record__run(struct record *rec)
 	err2 = drain(rec);
 	if (!err)
 		err = err2;
+	for (int i = 0; !err && i < rec->nr_finish_hooks; i++)
+		rec->finish_hooks[i].fn(rec, rec->finish_hooks[i].arg);
+	if (!err)
+		err = bid__finish(rec);
 	err2 = rawfrag_writer__finish(rec->w);
 	if (!err)
 		err = err2;
@@ -856,7 +1125,8 @@ int record__run(struct record *rec)
 		waitpid(rec->child, &rec->child_status, 0);
 		rec->child_exited = true;
 	}
-	if (!rec->opts.quiet)
-		summary(rec);
+	if (rec->child > 0)
+		read_exec_errno(rec);
+	summary(rec, err);
 	return err;
 }

@@ -34,7 +34,18 @@ struct record_opts {
 	unsigned int mmap_pages; /* -m, 0 = default; power of two */
 	uint64_t period; /* -c */
 	uint64_t freq; /* -F */
-	bool callchain; /* -g */
+	bool callchain; /* -g, --call-graph */
+	enum { RF_CG_FP, RF_CG_DWARF, RF_CG_LBR } cg_mode;
+	uint32_t cg_stack_size; /* --call-graph dwarf,SIZE (multiple of 8) */
+	uint64_t user_regs; /* --user-regs mask, 0 = none */
+	uint64_t intr_regs; /* -I/--intr-regs mask, 0 = none */
+	bool sample_addr; /* -d */
+	bool clock_set; /* -k */
+	int clockid;
+	int comp_level; /* -z: 1..22, 0 = no compression */
+	bool no_buildid; /* -B: no BUILD_ID feature */
+	bool no_buildid_cache; /* -N: nothing copied into ~/.debug */
+	bool buildid_all; /* --buildid-all: every mapped DSO, not only those hit */
 	double duration; /* --duration SECS, 0 = none */
 	bool quiet; /* -q */
 	int cmd_argc; /* the recording command line, for HEADER_CMDLINE */
@@ -57,6 +68,20 @@ int record__set_filter(struct record *rec, const char *filter);
 int record__prepare(struct record *rec);
 /* Record until signal, --duration or the workload's exit; 0 or -errno. */
 int record__run(struct record *rec);
+/*
+ * perf record's exit status once the run is over: the workload's exit status,
+ * 128 + signal when a signal killed it, 255 when it could not be executed; 0
+ * without a workload.
+ */
+int record__exit_status(struct record *rec);
+
+/* ---- record-opts.c: option values with perf record's syntax ---- */
+/* fp | dwarf[,SIZE] | lbr */
+int record_opts__call_graph(struct record_opts *o, const char *arg);
+/* REGS (comma list of register names) or NULL = the default set; "?" lists them */
+int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr);
+/* CLOCK_MONOTONIC, monotonic, mono, raw, realtime, boottime, tai or a number */
+int record_opts__clockid(struct record_opts *o, const char *arg);
 
 /* --- for other event sources (skb-record.c), between prepare and run --- */
 /* the cpus recorded: idx in [0, record__nr_cpus()) */
@@ -76,6 +101,16 @@ int record__add_external_evsel(struct record *rec, const struct perf_event_attr 
 			       const char *name, const int *fds, int nr_fds);
 /* the sample_type every evsel of this record must use (default set, +CALLCHAIN) */
 uint64_t record__sample_type(struct record *rec);
+/* fn(rec, arg) runs after the last drain, before the file is finished */
+int record__add_finish_hook(struct record *rec, void (*fn)(struct record *, void *), void *arg);
+/*
+ * From a finish hook: the producer of the external evsel `name` could not write
+ * `dropped` samples on recorded cpu idx (the ring was full; e.g. a BPF program's
+ * own count). The kernel reports such drops only with its next successful write
+ * into that ring, so the part its LOST records did not count goes into the file
+ * as a PERF_RECORD_LOST of that evsel and cpu. 0 or -errno.
+ */
+int record__add_drops(struct record *rec, const char *name, int idx, uint64_t dropped);
 /* fn(arg) runs once at record__delete(), also after errors and signals */
 int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg);
 

@@ -63,6 +63,7 @@ struct skb_attach {
 
 struct skb_state {
 	struct skbdump_bpf *skel;
+	char name[SKB_NAME_MAX]; /* of the bpf-output evsel */
 	bool loaded;
 	int nr_att;
 	struct skb_attach att[SKB_MAX_ATTACH];
@@ -169,6 +170,23 @@ static void skb_print_stats(struct skb_state *st)
 		"[ perf rawfrag record: skb: %llu packets seen, %llu filtered out, %llu not written (ring full), %llu before the start ]\n",
 		(unsigned long long)tot[0], (unsigned long long)tot[1],
 		(unsigned long long)tot[2], (unsigned long long)tot[3]);
+}
+
+/* dumps refused by a full ring (stats[2], per cpu): into the file as LOST */
+static void skb_write_drops(struct record *rec, void *arg)
+{
+	struct skb_state *st = arg;
+	int ncpu = libbpf_num_possible_cpus();
+	uint32_t k = 2;
+	uint64_t *v;
+
+	if (ncpu <= 0 || !st->skel || !st->loaded || !(v = calloc(ncpu, sizeof(*v))))
+		return;
+	if (!bpf_map__lookup_elem(st->skel->maps.stats, &k, sizeof(k), v, sizeof(*v) * ncpu, 0))
+		for (int i = 0; i < record__nr_cpus(rec); i++)
+			if (record__cpu(rec, i) < ncpu && v[record__cpu(rec, i)])
+				record__add_drops(rec, st->name, i, v[record__cpu(rec, i)]);
+	free(v);
 }
 
 static void skb_cleanup(void *arg)
@@ -479,7 +497,10 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 	for (int i = 0; i < ncpu; i++)
 		fds[i] = -1;
 	evsel_name(name, sizeof(name), ifn, ifidx, nif);
-	err = open_events(rec, st, name, fds, ncpu);
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	err = record__add_finish_hook(rec, skb_write_drops, st);
+	if (!err)
+		err = open_events(rec, st, name, fds, ncpu);
 	if (err) {
 		/* the record took the fds only on success */
 		for (int i = 0; i < ncpu; i++)

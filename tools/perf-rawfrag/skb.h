@@ -27,11 +27,12 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts);
 
 /*
  * Write the bpf_skb samples of sess's file that keep() accepts (keep may be NULL)
- * as pcapng to path ("-" = stdout). Returns 0 or -errno after printing one error.
+ * as pcapng to path ("-" = stdout). Returns 0 or -errno: with err filled in when
+ * the input failed (the caller prints it), else after printing the error itself.
  */
 int report_pcapng(struct rawfrag_session *sess, const char *path,
 		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
 			       const struct rawfrag_sample *smp),
-		  void *keep_ctx);
+		  void *keep_ctx, struct rawfrag_err *err);
 
 #endif

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the perf-rawfrag subcommands: error and message printing,
- * perf-style selection lists (--cpu/--pid/--tid), --time ranges, and the
- * threads with their names built from COMM/FORK records.
+ * perf-style selection lists (--cpu/--pid/--tid) and --time ranges.
  */
 #ifndef __PERF_RAWFRAG_UTIL_H
 #define __PERF_RAWFRAG_UTIL_H
@@ -25,13 +24,6 @@ void rf_print_err(const char *cmd, const char *path, const struct rawfrag_err *e
 /* the command's one error printer: "perf rawfrag <cmd>: <message>" */
 void rf_errorf(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rf_verrorf(const char *cmd, const char *fmt, va_list ap);
-
-/* a record that describes the file (attrs, tracing data, features): refresh the session */
-static inline bool rf_is_describing(uint32_t type)
-{
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
-}
 
 /* "1,3-5,7": sorted, merged ranges */
 struct rf_list {
@@ -69,22 +61,10 @@ bool rf_time__has(const struct rf_time *t, uint64_t time);
 void rf_time__free(struct rf_time *t);
 
 /*
- * Threads as perf's machine keeps them, fed in perf's delivery order
- * (report-order.h) or file order (--no-order): COMM sets a thread's name; FORK replaces the child by a
- * new thread that takes its parent's name if the parent has one (a parent
- * whose pid disagrees with the FORK is replaced first); EXIT changes nothing.
- * tid 0 starts as "swapper". The name is the last one set, as perf script's
- * thread__comm_str() gives it.
+ * loss.c: when the file holds LOST / LOST_SAMPLES records, perf's warning and
+ * the lost events per CPU on stderr (walks a regular file once more for that).
+ * Call after the walk, once the file's stats are no longer needed.
  */
-struct rf_threads;
-struct rf_threads *rf_threads__new(void);
-void rf_threads__delete(struct rf_threads *t);
-/* a COMM or FORK record (others ignored); -ENOMEM */
-int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bool swap);
-/*
- * The thread's name and its length, in a 16-byte NUL-padded buffer valid until
- * the next call; NULL if none was set (perf shows ":tid").
- */
-const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len);
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f);
 
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Decimal writing pieces shared by lib/out.c, the tracepoint printer
- * (internal/tracepoint.h) and the report's text columns: a digit-pair table
- * (two digits per division: numbers are most of a line) and the digit count.
+ * The one number formatter of the library (decimal and hex), used by lib/out.c,
+ * the emitter, the tracepoint printer and the sample line heads: a digit-pair
+ * table (two digits per division: numbers are most of a line), the digit
+ * count, and writers that put a number at p and return its end.
  */
 #ifndef __RAWFRAG_INTERNAL_DEC_H
 #define __RAWFRAG_INTERNAL_DEC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static const char rf_digit_pairs[201] =
@@ -29,6 +31,137 @@ static inline __attribute__((always_inline)) unsigned int rf_ndigits(uint64_t v)
 	unsigned int t = ((64 - (unsigned int)__builtin_clzll(w)) * 1233) >> 12;
 
 	return t - (w < p10[t]) + 1;
+}
+
+/*
+ * Decimal digits of v ending just before end; returns where they start.
+ * Eight digits at a time leave 64-bit divisions for the top part only
+ * (nanosecond times have 13 digits and more).
+ */
+static inline __attribute__((always_inline)) char *rf_dec_back(char *end, uint64_t v)
+{
+	uint32_t w;
+
+	while (v >= 100000000) {
+		uint32_t lo = (uint32_t)(v % 100000000);
+
+		v /= 100000000;
+		for (int i = 0; i < 4; i++, lo /= 100) {
+			end -= 2;
+			__builtin_memcpy(end, rf_digit_pairs + 2 * (lo % 100), 2);
+		}
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		end -= 2;
+		__builtin_memcpy(end, rf_digit_pairs + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10) {
+		end -= 2;
+		__builtin_memcpy(end, rf_digit_pairs + 2 * w, 2);
+	} else {
+		*--end = (char)('0' + w);
+	}
+	return end;
+}
+
+/* v in decimal at p (room for 20 bytes); returns the end */
+static inline __attribute__((always_inline)) char *rf_put_u64(char *p, uint64_t v)
+{
+	unsigned int n;
+	char *e;
+
+	/* flags, small counts and zeros are most fields */
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	/*
+	 * Two digits per step on the 64-bit value: smaller code than
+	 * rf_dec_back(), which matters where this is inlined many times over
+	 * (the tracepoint printer); fields are rarely longer than 8 digits.
+	 */
+	n = rf_ndigits(v);
+	e = p + n;
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		e -= 2;
+		__builtin_memcpy(e, rf_digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+		__builtin_memcpy(e - 2, rf_digit_pairs + 2 * v, 2);
+	else
+		e[-1] = (char)('0' + v);
+	return p + n;
+}
+
+/* v in decimal at p (room for 20 bytes); INT64_MIN through unsigned negation */
+static inline __attribute__((always_inline)) char *rf_put_s64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return rf_put_u64(p, 0 - (uint64_t)v);
+	}
+	return rf_put_u64(p, (uint64_t)v);
+}
+
+/*
+ * The 8 nibbles of x as 8 hex digits, most significant first in memory: the
+ * nibbles are spread one per byte, then each byte gets '0' added, and the
+ * distance to 'a' (or 'A') where it is 10 or more. Pointers and addresses are
+ * most of a tracepoint line; a digit at a time was its largest cost.
+ */
+static inline uint64_t rf_hex8(uint32_t v, uint64_t alpha)
+{
+	uint64_t x = v, ge10;
+
+	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
+	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+	ge10 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	x += 0x3030303030303030ULL + ge10 * alpha;
+	return __builtin_bswap64(x); /* byte 0 (lowest) held the lowest nibble */
+}
+
+/*
+ * v in hex without a prefix at p, upper or lower case; the caller made room
+ * for 16 bytes (whole 8-byte stores are written). Returns the end.
+ */
+static inline __attribute__((always_inline)) char *rf_put_hexc(char *p, uint64_t v, bool upper)
+{
+	uint64_t alpha = upper ? 'A' - '0' - 10 : 'a' - '0' - 10, hi, lo;
+	size_t n;
+
+	if (v < 16) {
+		/* most values are small: flags, counts, zero */
+		*p = (char)(v < 10 ? '0' + v : '0' + alpha + v);
+		return p + 1;
+	}
+	/*
+	 * Digits in memory order are the bytes of rf_hex8() from the lowest:
+	 * dropping the leading zero digits is a right shift, and each half one
+	 * 8-byte store.
+	 */
+	n = (size_t)(67 - __builtin_clzll(v)) >> 2;
+	lo = rf_hex8((uint32_t)v, alpha);
+	if (n <= 8) {
+		lo >>= 8 * (8 - n);
+		__builtin_memcpy(p, &lo, 8);
+	} else {
+		hi = rf_hex8((uint32_t)(v >> 32), alpha) >> (8 * (16 - n));
+		__builtin_memcpy(p, &hi, 8);
+		__builtin_memcpy(p + n - 8, &lo, 8);
+	}
+	return p + n;
+}
+
+/* lowercase */
+static inline __attribute__((always_inline)) char *rf_put_hex(char *p, uint64_t v)
+{
+	return rf_put_hexc(p, v, false);
 }
 
 #endif /* __RAWFRAG_INTERNAL_DEC_H */

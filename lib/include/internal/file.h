@@ -63,6 +63,7 @@ struct rawfrag_file {
 	uint64_t attrs_offset, attrs_size;
 	uint64_t data_offset, data_size;
 	uint64_t features[4];
+	int interrupted; /* 1: data size 0 in the header, 2: data past the end of file */
 
 	struct rf_feat feat[RAWFRAG_FEAT_BITS];
 	struct rawfrag_env env;

@@ -35,8 +35,17 @@ static inline void rf_out_write(struct rawfrag_out *o, const void *p, size_t n)
 	}
 }
 
-/* lib/emit.c: begin_object(name), with the key already in JSON form ("name":) */
-void rf_emit__begin_object_jkey(struct rawfrag_emit *e, const char *name, const char *jkey,
-				size_t len);
+char *rf_out_room_slow(struct rawfrag_out *o, size_t n);
+
+/*
+ * Room for n bytes at the out's end: where to write them (commit by setting
+ * o->len past what was written), or NULL after an error.
+ */
+static inline char *rf_out_room(struct rawfrag_out *o, size_t n)
+{
+	if (__builtin_expect(o->cap - o->len >= n && !o->err, 1))
+		return o->buf + o->len;
+	return rf_out_room_slow(o, n);
+}
 
 #endif /* __RAWFRAG_INTERNAL_OUT_H */

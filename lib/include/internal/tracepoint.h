@@ -122,31 +122,12 @@ static inline void rawfrag_tp_sb__puts(struct rawfrag_tp_sb *sb, const char *s)
 	rawfrag_tp_sb__write(sb, s, strlen(s));
 }
 
-/* v in decimal where the caller made room for 20 bytes */
+/* v in decimal where the caller made room for 20 bytes (the library's one formatter) */
 static inline void rawfrag_tp_sb__u64_room(struct rawfrag_tp_sb *sb, uint64_t v)
 {
-	/* two digits per division, written in place from the end: numbers are most of a JSON line */
-	unsigned int n;
-	char *e;
+	char *d = sb->b + sb->len;
 
-	if (v < 10) {
-		sb->b[sb->len++] = (char)('0' + v);
-		return;
-	}
-	n = rf_ndigits(v);
-	e = sb->b + sb->len + n;
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
-
-		v /= 100;
-		e -= 2;
-		memcpy(e, rf_digit_pairs + 2 * r, 2);
-	}
-	if (v >= 10)
-		memcpy(e - 2, rf_digit_pairs + 2 * v, 2);
-	else
-		e[-1] = (char)('0' + v);
-	sb->len += n;
+	sb->len += (size_t)(rf_put_u64(d, v) - d);
 }
 
 static inline void rawfrag_tp_sb__u64(struct rawfrag_tp_sb *sb, uint64_t v)

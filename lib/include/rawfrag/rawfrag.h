@@ -9,6 +9,9 @@
 #include <rawfrag/emit.h>
 #include <rawfrag/decoder.h>
 #include <rawfrag/check.h>
+#include <rawfrag/line.h>
+#include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
+#include <rawfrag/machine.h>
 
 #endif

@@ -49,6 +49,16 @@ RAWFRAG_API void rawfrag_writer__delete(struct rawfrag_writer *w);
 RAWFRAG_API int rawfrag_writer__add_evsel(struct rawfrag_writer *w,
 					  const struct perf_event_attr *attr, const char *name,
 					  const uint64_t *ids, int nr_ids);
+/*
+ * One BUILD_ID feature entry (perf's build_id_event with the build-id size,
+ * misc |= PERF_RECORD_MISC_BUILD_ID_SIZE): misc is the cpumode
+ * (PERF_RECORD_MISC_KERNEL for the kernel and modules, else _USER), pid -1 for
+ * the host, id_len 1..20, name as perf names the DSO ("[kernel.kallsyms]", a
+ * path). Before start, or in file mode until finish (the features go out then):
+ * the DSOs hit are known only at the end of a recording.
+ */
+RAWFRAG_API int rawfrag_writer__add_build_id(struct rawfrag_writer *w, uint16_t misc, int32_t pid,
+					     const uint8_t *id, int id_len, const char *name);
 /* string features: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
 RAWFRAG_API int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s);
 RAWFRAG_API int rawfrag_writer__set_cmdline(struct rawfrag_writer *w, int argc,

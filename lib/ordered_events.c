@@ -1,6 +1,7 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * perf's ordered-events queue for perf rawfrag report (see report-order.h).
+ * perf's ordered-events queue for rawfrag_session__process() (see
+ * internal/ordered_events.h).
  *
  * perf keeps a sorted list and inserts each record from the last insertion
  * point. Here records are appended to an array; at a round marker that array
@@ -15,21 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-order.h"
+#include "internal/ordered_events.h"
 
-#define RO_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
-#define RO_SPARE_CHUNKS 4	 /* empty chunks kept for reuse */
+#define OE_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
+#define OE_SPARE_CHUNKS 4	 /* empty chunks kept for reuse */
 
 /* arena chunk: records are carved from data[]; live counts those not delivered */
-struct ro_chunk {
-	struct ro_chunk *next; /* free list */
+struct oe_chunk {
+	struct oe_chunk *next; /* free list */
 	uint32_t used, live;
 	uint8_t data[];
 };
 
 /* in the arena, in front of the record's copy */
-struct ro_hdr {
-	struct ro_chunk *chunk;
+struct oe_hdr {
+	struct oe_chunk *chunk;
 	void *priv;
 	uint64_t offset;
 	uint32_t type;
@@ -38,13 +39,13 @@ struct ro_hdr {
 };
 
 /* what is sorted: small, so the merges move little */
-struct ro_ent {
+struct oe_ent {
 	uint64_t time;
-	struct ro_hdr *h; /* NULL: time only */
+	struct oe_hdr *h; /* NULL: time only */
 };
 
-struct ro_queue {
-	ro_deliver_fn deliver;
+struct oe_queue {
+	oe_deliver_fn deliver;
 	void *ctx;
 	int err; /* sticky deliver error */
 	/*
@@ -52,36 +53,54 @@ struct ro_queue {
 	 * arrived since the last round, in arrival order. rem, b and tmp have
 	 * the same capacity (at least everything queued) so they can swap.
 	 */
-	struct ro_ent *rem, *b, *tmp;
+	struct oe_ent *rem, *b, *tmp;
 	size_t rem_start, rem_end, nb, cap;
 	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
 	uint64_t next_flush; /* perf's next_flush: limit of the next round */
 	uint64_t peak;
-	struct ro_chunk *cur, *spare;
+	/*
+	 * The bound: arena bytes of chunks that hold records (added as records
+	 * are carved, dropped when a chunk empties) plus the entries' share of
+	 * the arrays; counted per chunk so the per-record cost is one add.
+	 */
+	uint64_t arena_bytes, max_bytes;
+	uint64_t nr_half;
+	struct oe_chunk *cur, *spare;
 	int nr_spare;
 };
 
-static size_t queued(const struct ro_queue *q)
+static size_t queued(const struct oe_queue *q)
 {
 	return q->rem_end - q->rem_start + q->nb;
 }
 
-struct ro_queue *ro_queue__new(ro_deliver_fn deliver, void *ctx)
+struct oe_queue *oe_queue__new(oe_deliver_fn deliver, void *ctx, uint64_t max_bytes)
 {
-	struct ro_queue *q = calloc(1, sizeof(*q));
+	struct oe_queue *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return NULL;
 	q->deliver = deliver;
 	q->ctx = ctx;
+	q->max_bytes = max_bytes;
 	return q;
 }
 
-static void chunk_put(struct ro_queue *q, struct ro_chunk *c)
+static uint64_t held_bytes(const struct oe_queue *q)
 {
-	if (--c->live || c == q->cur)
+	return q->arena_bytes + 3 * sizeof(struct oe_ent) * (q->rem_end - q->rem_start + q->nb);
+}
+
+static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
+{
+	if (--c->live)
 		return;
-	if (q->nr_spare < RO_SPARE_CHUNKS) {
+	q->arena_bytes -= c->used;
+	if (c == q->cur) {
+		c->used = 0; /* nothing of it is held: start over */
+		return;
+	}
+	if (q->nr_spare < OE_SPARE_CHUNKS) {
 		c->next = q->spare;
 		q->spare = c;
 		q->nr_spare++;
@@ -90,19 +109,27 @@ static void chunk_put(struct ro_queue *q, struct ro_chunk *c)
 	free(c);
 }
 
-void ro_queue__delete(struct ro_queue *q)
+void oe_queue__reset(struct oe_queue *q)
 {
-	if (!q)
-		return;
 	for (size_t i = q->rem_start; i < q->rem_end; i++)
 		if (q->rem[i].h)
 			chunk_put(q, q->rem[i].h->chunk);
 	for (size_t i = 0; i < q->nb; i++)
 		if (q->b[i].h)
 			chunk_put(q, q->b[i].h->chunk);
+	q->rem_start = q->rem_end = q->nb = 0;
+	q->max_time = q->next_flush = 0;
+	q->err = 0;
+}
+
+void oe_queue__delete(struct oe_queue *q)
+{
+	if (!q)
+		return;
+	oe_queue__reset(q);
 	free(q->cur);
 	while (q->spare) {
-		struct ro_chunk *c = q->spare;
+		struct oe_chunk *c = q->spare;
 
 		q->spare = c->next;
 		free(c);
@@ -114,18 +141,14 @@ void ro_queue__delete(struct ro_queue *q)
 }
 
 /* room for size bytes (8-aligned) in the current chunk */
-static uint8_t *arena_alloc(struct ro_queue *q, uint32_t size, struct ro_chunk **chunk)
+static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk **chunk)
 {
-	struct ro_chunk *c = q->cur;
+	struct oe_chunk *c = q->cur;
 
 	size = (size + 7u) & ~7u;
-	if (c && c->used + size > RO_CHUNK_SIZE) {
-		if (!c->live) {
-			c->used = 0; /* nothing of it is held: start over */
-		} else {
-			q->cur = NULL;
-			c = NULL;
-		}
+	if (c && c->used + size > OE_CHUNK_SIZE) {
+		q->cur = NULL; /* full: freed by its last chunk_put() */
+		c = NULL;
 	}
 	if (!c) {
 		if (q->spare) {
@@ -133,7 +156,7 @@ static uint8_t *arena_alloc(struct ro_queue *q, uint32_t size, struct ro_chunk *
 			q->spare = c->next;
 			q->nr_spare--;
 		} else {
-			c = malloc(sizeof(*c) + RO_CHUNK_SIZE);
+			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
 			if (!c)
 				return NULL;
 		}
@@ -143,16 +166,17 @@ static uint8_t *arena_alloc(struct ro_queue *q, uint32_t size, struct ro_chunk *
 	*chunk = c;
 	c->live++;
 	c->used += size;
+	q->arena_bytes += size;
 	return c->data + c->used - size;
 }
 
-static int grow(struct ro_queue *q)
+static int grow(struct oe_queue *q)
 {
 	size_t cap = q->cap ? 2 * q->cap : 4096;
-	struct ro_ent **arr[] = { &q->rem, &q->b, &q->tmp };
+	struct oe_ent **arr[] = { &q->rem, &q->b, &q->tmp };
 
 	for (int i = 0; i < 3; i++) {
-		struct ro_ent *n = realloc(*arr[i], cap * sizeof(*n));
+		struct oe_ent *n = realloc(*arr[i], cap * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM; /* the old arrays stay valid at the old size */
@@ -162,10 +186,12 @@ static int grow(struct ro_queue *q)
 	return 0;
 }
 
-int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t time,
+static int flush_half(struct oe_queue *q);
+
+int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
 		  bool keep, void *priv)
 {
-	struct ro_ent *e;
+	struct oe_ent *e;
 
 	size_t n = queued(q);
 
@@ -177,8 +203,8 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 	e->time = time;
 	e->h = NULL;
 	if (keep) {
-		struct ro_chunk *c;
-		struct ro_hdr *h = (void *)arena_alloc(q, sizeof(*h) + rec->size, &c);
+		struct oe_chunk *c;
+		struct oe_hdr *h = (void *)arena_alloc(q, sizeof(*h) + rec->size, &c);
 
 		if (!h)
 			return -ENOMEM;
@@ -198,11 +224,13 @@ int ro_queue__add(struct ro_queue *q, const struct rawfrag_record *rec, uint64_t
 	q->nb++;
 	if (n >= q->peak)
 		q->peak = n + 1;
+	if (q->max_bytes && held_bytes(q) > q->max_bytes)
+		return flush_half(q);
 	return 0;
 }
 
 /* end of the ascending run starting at i */
-static size_t run_end(const struct ro_ent *a, size_t i, size_t n)
+static size_t run_end(const struct oe_ent *a, size_t i, size_t n)
 {
 	while (++i < n && a[i].time >= a[i - 1].time)
 		;
@@ -210,7 +238,7 @@ static size_t run_end(const struct ro_ent *a, size_t i, size_t n)
 }
 
 /* a[i..m) and a[m..e) (both sorted) into t[i..e); ties from the left */
-static void merge(const struct ro_ent *a, size_t i, size_t m, size_t e, struct ro_ent *t)
+static void merge(const struct oe_ent *a, size_t i, size_t m, size_t e, struct oe_ent *t)
 {
 	size_t j = i, k = m, o = i;
 
@@ -222,13 +250,13 @@ static void merge(const struct ro_ent *a, size_t i, size_t m, size_t e, struct r
 }
 
 /* stable natural merge sort of b[0..nb), tmp as the other buffer */
-static void sort_batch(struct ro_queue *q)
+static void sort_batch(struct oe_queue *q)
 {
 	size_t n = q->nb;
 
 	for (;;) {
 		size_t i = 0, runs = 0;
-		struct ro_ent *t;
+		struct oe_ent *t;
 
 		while (i < n) {
 			size_t m = run_end(q->b, i, n);
@@ -248,9 +276,9 @@ static void sort_batch(struct ro_queue *q)
 	}
 }
 
-static int deliver_one(struct ro_queue *q, const struct ro_ent *e, int ret)
+static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 {
-	const struct ro_hdr *h = e->h;
+	const struct oe_hdr *h = e->h;
 
 	if (!h)
 		return ret;
@@ -270,12 +298,14 @@ static int deliver_one(struct ro_queue *q, const struct ro_ent *e, int ret)
 	return ret;
 }
 
+
+
 /*
  * Deliver, sorted, what is queued with time <= limit: the new records are
  * sorted, then merged with what was left (which arrived first, so it wins
  * ties); what stays becomes the new remainder.
  */
-static int deliver_upto(struct ro_queue *q, uint64_t limit)
+static int deliver_upto(struct oe_queue *q, uint64_t limit)
 {
 	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
 	int ret = 0;
@@ -283,7 +313,7 @@ static int deliver_upto(struct ro_queue *q, uint64_t limit)
 	sort_batch(q);
 	for (;;) {
 		bool from_rem = i < re && (j >= nb || q->rem[i].time <= q->b[j].time);
-		const struct ro_ent *e = from_rem ? &q->rem[i] : j < nb ? &q->b[j] : NULL;
+		const struct oe_ent *e = from_rem ? &q->rem[i] : j < nb ? &q->b[j] : NULL;
 
 		if (!e || e->time > limit)
 			break;
@@ -296,14 +326,14 @@ static int deliver_upto(struct ro_queue *q, uint64_t limit)
 	if (j == nb) {
 		q->rem_start = i;
 	} else if (i == re) {
-		struct ro_ent *t = q->rem;
+		struct oe_ent *t = q->rem;
 
 		q->rem = q->b;
 		q->b = t;
 		q->rem_start = j;
 		q->rem_end = nb;
 	} else {
-		struct ro_ent *t = q->rem;
+		struct oe_ent *t = q->rem;
 
 		/* rem[i..re) then b[j..nb) side by side in tmp, merged into rem */
 		memcpy(q->tmp, &q->rem[i], (re - i) * sizeof(*t));
@@ -320,7 +350,34 @@ static int deliver_upto(struct ro_queue *q, uint64_t limit)
 	return ret;
 }
 
-int ro_queue__round(struct ro_queue *q)
+/*
+ * perf's OE_FLUSH__HALF: over the bound, deliver what lies in the older half
+ * of the queued time span (at least the oldest time, so it always shrinks);
+ * the next round's limit becomes that half point, as in perf.
+ */
+static int flush_half(struct oe_queue *q)
+{
+	uint64_t first, last, limit;
+	int ret;
+
+	sort_batch(q);
+	first = q->nb ? q->b[0].time : UINT64_MAX;
+	last = q->nb ? q->b[q->nb - 1].time : 0;
+	if (q->rem_end > q->rem_start) {
+		if (q->rem[q->rem_start].time < first)
+			first = q->rem[q->rem_start].time;
+		if (q->rem[q->rem_end - 1].time > last)
+			last = q->rem[q->rem_end - 1].time;
+	}
+	limit = first + (last - first) / 2;
+	q->nr_half++;
+	ret = deliver_upto(q, limit);
+	if (!ret)
+		q->next_flush = limit;
+	return ret;
+}
+
+int oe_queue__round(struct oe_queue *q)
 {
 	int ret;
 
@@ -336,14 +393,19 @@ int ro_queue__round(struct ro_queue *q)
 	return ret;
 }
 
-int ro_queue__flush(struct ro_queue *q)
+int oe_queue__flush(struct oe_queue *q)
 {
 	if (q->err)
 		return q->err;
 	return queued(q) ? deliver_upto(q, UINT64_MAX) : 0;
 }
 
-uint64_t ro_queue__peak(const struct ro_queue *q)
+uint64_t oe_queue__peak(const struct oe_queue *q)
 {
 	return q->peak;
+}
+
+uint64_t oe_queue__nr_half_flushes(const struct oe_queue *q)
+{
+	return q->nr_half;
 }

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal: DSOs, symbols, maps (machine.c, dso.c, symbol_elf.c, unwind.c). */
+#ifndef __RAWFRAG_INTERNAL_MACHINE_H
+#define __RAWFRAG_INTERNAL_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rawfrag/machine.h>
+
+struct rf_sym {
+	uint64_t start, end;
+	uint32_t name; /* offset in the DSO's string pool */
+	uint8_t bind;
+};
+
+enum rf_dso_kind {
+	RF_DSO_USER, /* an ELF file */
+	RF_DSO_KERNEL, /* [kernel.kallsyms] */
+	RF_DSO_MODULE, /* [name] */
+	RF_DSO_BPF, /* a KSYMBOL: one symbol, addresses relative to the map */
+	RF_DSO_PERFMAP, /* /tmp/perf-PID.map */
+	RF_DSO_VDSO,
+};
+
+#define RF_MAX_LOAD 16
+
+/* The ELF the process ran (not a debug file): offsets, unwind tables, code. */
+struct rf_elf {
+	int fd;
+	uint64_t size;
+	const uint8_t *map; /* the file, read-only (unwinding reads it word by word) */
+	uint16_t e_type;
+	int nr_load;
+	struct {
+		uint64_t vaddr, off, filesz;
+	} load[RF_MAX_LOAD];
+	uint64_t eh_frame_hdr_vaddr, eh_frame_hdr_off, eh_frame_hdr_size;
+	uint64_t text_vaddr, text_off; /* .text, for symbols outside any PT_LOAD */
+	uint8_t bid[20];
+	uint8_t bid_size;
+	char *path;
+};
+
+struct rf_dso {
+	char *name; /* as perf prints it */
+	char *path; /* the file it stands for */
+	enum rf_dso_kind kind;
+	uint8_t bid[20];
+	uint8_t bid_size;
+	bool loaded, rt_tried;
+	struct rf_sym *syms;
+	size_t nr_syms, cap_syms;
+	char *strs;
+	size_t strs_len, strs_cap;
+	struct rf_elf *rt; /* NULL when none was found */
+	char *symsrc; /* the file the .symtab came from */
+	struct rf_a2l *a2l; /* inline.c */
+	struct rf_sym_cache *cache; /* recent lookups (chains repeat their addresses) */
+	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
+	struct rf_dso *next;
+};
+
+struct rf_map {
+	uint64_t start, end, pgoff;
+	struct rf_dso *dso;
+	bool identity; /* map_ip(addr) == addr (kernel, anon, [heap]) */
+};
+
+struct rf_maps {
+	struct rf_map *v;
+	int nr, cap;
+};
+
+struct rawfrag_machine;
+
+/* dso.c */
+int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
+		    const char *name, size_t nlen);
+void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms);
+void rf_dso__sort_syms(struct rf_dso *d);
+const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr);
+/* the same through a small per-DSO cache */
+const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr);
+static inline const char *rf_dso__sym_name(const struct rf_dso *d, const struct rf_sym *s)
+{
+	return d->strs + s->name;
+}
+void rf_dso__free(struct rf_dso *d);
+/* the runtime ELF (opened once); NULL when none */
+struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d);
+/* read len bytes at file offset off of the runtime ELF; -1 on failure */
+int rf_elf__pread(const struct rf_elf *e, void *buf, size_t len, uint64_t off);
+
+void rf_dso__load_perfmap(struct rf_dso *d);
+
+/* symbol_elf.c */
+int rf_elf__open(const char *path, struct rf_elf **out);
+void rf_elf__close(struct rf_elf *e);
+/*
+ * Load d's symbols from the ELF at path (its .symtab, else .dynsym); rt gives
+ * the runtime PT_LOADs for the perf-style file offset conversion (NULL: path
+ * itself). kernel: addresses kept as they are, shifted by delta.
+ */
+int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt,
+		      bool kernel, int64_t delta, bool *has_symtab);
+/* perf's "name@plt" symbols of path's .plt (added unsorted to d) */
+int rf_elf__plt_syms(struct rf_dso *d, const char *path);
+/* the .gnu_debuglink name of path into buf; -1 if none */
+int rf_elf__debuglink(const char *path, char *buf, size_t len);
+/* build-id of an ELF file; its size or -1 */
+int rf_elf__build_id(const char *path, uint8_t bid[20]);
+
+/* machine.c: paths and messages for dso.c */
+const char *rf_machine__symfs(const struct rawfrag_machine *m);
+const char *rf_machine__buildid_dir(const struct rawfrag_machine *m);
+void rf_machine__warn(const struct rawfrag_machine *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* load a user DSO's symbols (debug files, build-id cache, the file) */
+void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
+/* the map containing addr in maps (NULL if none) */
+struct rf_map *rf_maps__find(const struct rf_maps *ms, uint64_t addr);
+/* process pid's maps, NULL if unknown */
+struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
+
+/* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */
+int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
+		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
+		      uint32_t max_stack);
+void rf_unwind__dso_free(struct rf_dso *d);
+void rf_unwind__as_free(void *as);
+/* the machine's libunwind address space (created by unwind.c) */
+void **rf_machine__unw_as(struct rawfrag_machine *m);
+/* append a frame to cc; -ENOMEM */
+int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
+
+/* inline.c */
+struct rf_a2l;
+int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, char ***names);
+void rf_a2l__free(struct rf_a2l *a);
+/* machine.c: the DSO and file address of a resolved user frame, for inline.c */
+struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint64_t *map_ip);
+bool rf_machine__inline(const struct rawfrag_machine *m);
+
+/* regs.c */
+/* index in the sample's register array of PERF_REG idx, or -1 */
+static inline int rf_regs__pos(uint64_t mask, unsigned int idx)
+{
+	if (idx >= 64 || !(mask & (1ULL << idx)))
+		return -1;
+	return __builtin_popcountll(mask & ((1ULL << idx) - 1));
+}
+
+#endif

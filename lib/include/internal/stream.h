@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What rawfrag_session__process() keeps in a session between calls (the
+ * thread table, the ordering queue, the observer): lib/stream.c owns it,
+ * lib/session.c holds the pointer and frees it with the session.
+ */
+#ifndef __RAWFRAG_INTERNAL_STREAM_H
+#define __RAWFRAG_INTERNAL_STREAM_H
+
+#include <rawfrag/tool.h>
+
+struct rf_stream;
+
+/* the first member of struct rawfrag_session (session.c): reached without a call */
+struct rf_session_head {
+	struct rf_stream *stream;
+};
+
+/* the session's slot for its stream state */
+static inline struct rf_stream **rf_session__stream(struct rawfrag_session *s)
+{
+	return &((struct rf_session_head *)s)->stream;
+}
+void rf_stream__delete(struct rf_stream *st);
+/* a message through the session's print callback ("rawfrag: " prefixed) */
+void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The head of a sample's line (see rawfrag/line.h). The columns are built in
+ * the out's free space with the library's number formatter (internal/dec.h):
+ * printf was most of the time spent per line. Each head asks the out once for
+ * room for all of it, then commits what it wrote.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rawfrag/line.h>
+
+#include "internal/dec.h"
+#include "internal/out.h"
+
+#define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
+
+struct rawfrag_line {
+	struct rawfrag_out *o;
+	unsigned int fields;
+	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
+	uint64_t time_hi;
+	int time_hi_len;
+	char time_hi_digits[24];
+};
+
+struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
+{
+	struct rawfrag_line *l;
+
+	if (!o) {
+		errno = EINVAL;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->o = o;
+	l->fields = fields;
+	return l;
+}
+
+void rawfrag_line__delete(struct rawfrag_line *l)
+{
+	free(l);
+}
+
+/*
+ * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
+ * straight into the line: the fill is one 8-byte store, the digits are written
+ * backwards from their end. p must have 8 bytes beyond the number.
+ */
+static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
+							    bool left, char fill)
+{
+	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
+					  10000000, 100000000 };
+	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n, w;
+	char *s;
+
+	memset(p, fill, 8);
+	/* the common case: a right-aligned number that fits its width */
+	if (!left && v >= 0 && mag < pow10[width]) {
+		rf_dec_back(p + width, mag);
+		return p + width;
+	}
+	n = (int)rf_ndigits(mag) + (v < 0);
+	w = n > width ? n : width;
+	s = rf_dec_back(left ? p + n : p + w, mag);
+	if (v < 0)
+		s[-1] = '-';
+	return p + w;
+}
+
+/*
+ * n bytes (names, the event column: mostly under 32) as at most two
+ * overlapping fixed-size moves: a libc call per column was a tenth of a line.
+ */
+static inline __attribute__((always_inline)) void copy_small(char *d, const char *s, size_t n)
+{
+	if (n > 32) {
+		memcpy(d, s, n);
+	} else if (n >= 16) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
+/* "%16s ": spaces first, then the name right-aligned (longer names as they are) */
+static char *put_comm(char *p, const char *comm, size_t len)
+{
+	memset(p, ' ', 16);
+	if (len <= 16) {
+		copy_small(p + 16 - len, comm, len);
+		p += 16;
+	} else {
+		copy_small(p, comm, len);
+		p += len;
+	}
+	*p++ = ' ';
+	return p;
+}
+
+/* "[%03d] " ("-01" for -1 as printf: a sign before the zeros) */
+static char *put_cpu(char *p, uint32_t cpu)
+{
+	*p++ = '[';
+	if ((int32_t)cpu < 0) {
+		*p++ = '-';
+		p = put_num(p, -(int64_t)(int32_t)cpu, 2, false, '0');
+	} else {
+		p = put_num(p, cpu, 3, false, '0');
+	}
+	*p++ = ']';
+	*p++ = ' ';
+	return p;
+}
+
+/* "%5lu.%06lu: " */
+static char *put_time(char *p, uint64_t t)
+{
+	uint64_t secs = t / 1000000000ULL;
+	uint32_t usecs = (uint32_t)(t % 1000000000ULL / 1000);
+
+	p = put_num(p, (int64_t)secs, 5, false, ' ');
+	*p = '.';
+	memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
+	memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
+	memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
+	memcpy(p + 7, ": ", 2);
+	return p + 9;
+}
+
+void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample *smp,
+			     const char *comm, size_t comm_len, const char *event,
+			     size_t event_len)
+{
+	unsigned int f = l->fields;
+	struct rawfrag_out *o = l->o;
+	char *p;
+
+	if (!(f & RAWFRAG_LINE_COMM) || !comm)
+		comm_len = 0;
+	if (!(f & RAWFRAG_LINE_EVENT) || !event)
+		event_len = 0;
+	p = rf_out_room(o, HEAD_ROOM + comm_len + event_len);
+	if (!p)
+		return;
+	if (f & RAWFRAG_LINE_COMM)
+		p = put_comm(p, comm ? comm : "", comm_len);
+	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
+		p = put_num(p, (int32_t)smp->pid, 5, false, ' ');
+		*p++ = '/';
+		p = put_num(p, (int32_t)smp->tid, 5, true, ' ');
+		*p++ = ' ';
+	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
+		p = put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
+			    ' ');
+		*p++ = ' ';
+	}
+	if (f & RAWFRAG_LINE_CPU)
+		p = put_cpu(p, smp->cpu);
+	if (f & RAWFRAG_LINE_TIME)
+		p = put_time(p, smp->time);
+	copy_small(p, event, event_len);
+	p += event_len;
+	o->len = (size_t)(p - o->buf);
+}
+
+/*
+ * ',"time_ns":' and the time: the digits above the low eight change every
+ * 0.1 s only, so they are kept from the previous sample.
+ */
+static char *json_time(struct rawfrag_line *l, char *p, uint64_t t)
+{
+	uint64_t hi = t / 100000000;
+	uint32_t lo = (uint32_t)(t % 100000000);
+
+	memcpy(p, ",\"time_ns\":", 11);
+	p += 11;
+	if (!hi)
+		return rf_put_u64(p, t);
+	if (hi != l->time_hi || !l->time_hi_len) {
+		l->time_hi = hi;
+		l->time_hi_len = (int)(rf_put_u64(l->time_hi_digits, hi) - l->time_hi_digits);
+	}
+	memcpy(p, l->time_hi_digits, 16);
+	p += l->time_hi_len;
+	for (int i = 3; i >= 0; i--, lo /= 100)
+		memcpy(p + 2 * i, rf_digit_pairs + 2 * (lo % 100), 2);
+	return p + 8;
+}
+
+#define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t prefix_len,
+			     const struct rawfrag_sample *smp, const char *comm, size_t comm_len)
+{
+	uint64_t st = smp->sample_type;
+	struct rawfrag_out *o = l->o;
+	char *p = rf_out_room(o, HEAD_ROOM + prefix_len), *digits;
+
+	if (!p)
+		return;
+	copy_small(p, prefix, prefix_len);
+	p += prefix_len;
+	if (st & PERF_SAMPLE_TIME)
+		p = json_time(l, p, smp->time);
+	else
+		p = PUT(p, ",\"time_ns\":null");
+	if (st & PERF_SAMPLE_CPU)
+		p = rf_put_u64(PUT(p, ",\"cpu\":"), smp->cpu);
+	else
+		p = PUT(p, ",\"cpu\":null");
+	if (!(st & PERF_SAMPLE_TID)) {
+		p = PUT(p, ",\"pid\":null,\"tid\":null,\"comm\":null");
+		o->len = (size_t)(p - o->buf);
+		return;
+	}
+	digits = PUT(p, ",\"pid\":");
+	p = rf_put_s64(digits, (int32_t)smp->pid);
+	if (smp->tid == smp->pid) {
+		/* a process's main thread: the same digits again (at most 11) */
+		size_t n = (size_t)(p - digits);
+
+		p = PUT(p, ",\"tid\":");
+		memcpy(p, digits, 16);
+		p += n;
+	} else {
+		p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
+	}
+	p = PUT(p, ",\"comm\":");
+	o->len = (size_t)(p - o->buf);
+	rawfrag_out__json_str(o, comm ? comm : "", comm ? comm_len : 0);
+}
+
+void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
+{
+	struct rawfrag_out *o = l->o;
+	char *p = rf_out_room(o, HEAD_ROOM);
+	bool zero = true;
+
+	if (!p)
+		return;
+	if (!raw) {
+		p = PUT(p, ",\"raw\":null,\"fields\":{}}\n");
+		o->len = (size_t)(p - o->buf);
+		return;
+	}
+	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
+	if (len >= 0 && (uint64_t)len <= raw->size) {
+		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
+			zero &= !raw->data[i];
+		p = rf_put_u64(PUT(p, ",\"len\":"), (uint64_t)len);
+		p = rf_put_u64(PUT(p, ",\"pad\":"), raw->size - (uint64_t)len);
+		p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
+	} else {
+		p = PUT(p, ",\"len\":null,\"pad\":null,\"pad_zero\":null}");
+	}
+	p = PUT(p, ",\"fields\":{");
+	o->len = (size_t)(p - o->buf);
+}

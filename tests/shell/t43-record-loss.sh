@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Every interrupted or lossy recording says so, and files carry their build-ids.
+#  - SIGKILL, a full disk (small tmpfs), a closed pipe (| head -c 5000): the file
+#    keeps its magic and attrs (perf says "data size field is 0" on it, as on its
+#    own killed file), check says where it was interrupted and how many records
+#    are complete, report --force reads them, record says FAILED, not Captured.
+#  - LOST records: report and check warn with perf's words and per CPU; the
+#    numbers are perf report --stats' and the recorder's; record -q still prints
+#    the loss line; skb dumps refused by a full ring are LOST records too.
+#  - BUILD_ID: perf buildid-list reads the kernel's and the DSOs' build-ids
+#    (equal to perf buildid-list -k / readelf -n), the cache has perf's layout,
+#    -N leaves it alone, -B leaves the feature out.
+source "$(dirname "$0")/lib.sh"
+t_plan 33
+
+if ! is_root || ! ensure_tracefs; then
+	t_skip_rest "interrupted and lossy recordings: need root and tracefs"
+fi
+export PERF_BUILDID_DIR=$T/debug
+
+# --- SIGKILL in the middle
+"$RAWFRAG" record -a -e sched:sched_switch -m 16 -o kill.data 2>/dev/null &
+pid=$!
+( for i in $(seq 200); do cat /proc/self/stat >/dev/null; done )
+sleep 0.5
+kill -KILL $pid
+wait $pid 2>/dev/null
+magic=$(head -c 8 kill.data)
+t_eq "SIGKILL: the file starts with the perf.data magic" "PERFILE2" "$magic"
+$PERF script -i kill.data >/dev/null 2>ps.err
+t_grep "SIGKILL: perf says what it says on its own killed file" \
+	"data size field is 0.*|properly terminated" ps.err
+"$RAWFRAG" check kill.data >/dev/null 2>ck.err
+rc=$?
+t_eq "SIGKILL: check exits 2" 2 "$rc"
+t_grep "SIGKILL: check says where and how many complete records" \
+	'recording was interrupted at offset [0-9]+; [0-9]+ complete records' ck.err
+n=$(sed -n 's/.*; \([0-9]*\) complete records.*/\1/p' ck.err)
+"$RAWFRAG" report --force --format json -i kill.data 2>rf.err >rf.json
+rc=$?
+ns=$(grep -c '"event"' rf.json)
+[ "$rc" = 0 ] && [ "${ns:-0}" -gt 0 ] && [ "$ns" -le "${n:-0}" ] &&
+	t_ok "SIGKILL: report --force reads the complete records ($ns samples of $n records)" ||
+	t_fail "SIGKILL: report --force reads the complete records" "rc=$rc samples=$ns records=$n" \
+		"$(head -3 rf.err)"
+t_grep "SIGKILL: report --force warns it was interrupted" 'recording was interrupted' rf.err
+# perf's own killed file: the same words from our check
+$PERF record -a -e sched:sched_switch -m 16 -o pkill.data </dev/null >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -KILL $pid
+wait $pid 2>/dev/null
+"$RAWFRAG" check pkill.data >/dev/null 2>pck.err
+t_grep "perf's killed file: check says it was interrupted" 'recording was interrupted at offset' pck.err
+
+# --- a full disk
+if mkdir -p small && mount -t tmpfs -o size=96k tmpfs small 2>/dev/null; then
+	"$RAWFRAG" record -a -e sched:sched_switch -e raw_syscalls:sys_enter --duration 3 \
+		-o small/x.data 2>full.err
+	rc=$?
+	cp small/x.data full.data
+	umount small
+	t_eq "disk full: exit 2" 2 "$rc"
+	t_grep "disk full: the summary says FAILED" 'FAILED: small/x.data is incomplete.*No space left' full.err
+	t_eq "disk full: no 'Captured and wrote'" 0 "$(grep -c 'Captured and wrote' full.err)"
+	"$RAWFRAG" check full.data >/dev/null 2>fck.err
+	t_grep "disk full: check says it was interrupted" 'recording was interrupted at offset' fck.err
+else
+	t_skip_n 4 "disk full" "cannot mount a small tmpfs"
+fi
+
+# --- a closed pipe
+set -o pipefail
+"$RAWFRAG" record -a -e sched:sched_switch -e raw_syscalls:sys_enter --duration 3 -o - 2>pipe.err |
+	head -c 5000 >/dev/null
+rc=$?
+set +o pipefail
+t_eq "reader gone (| head -c 5000): exit 2" 2 "$rc"
+t_grep "reader gone: the summary says FAILED, Broken pipe" 'FAILED: <stdout> is incomplete.*Broken pipe' pipe.err
+t_eq "reader gone: no 'Captured and wrote'" 0 "$(grep -c 'Captured and wrote' pipe.err)"
+
+# --- loss: a tight syscall loop into a 1-page ring
+"$RAWFRAG" record -q -a -e raw_syscalls:sys_enter -m 1 -o lossy.data -- \
+	sh -c 'for i in $(seq 3000); do cat /proc/self/stat >/dev/null; done' 2>q.err
+lost=$(sed -n 's/.*lost:\(.*\)(lost samples.*/\1/p' q.err | tr ' ' '\n' | grep -E '^[0-9]+$' |
+	awk '{ s += $1 } END { print s + 0 }')
+chunks=$($PERF report -i lossy.data --stats 2>/dev/null | awk '/LOST events:/ { print $3 }')
+if [ "${chunks:-0}" -gt 0 ]; then
+	t_grep "record -q: the loss line is printed" 'lost: cpu' q.err
+	"$RAWFRAG" check lossy.data >ck.out 2>ck.err
+	t_grep "check's summary counts the lost events" ", $lost lost events \($chunks LOST records" ck.out
+	t_grep "check: perf's warning with perf report --stats' LOST count" \
+		"Processed [0-9]+ events and lost $chunks chunks" ck.err
+	"$RAWFRAG" report -i lossy.data >/dev/null 2>rep.err
+	t_grep "report: perf's warning" "Processed [0-9]+ events and lost $chunks chunks" rep.err
+	t_grep "report: the lost events and their share" "$lost events lost in $chunks LOST records" rep.err
+	sum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' rep.err | awk '{ s += $1 } END { print s + 0 }')
+	t_eq "report: the per-CPU lines add up to the recorder's total" "$lost" "$sum"
+else
+	t_skip_n 6 "loss warnings" "no loss on this machine with -m 1"
+fi
+"$RAWFRAG" record -q -a -e sched:sched_switch -m 256 --duration 0.2 -o calm.data 2>calm.err
+t_eq "record -q with no loss prints nothing" "" "$(cat calm.err)"
+"$RAWFRAG" check calm.data >/dev/null 2>calm.ck
+t_eq "check on a lossless file: no loss warning" 0 "$(grep -c 'lost' calm.ck)"
+
+# skb dumps a full ring refused: the kernel's LOST records count them, per CPU
+if command -v ping >/dev/null; then
+	"$RAWFRAG" record --skb lo --snaplen 1500 -m 1 -o skb.data -- \
+		ping -f -c 2000 -s 1400 -q 127.0.0.1 >/dev/null 2>skb.err
+	full=$(sed -n 's/.* \([0-9]*\) not written (ring full).*/\1/p' skb.err)
+	"$RAWFRAG" check skb.data >skb.out 2>skb.ck
+	inlost=$(sed -n 's/.*, \([0-9]*\) lost events.*/\1/p' skb.out)
+	if [ "${full:-0}" -gt 0 ]; then
+		t_eq "skb: dumps refused by a full ring ($full) are LOST events in the file" "$full" "${inlost:-0}"
+	else
+		t_skip "skb: ring-full drops in the file" "the ring never filled"
+	fi
+else
+	t_skip "skb: ring-full drops in the file" "no ping"
+fi
+
+# --- BUILD_ID and the build-id cache
+"$RAWFRAG" record -q -e cpu-clock -F 2000 -e sched:sched_switch -o bid.data -- \
+	sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done; sleep 0.01' 2>/dev/null
+$PERF buildid-list -i bid.data 2>/dev/null >bl.txt
+kid=$($PERF buildid-list -k 2>/dev/null)
+t_grep "BUILD_ID: the kernel's build-id (perf buildid-list -k)" "^$kid \[kernel.kallsyms\]$" bl.txt
+sh_bin=$(readlink -f "$(command -v sh)")
+sh_id=$(readelf -n "$sh_bin" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+t_grep "BUILD_ID: the workload's binary with its build-id (readelf -n)" "^$sh_id $sh_bin$" bl.txt
+$PERF report -i bid.data --header-only 2>/dev/null | grep '^# missing features' >miss.txt
+t_eq "perf report --header-only: BUILD_ID not missing" 0 "$(grep -c 'BUILD_ID' miss.txt)"
+link=$PERF_BUILDID_DIR/.build-id/${sh_id:0:2}/${sh_id:2}
+t_eq "cache: .build-id link to <path>/<build-id> with the binary as elf" "yes" \
+	"$(cmp -s "$link/elf" "$sh_bin" && echo yes)"
+t_eq "cache: kallsyms of the kernel under [kernel.kallsyms]/<build-id>" "yes" \
+	"$([ -s "$PERF_BUILDID_DIR/[kernel.kallsyms]/$kid/kallsyms" ] && echo yes)"
+PERF_BUILDID_DIR=$T/debug $PERF buildid-cache -l 2>/dev/null >bc.txt
+t_grep "perf buildid-cache -l lists our copy" "^$sh_id $sh_bin$" bc.txt
+$PERF report -i bid.data --stdio --sort dso 2>/dev/null >rep.txt
+t_grep "perf report names the DSOs" "$(basename "$sh_bin")" rep.txt
+
+rm -rf "$PERF_BUILDID_DIR"
+"$RAWFRAG" record -q -N -e sched:sched_switch -o n.data -- sleep 0.01 2>/dev/null
+t_eq "-N: nothing in the cache, BUILD_ID still written" "no yes" \
+	"$([ -e "$PERF_BUILDID_DIR" ] && echo yes || echo no) $($PERF buildid-list -i n.data 2>/dev/null | grep -q kallsyms && echo yes)"
+"$RAWFRAG" record -q -B -e sched:sched_switch -o b.data -- sleep 0.01 2>/dev/null
+$PERF record -q -B -e sched:sched_switch -o pb.data -- sleep 0.01 >/dev/null 2>&1
+t_eq "-B: no BUILD_ID, as perf record -B" "$($PERF buildid-list -i pb.data 2>/dev/null | wc -l)" \
+	"$($PERF buildid-list -i b.data 2>/dev/null | wc -l)"
+dsos() { $PERF buildid-list -i "$1" 2>/dev/null | awk '{ print $2 }' | sort; }
+"$RAWFRAG" record -q --buildid-all -N -e sched:sched_switch -o all.data -- sh -c 'sleep 0.01' 2>/dev/null
+$PERF record -q --buildid-all -N -e sched:sched_switch -o pall.data -- sh -c 'sleep 0.01' >/dev/null 2>&1
+t_eq "--buildid-all on a command: the DSOs perf record lists" "$(dsos pall.data | tr '\n' ' ')" \
+	"$(dsos all.data | tr '\n' ' ')"

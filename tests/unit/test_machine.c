@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The machine: perf's symbol rules (one symbol per address chosen by size,
+ * binding, leading underscores, name length; sizeless symbols ending at the
+ * next one, kallsyms ones at a page when they end a kernel or module run),
+ * maps cut by newer maps with the file offset of the part kept, FORK copying
+ * a process's maps, PERF_CONTEXT_* markers in chains, register names. The
+ * expected values are worked out by hand from those rules.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include <cmocka.h>
+
+#include <rawfrag/machine.h>
+#include "internal/machine.h"
+
+enum { LOCAL = 0, GLOBAL = 1, WEAK = 2 };
+
+static void add(struct rf_dso *d, uint64_t start, uint64_t len, int bind, const char *name)
+{
+	assert_int_equal(rf_dso__add_sym(d, start, len, (uint8_t)bind, name, strlen(name)), 0);
+}
+
+static const char *at(const struct rf_dso *d, uint64_t a)
+{
+	const struct rf_sym *s = rf_dso__find(d, a);
+
+	return s ? rf_dso__sym_name(d, s) : NULL;
+}
+
+static void dso_free(struct rf_dso *d)
+{
+	free(d->syms);
+	free(d->strs);
+}
+
+static void test_alias_choice(void **state)
+{
+	struct rf_dso d = { 0 };
+
+	/* libc's getppid: weak loses, then equal underscores, the longer name wins */
+	add(&d, 0x100, 8, LOCAL, "__getppid");
+	add(&d, 0x100, 8, LOCAL, "__GI___getppid");
+	add(&d, 0x100, 8, WEAK, "getppid");
+	/* a sized symbol beats a sizeless one, global beats local */
+	add(&d, 0x200, 0, GLOBAL, "nosize");
+	add(&d, 0x200, 16, LOCAL, "sized");
+	add(&d, 0x300, 4, LOCAL, "loc");
+	add(&d, 0x300, 4, GLOBAL, "glob");
+	/* fewer leading underscores win over length */
+	add(&d, 0x400, 4, GLOBAL, "__long_name");
+	add(&d, 0x400, 4, GLOBAL, "short");
+	rf_dso__finish_syms(&d, false);
+	assert_int_equal(d.nr_syms, 4);
+	assert_string_equal(at(&d, 0x104), "__GI___getppid");
+	assert_string_equal(at(&d, 0x208), "sized");
+	assert_string_equal(at(&d, 0x300), "glob");
+	assert_string_equal(at(&d, 0x401), "short");
+	dso_free(&d);
+}
+
+static void test_kallsyms_order(void **state)
+{
+	struct rf_dso d = { 0 };
+
+	/*
+	 * Ends are fixed before aliases are reduced: the last of three sizeless
+	 * aliases is the only one that gets a size, so it wins.
+	 */
+	add(&d, 0x1000, 0, LOCAL, "__do_sys_getppid");
+	add(&d, 0x1000, 0, GLOBAL, "__ia32_sys_getppid");
+	add(&d, 0x1000, 0, GLOBAL, "__x64_sys_getppid");
+	add(&d, 0x1040, 0, GLOBAL, "next");
+	/* a kernel symbol followed by a module one ends at the next page + 4096 */
+	add(&d, 0x2010, 0, GLOBAL, "last_kernel");
+	add(&d, 0x9000, 0, GLOBAL, "mod_fn\t[mod]");
+	rf_dso__finish_syms(&d, true);
+	assert_string_equal(at(&d, 0x1020), "__x64_sys_getppid");
+	assert_string_equal(at(&d, 0x1040), "next");
+	assert_string_equal(at(&d, 0x2fff), "last_kernel");
+	assert_string_equal(at(&d, 0x3fff), "last_kernel");
+	assert_null(at(&d, 0x4000));
+	/* the last symbol: rounded up to its page, plus a page */
+	assert_string_equal(at(&d, 0x9fff), "mod_fn\t[mod]");
+	assert_null(at(&d, 0xa000));
+	dso_free(&d);
+}
+
+static void test_find_bounds(void **state)
+{
+	struct rf_dso d = { 0 };
+
+	add(&d, 0x100, 0x10, GLOBAL, "a");
+	add(&d, 0x200, 0x100, GLOBAL, "outer");
+	add(&d, 0x220, 0x10, GLOBAL, "inner");
+	rf_dso__finish_syms(&d, false);
+	assert_string_equal(at(&d, 0x100), "a");
+	assert_string_equal(at(&d, 0x10f), "a");
+	assert_null(at(&d, 0x110)); /* end excluded */
+	assert_null(at(&d, 0xff));
+	assert_string_equal(at(&d, 0x225), "inner");
+	assert_string_equal(at(&d, 0x240), "outer"); /* past inner, inside outer */
+	dso_free(&d);
+}
+
+/* an MMAP2 record of pid (user mode) */
+static size_t mmap2(uint8_t *buf, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		    const char *file)
+{
+	struct perf_event_header h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, 0 };
+	size_t n = 72 + ((strlen(file) + 8) & ~7UL);
+
+	memset(buf, 0, n);
+	h.size = (uint16_t)n;
+	memcpy(buf, &h, 8);
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, &pid, 4);
+	memcpy(buf + 16, &start, 8);
+	memcpy(buf + 24, &len, 8);
+	memcpy(buf + 32, &pgoff, 8);
+	strcpy((char *)buf + 72, file);
+	buf[64] = 5; /* prot: PROT_READ | PROT_EXEC */
+	return n;
+}
+
+static void feed(struct rawfrag_machine *m, const uint8_t *buf)
+{
+	struct rawfrag_record rec = { 0 };
+	const struct perf_event_header *h = (const void *)buf;
+
+	rec.type = h->type;
+	rec.misc = h->misc;
+	rec.size = h->size;
+	rec.data = buf;
+	assert_int_equal(rawfrag_machine__process_record(m, &rec, false), 0);
+}
+
+static struct rawfrag_machine *new_machine(void)
+{
+	RAWFRAG_OPTS(rawfrag_machine_opts, o, .symfs = "/nonexistent", .kallsyms = "/dev/null",
+		     .buildid_dir = "/nonexistent");
+	struct rawfrag_machine *m = rawfrag_machine__new(NULL, &o);
+
+	assert_non_null(m);
+	return m;
+}
+
+static void where(struct rawfrag_machine *m, int32_t pid, uint64_t a, const char *dso,
+		  uint64_t ip)
+{
+	struct rawfrag_frame fr;
+
+	assert_int_equal(rawfrag_machine__resolve(m, pid, pid, a, PERF_RECORD_MISC_USER, &fr), 0);
+	if (!dso) {
+		assert_null(fr.dso);
+		return;
+	}
+	assert_non_null(fr.dso);
+	assert_string_equal(fr.dso, dso);
+	assert_int_equal(fr.ip, ip);
+}
+
+static void test_maps_cut_and_fork(void **state)
+{
+	struct rawfrag_machine *m = new_machine();
+	uint8_t buf[256];
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+	} fork = { { PERF_RECORD_FORK, 0, sizeof(fork) }, 2, 1, 2, 1, 0 };
+
+	mmap2(buf, 1, 0x10000, 0x4000, 0x1000, "/a");
+	feed(m, buf);
+	mmap2(buf, 1, 0x11000, 0x1000, 0, "/b");
+	feed(m, buf);
+	/* /a keeps [0x10000,0x11000) at offset 0x1000 and [0x12000,0x14000) at 0x3000 */
+	where(m, 1, 0x10800, "/a", 0x1800);
+	where(m, 1, 0x11800, "/b", 0x800);
+	where(m, 1, 0x12800, "/a", 0x3800);
+	where(m, 1, 0x14000, NULL, 0);
+	where(m, 2, 0x11800, NULL, 0);
+	feed(m, (const uint8_t *)&fork);
+	where(m, 2, 0x11800, "/b", 0x800);
+	/* executable anonymous memory: perf's JIT map name, addresses as they are */
+	mmap2(buf, 1, 0x20000, 0x1000, 0, "//anon");
+	feed(m, buf);
+	where(m, 1, 0x20010, "/tmp/perf-1.map", 0x20010);
+	/* not executable: its own name */
+	mmap2(buf, 1, 0x30000, 0x1000, 0, "//anon");
+	buf[64] = 3; /* PROT_READ | PROT_WRITE */
+	feed(m, buf);
+	where(m, 1, 0x30010, "//anon", 0x30010);
+	rawfrag_machine__delete(m);
+}
+
+static void test_chain_contexts(void **state)
+{
+	struct rawfrag_machine *m = new_machine();
+	struct rawfrag_callchain *cc = rawfrag_callchain__new();
+	struct perf_event_attr attr = { .sample_type = PERF_SAMPLE_CALLCHAIN };
+	uint64_t ips[] = { (uint64_t)PERF_CONTEXT_USER, 0x10800, 0x11800 };
+	uint64_t bad[] = { (uint64_t)PERF_CONTEXT_USER, 0x10800, (uint64_t)PERF_CONTEXT_GUEST,
+			   0x11800 };
+	struct rawfrag_sample s = { .sample_type = PERF_SAMPLE_CALLCHAIN, .pid = 1, .tid = 1,
+				    .callchain_nr = 3, .callchain = ips };
+	uint8_t buf[256];
+
+	mmap2(buf, 1, 0x10000, 0x4000, 0, "/a");
+	feed(m, buf);
+	assert_int_equal(rawfrag_callchain__resolve(cc, m, &s, &attr, 0), 2);
+	assert_int_equal(cc->frames[0].ip, 0x800);
+	assert_int_equal(cc->frames[1].ip, 0x1800);
+	assert_int_equal(cc->frames[1].cpumode, PERF_RECORD_MISC_USER);
+	/* --max-stack counts frames, not context markers */
+	assert_int_equal(rawfrag_callchain__resolve(cc, m, &s, &attr, 1), 1);
+	/* a context perf does not know drops the whole chain */
+	s.callchain = bad;
+	s.callchain_nr = 4;
+	assert_int_equal(rawfrag_callchain__resolve(cc, m, &s, &attr, 0), 0);
+	rawfrag_callchain__delete(cc);
+	rawfrag_machine__delete(m);
+}
+
+static void test_reg_names(void **state)
+{
+	assert_string_equal(rawfrag_regs__name("x86_64", 0), "AX");
+	assert_string_equal(rawfrag_regs__name("x86_64", 8), "IP");
+	assert_string_equal(rawfrag_regs__name("x86_64", 23), "R15");
+	assert_string_equal(rawfrag_regs__name("x86_64", 32), "XMM0");
+	assert_string_equal(rawfrag_regs__name("x86_64", 33), "XMM0");
+	assert_string_equal(rawfrag_regs__name("x86_64", 63), "XMM15");
+	assert_null(rawfrag_regs__name("x86_64", 24));
+	assert_null(rawfrag_regs__name("s390x", 0));
+}
+
+static void test_opts_past_last_field(void **state)
+{
+	struct {
+		struct rawfrag_machine_opts o;
+		uint64_t future;
+	} big = { .o = { .sz = sizeof(big) }, .future = 1 };
+
+	errno = 0;
+	assert_null(rawfrag_machine__new(NULL, &big.o));
+	assert_int_equal(errno, EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alias_choice),
+		cmocka_unit_test(test_kallsyms_order),
+		cmocka_unit_test(test_find_bounds),
+		cmocka_unit_test(test_maps_cut_and_fork),
+		cmocka_unit_test(test_chain_contexts),
+		cmocka_unit_test(test_reg_names),
+		cmocka_unit_test(test_opts_past_last_field),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The values of perf record's options that take more than a number:
+ * --call-graph, --user-regs / --intr-regs and -k, with perf record's syntax and
+ * defaults, so a perf user's command line means the same here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "record.h"
+
+#define DWARF_DEFAULT_STACK 8192
+#define DWARF_MAX_STACK 65528 /* perf: a u16 record size, rounded down to 8 */
+
+static int opt_err(const char *opt, const char *arg, const char *why)
+{
+	fprintf(stderr, "perf rawfrag record: %s: '%s': %s\n", opt, arg, why);
+	return -EINVAL;
+}
+
+int record_opts__call_graph(struct record_opts *o, const char *arg)
+{
+	char *end;
+	unsigned long long sz;
+
+	o->callchain = true;
+	o->cg_stack_size = 0;
+	if (!strcmp(arg, "fp")) {
+		o->cg_mode = RF_CG_FP;
+		return 0;
+	}
+	if (!strcmp(arg, "lbr")) {
+		o->cg_mode = RF_CG_LBR;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return opt_err("--call-graph", arg, "expected fp, dwarf[,SIZE] or lbr");
+	o->cg_mode = RF_CG_DWARF;
+	o->cg_stack_size = DWARF_DEFAULT_STACK;
+	if (!arg[5])
+		return 0;
+	errno = 0;
+	sz = strtoull(arg + 6, &end, 0);
+	if (errno || end == arg + 6 || *end || !sz || sz > DWARF_MAX_STACK)
+		return opt_err("--call-graph", arg, "stack dump size must be 1..65528 bytes");
+	/* perf rounds the size up to a multiple of 8, as the kernel wants */
+	o->cg_stack_size = (sz + 7) & ~7ULL;
+	return 0;
+}
+
+#ifdef __x86_64__
+#include <asm/perf_regs.h>
+
+#define REG(n) { #n, 1ULL << PERF_REG_X86_##n }
+static const struct { const char *name; uint64_t mask; } regs[] = {
+	REG(AX), REG(BX), REG(CX), REG(DX), REG(SI), REG(DI), REG(BP), REG(SP),
+	REG(IP), REG(FLAGS), REG(CS), REG(SS), REG(R8), REG(R9), REG(R10), REG(R11),
+	REG(R12), REG(R13), REG(R14), REG(R15),
+};
+#undef REG
+/* perf's PERF_REGS_MASK: segment registers DS..GS are not sampled */
+#define REGS_DEFAULT (((1ULL << PERF_REG_X86_64_MAX) - 1) & \
+		      ~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | \
+			(1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)))
+#else
+static const struct { const char *name; uint64_t mask; } regs[1];
+#define REGS_DEFAULT 0ULL
+#endif
+
+#define NR_REGS (REGS_DEFAULT ? sizeof(regs) / sizeof(regs[0]) : 0)
+
+int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr)
+{
+	char *s, *save = NULL, *t;
+	int err = 0;
+
+	if (!REGS_DEFAULT) {
+		fprintf(stderr, "perf rawfrag record: %s: no register names for this architecture\n",
+			opt);
+		return -EOPNOTSUPP;
+	}
+	if (!arg) {
+		*mask = REGS_DEFAULT;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		printf("available registers:");
+		for (size_t i = 0; i < NR_REGS; i++)
+			printf(" %s", regs[i].name);
+		printf("\n");
+		return 1;
+	}
+	s = strdup(arg);
+	if (!s)
+		return -ENOMEM;
+	*mask = 0;
+	for (t = strtok_r(s, ", ", &save); t && !err; t = strtok_r(NULL, ", ", &save)) {
+		size_t i;
+
+		for (i = 0; i < NR_REGS && strcasecmp(t, regs[i].name); i++)
+			;
+		if (i == NR_REGS)
+			err = opt_err(opt, t, "unknown register (see '=?' for the list)");
+		else
+			*mask |= regs[i].mask;
+	}
+	free(s);
+	if (!err && !*mask)
+		err = opt_err(opt, arg, "no register named");
+	return err;
+}
+
+static const struct { const char *name; int id; } clocks[] = {
+	{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+	{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME },
+	{ "tai", CLOCK_TAI }, { "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
+	{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
+};
+
+int record_opts__clockid(struct record_opts *o, const char *arg)
+{
+	const char *n = arg;
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 0);
+	if (!errno && end != arg && !*end && v >= 0 && v < 64) {
+		o->clock_set = true;
+		o->clockid = (int)v;
+		return 0;
+	}
+	if (!strncasecmp(n, "CLOCK_", 6))
+		n += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(n, clocks[i].name)) {
+			o->clock_set = true;
+			o->clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	return opt_err("-k", arg, "unknown clock (monotonic, monotonic_raw, realtime, boottime, tai)");
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf script's ip/sym/dso columns and call chains (builtin-script.c,
+ * evsel_fprintf.c): a chain prints '\n' and one "\t%16lx sym+0xoff (dso)"
+ * line per frame, user frames as offsets in their DSO; a single ip prints
+ * " %16lx sym+0xoff (dso)" with the address as sampled.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <linux/perf_event.h>
+
+#include "internal/out.h"
+#include "report-sym.h"
+
+unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chain)
+{
+	unsigned int f = F_DEFAULT;
+
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		return any_tp_chain ? f | F_SYMS : f;
+	/*
+	 * Raw producers (BPF output, PMUs of their own such as IBS, raw PMU
+	 * events) keep their decoded payload as the text, perf's generic
+	 * events get perf script's columns.
+	 */
+	if ((a->sample_type & PERF_SAMPLE_RAW) &&
+	    ((a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT) ||
+	     a->type == PERF_TYPE_RAW || a->type >= PERF_TYPE_MAX))
+		return (a->sample_type & PERF_SAMPLE_CALLCHAIN) ? f | F_SYMS : f;
+	return (f & ~F_TRACE) | F_SYMS | F_PERIOD;
+}
+
+unsigned int rs_available(const struct perf_event_attr *a)
+{
+	uint64_t st = a->sample_type;
+	unsigned int f = ~0u;
+
+	if (!(st & PERF_SAMPLE_CPU))
+		f &= ~F_CPU;
+	if (!(st & PERF_SAMPLE_TIME))
+		f &= ~(F_TIME | F_TOD);
+	if (!(st & PERF_SAMPLE_IP))
+		f &= ~F_SYMS;
+	if (!(st & PERF_SAMPLE_ADDR))
+		f &= ~F_ADDR;
+	if (!(st & PERF_SAMPLE_REGS_INTR))
+		f &= ~F_IREGS;
+	if (!(st & PERF_SAMPLE_REGS_USER))
+		f &= ~F_UREGS;
+	if (!(st & PERF_SAMPLE_RAW))
+		f &= ~F_TRACE;
+	return f;
+}
+
+/* printf was most of the time per frame: hex and names are put by hand */
+static int hex_len(uint64_t v)
+{
+	return v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+}
+
+static char *put_hex(char *p, uint64_t v, int n)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = digits[v & 15];
+	return p + n;
+}
+
+/* "%16lx" */
+static void out_hex16(struct rawfrag_out *o, uint64_t v)
+{
+	char buf[16];
+	int n = hex_len(v);
+
+	memset(buf, ' ', 16);
+	put_hex(buf + (n < 16 ? 16 - n : 0), v, n);
+	if (n > 16)
+		put_hex(buf, v, 16); /* not reached: 16 digits hold 64 bits */
+	rf_out_write(o, buf, 16);
+}
+
+static void out_str(struct rawfrag_out *o, const char *s)
+{
+	rf_out_write(o, s, strlen(s));
+}
+
+/* " sym+0xoff (dso)" / " [unknown]" / " name+0xoff (inlined)" as the fields ask */
+static void put_sym(struct rawfrag_out *o, unsigned int f, const struct rawfrag_frame *fr)
+{
+	if (f & F_SYM) {
+		if (!fr->sym) {
+			rf_out_write(o, " [unknown]", 10);
+		} else {
+			rf_out_putc(o, ' ');
+			out_str(o, fr->sym);
+			if (f & F_SYMOFF) {
+				char buf[20] = "+0x";
+
+				rf_out_write(o, buf, (size_t)(put_hex(buf + 3, fr->symoff,
+								      hex_len(fr->symoff)) - buf));
+			}
+		}
+	}
+	if ((f & F_DSO) && !fr->inlined) {
+		rf_out_write(o, " (", 2);
+		out_str(o, fr->dso ? fr->dso : "[unknown]");
+		rf_out_putc(o, ')');
+	}
+	if (fr->inlined)
+		rf_out_write(o, " (inlined)", 10);
+}
+
+static void text_chain(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
+		       const struct rawfrag_sample *s, const struct perf_event_attr *a)
+{
+	rf_out_putc(o, '\n');
+	if (rawfrag_callchain__resolve(c->cc, c->m, s, a, c->max_stack) < 0)
+		return;
+	for (uint32_t i = 0; i < c->cc->nr; i++) {
+		const struct rawfrag_frame *fr = &c->cc->frames[i];
+
+		rf_out_putc(o, '\t');
+		out_hex16(o, fr->ip);
+		put_sym(o, f, fr);
+		rf_out_putc(o, '\n');
+	}
+}
+
+static void text_regs(struct rs_ctx *c, struct rawfrag_out *o, uint64_t abi, uint64_t mask,
+		      const void *regs, uint32_t nr, bool swap)
+{
+	uint32_t i = 0;
+
+	if (!abi || !regs)
+		return;
+	rawfrag_out__printf(o, " ABI:%" PRIu64 " ", abi);
+	for (unsigned int r = 0; r < 64 && i < nr; r++) {
+		const char *name;
+
+		if (!(mask & (1ULL << r)))
+			continue;
+		name = rawfrag_regs__name(c->arch, r);
+		rawfrag_out__printf(o, "%5s:0x%" PRIx64 " ", name ? name : "unknown",
+				    rawfrag__get64((const uint8_t *)regs + 8 * i++, swap));
+	}
+}
+
+void rs_text_tail(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
+		  const struct rawfrag_sample *s, const struct perf_event_attr *a)
+{
+	if (f & F_ADDR)
+		rawfrag_out__printf(o, "%16" PRIx64, s->addr);
+	if (f & F_IP) {
+		if (rs_chain_line(c, a, f)) {
+			text_chain(c, o, f, s, a);
+		} else {
+			struct rawfrag_frame fr;
+
+			rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
+						 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
+			rf_out_putc(o, ' ');
+			out_hex16(o, s->ip);
+			put_sym(o, f, &fr);
+		}
+	}
+	if (f & F_IREGS)
+		text_regs(c, o, s->intr_regs_abi, a->sample_regs_intr, s->intr_regs,
+			  s->intr_regs_nr, s->swap);
+	if (f & F_UREGS)
+		text_regs(c, o, s->user_regs_abi, a->sample_regs_user, s->user_regs,
+			  s->user_regs_nr, s->swap);
+}
+
+/* perf's tod_scnprintf(): wall clock from HEADER_CLOCK_DATA */
+char *rs_text_tod(struct rs_ctx *c, char *p, uint64_t t)
+{
+	uint64_t tod;
+	struct tm tm;
+	time_t sec;
+	char date[32];
+
+	if (!c->env || !c->env->has_clock_data)
+		return p + sprintf(p, "disabled ");
+	tod = c->env->clock_tod_ns;
+	if (t > c->env->clock_clockid_ns)
+		tod += t - c->env->clock_clockid_ns;
+	else
+		tod -= c->env->clock_clockid_ns - t;
+	sec = (time_t)(tod / 1000000000ULL);
+	if (!localtime_r(&sec, &tm))
+		return p + sprintf(p, "failed ");
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	if (c->ns)
+		return p + sprintf(p, "%.20s.%09" PRIu64 " ", date, (uint64_t)(tod % 1000000000ULL));
+	return p + sprintf(p, "%.20s.%06" PRIu64 " ", date, (uint64_t)(tod % 1000000000ULL / 1000));
+}
+
+static void json_frame(struct rawfrag_out *o, const struct rawfrag_frame *fr, bool obj)
+{
+	rawfrag_out__printf(o, obj ? "{\"ip\":\"0x%" PRIx64 "\",\"sym\":" : ",\"ip\":\"0x%" PRIx64
+				     "\",\"sym\":", fr->ip);
+	if (fr->sym) {
+		rawfrag_out__json_str(o, fr->sym, (size_t)-1);
+		rawfrag_out__printf(o, ",\"symoff\":%" PRIu64 ",\"dso\":", fr->symoff);
+	} else {
+		rawfrag_out__puts(o, "null,\"symoff\":null,\"dso\":");
+	}
+	if (fr->dso)
+		rawfrag_out__json_str(o, fr->dso, (size_t)-1);
+	else
+		rawfrag_out__puts(o, "null");
+	if (fr->inlined)
+		rawfrag_out__puts(o, ",\"inlined\":true");
+	if (obj)
+		rf_out_putc(o, '}');
+}
+
+static void json_regs(struct rs_ctx *c, struct rawfrag_out *o, const char *key, uint64_t abi,
+		      uint64_t mask, const void *regs, uint32_t nr, bool swap)
+{
+	uint32_t i = 0;
+
+	rawfrag_out__printf(o, "\"%s\":{\"abi\":%" PRIu64, key, abi);
+	for (unsigned int r = 0; r < 64 && i < nr && regs; r++) {
+		const char *name;
+
+		if (!(mask & (1ULL << r)))
+			continue;
+		name = rawfrag_regs__name(c->arch, r);
+		if (name)
+			rawfrag_out__printf(o, ",\"%s\":\"0x%" PRIx64 "\"", name,
+					    rawfrag__get64((const uint8_t *)regs + 8 * i, swap));
+		i++;
+	}
+	rf_out_putc(o, '}');
+}
+
+void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sample *s,
+	     const struct perf_event_attr *a)
+{
+	uint64_t st = s->sample_type;
+	bool user = st & PERF_SAMPLE_REGS_USER, intr = st & PERF_SAMPLE_REGS_INTR;
+
+	if (st & PERF_SAMPLE_IP) {
+		struct rawfrag_frame fr;
+
+		rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
+					 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
+		fr.ip = s->ip;
+		json_frame(o, &fr, false);
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		rawfrag_out__printf(o, ",\"addr\":\"0x%" PRIx64 "\"", s->addr);
+	if (st & PERF_SAMPLE_PERIOD)
+		rawfrag_out__printf(o, ",\"period\":%" PRIu64, s->period);
+	if ((st & PERF_SAMPLE_CALLCHAIN) && !c->hide_cg &&
+	    rawfrag_callchain__resolve(c->cc, c->m, s, a, c->max_stack) >= 0) {
+		rawfrag_out__puts(o, ",\"callchain\":[");
+		for (uint32_t i = 0; i < c->cc->nr; i++) {
+			if (i)
+				rf_out_putc(o, ',');
+			json_frame(o, &c->cc->frames[i], true);
+		}
+		rf_out_putc(o, ']');
+	}
+	if ((user && s->user_regs_abi) || (intr && s->intr_regs_abi)) {
+		rawfrag_out__puts(o, ",\"regs\":{");
+		if (user && s->user_regs_abi)
+			json_regs(c, o, "user", s->user_regs_abi, a->sample_regs_user, s->user_regs,
+				  s->user_regs_nr, s->swap);
+		if (intr && s->intr_regs_abi) {
+			if (user && s->user_regs_abi)
+				rf_out_putc(o, ',');
+			json_regs(c, o, "intr", s->intr_regs_abi, a->sample_regs_intr, s->intr_regs,
+				  s->intr_regs_nr, s->swap);
+		}
+		rf_out_putc(o, '}');
+	}
+}

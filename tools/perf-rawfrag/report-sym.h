@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report's columns about where a sample happened, as perf script prints them:
+ * ip/sym/symoff/dso (or the call chain, one frame a line), addr, period,
+ * iregs/uregs, tod, flags; and the same as JSON members.
+ */
+#ifndef __PERF_RAWFRAG_REPORT_SYM_H
+#define __PERF_RAWFRAG_REPORT_SYM_H
+
+#include <rawfrag/machine.h>
+#include <rawfrag/emit.h>
+
+enum {
+	F_COMM = 1, F_PID = 2, F_TID = 4, F_CPU = 8, F_TIME = 16, F_EVENT = 32, F_TRACE = 64,
+	F_IP = 1 << 7, F_SYM = 1 << 8, F_SYMOFF = 1 << 9, F_DSO = 1 << 10, F_ADDR = 1 << 11,
+	F_PERIOD = 1 << 12, F_IREGS = 1 << 13, F_UREGS = 1 << 14, F_TOD = 1 << 15,
+	F_FLAGS = 1 << 16,
+};
+#define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
+#define F_SYMS (F_IP | F_SYM | F_SYMOFF | F_DSO)
+
+struct rs_ctx {
+	struct rawfrag_machine *m;
+	struct rawfrag_callchain *cc;
+	const struct rawfrag_env *env;
+	const char *arch;
+	bool hide_cg, ns;
+	uint32_t max_stack;
+};
+
+/* perf script's default columns for an evsel (-F not given) */
+unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chain);
+/* fields the sample can give (perf drops the others from its defaults) */
+unsigned int rs_available(const struct perf_event_attr *a);
+/* comm printed "%s " (chain lines follow) instead of "%16s " */
+static inline bool rs_chain_line(const struct rs_ctx *c, const struct perf_event_attr *a,
+				 unsigned int f)
+{
+	return (f & F_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !c->hide_cg;
+}
+/* columns after the event name and the trace text, up to the end of the line */
+void rs_text_tail(struct rs_ctx *c, struct rawfrag_out *o, unsigned int f,
+		  const struct rawfrag_sample *s, const struct perf_event_attr *a);
+/* the tod column at p (at most 48 bytes); returns the end */
+char *rs_text_tod(struct rs_ctx *c, char *p, uint64_t t);
+/* ,"ip":..,"sym":..,"symoff":..,"dso":..,"addr":..,"period":..,"callchain":[..],"regs":{..} */
+void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sample *s,
+	     const struct perf_event_attr *a);
+
+#endif
