@@ -17,6 +17,7 @@
 #include <rawfrag/tool.h>
 
 #include "builtin.h"
+#include "check-live.h"
 #include "util.h"
 
 struct check_args {
@@ -30,6 +31,11 @@ static const char check_usage[] =
 	"        --strict      non-zero pad bytes are violations, not warnings\n"
 	"    -f, --force       go on past bad records where the framing allows\n"
 	"    -q, --quiet       print nothing; only the exit status tells\n"
+	"        --live        test the running kernel's raw-record paths (loads BPF programs;\n"
+	"                      root); no file is read\n"
+	"        --quick       with --live: a representative subset in a few seconds\n"
+	"        --format FMT  with --live: table (default) or json (JSON Lines, one per case)\n"
+	"    -o, --output FILE with --live: keep the whole recording as a perf.data file\n"
 	"    -h, --help        show this help\n\n"
 	" Exit status: 0 clean, 1 violations, 2 unusable input or options.\n"
 	" Default file: perf.data\n";
@@ -283,15 +289,29 @@ int cmd_check(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' }, { "strict", no_argument, NULL, 'S' },
 		{ "force", no_argument, NULL, 'f' },   { "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },    { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },    { "live", no_argument, NULL, 'L' },
+		{ "quick", no_argument, NULL, 'Q' },   { "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
 	};
 	struct check_args a = { 0 };
+	struct live_opts lo = { 0 };
+	bool live = false;
 	int opt, rc = RF_EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "vfqh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "vfqho:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'L': live = true; break;
+		case 'Q': lo.quick = true; break;
+		case 'o': lo.output = optarg; break;
+		case 'F':
+			if (strcmp(optarg, "json") && strcmp(optarg, "table")) {
+				rf_errorf("check", "--format: '%s': table or json", optarg);
+				return RF_EXIT_USAGE;
+			}
+			lo.json = !strcmp(optarg, "json");
+			break;
 		case 'v': a.verbose++; break;
 		case 'S': a.strict = true; break;
 		case 'f': a.force = true; break;
@@ -304,6 +324,18 @@ int cmd_check(int argc, char **argv)
 			fputs(check_usage, stderr);
 			return RF_EXIT_USAGE;
 		}
+	}
+	if (!live && (lo.quick || lo.json || lo.output)) {
+		rf_errorf("check", "--quick, --format and -o go with --live");
+		return RF_EXIT_USAGE;
+	}
+	if (live) {
+		if (optind < argc) {
+			rf_errorf("check", "--live reads no file ('%s')", argv[optind]);
+			return RF_EXIT_USAGE;
+		}
+		lo.verbose = a.verbose;
+		return cmd_check_live(&lo);
 	}
 	if (optind >= argc)
 		return check_file("perf.data", &a);
