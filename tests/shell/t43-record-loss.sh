@@ -55,8 +55,9 @@ t_grep "perf's killed file: check says it was interrupted" 'recording was interr
 
 # --- a full disk
 if mkdir -p small && mount -t tmpfs -o size=96k tmpfs small 2>/dev/null; then
-	"$RAWFRAG" record -a -e sched:sched_switch -e raw_syscalls:sys_enter --duration 3 \
-		-o small/x.data 2>full.err
+	# 200000 syscalls of a dd: far more than 96 KiB of samples, however idle the machine
+	"$RAWFRAG" record -a -e sched:sched_switch -e raw_syscalls:sys_enter \
+		-o small/x.data -- dd if=/dev/zero of=/dev/null bs=1 count=100000 2>full.err
 	rc=$?
 	cp small/x.data full.data
 	umount small
