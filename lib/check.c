@@ -35,6 +35,7 @@
 #include <rawfrag/tool.h>
 
 #include "internal/check_sink.h"
+#include "internal/sample_head.h"
 #include "internal/file.h"
 #include "internal/opts.h"
 
@@ -389,21 +390,6 @@ static void set_rules(struct rawfrag_checker *c, struct check_ev *ev,
 	ev->smp.sample_type = type;
 }
 
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 /*
  * Decode a sample of a quick-path event into ev->smp: its head words and RAW.
@@ -418,29 +404,10 @@ static inline bool quick_sample(struct check_ev *ev, const struct rawfrag_record
 
 	if (rec->size < at + 4u)
 		return false;
-	raw_size = ld32((const uint8_t *)rec->data + at);
+	raw_size = rf_ld32((const uint8_t *)rec->data + at);
 	if (raw_size > rec->size - at - 4u)
 		return false;
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		s->identifier = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_IP)
-		s->ip = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_TID)
-		s->pid = ld32(d), s->tid = ld32(d + 4), d += 8;
-	if (type & PERF_SAMPLE_TIME)
-		s->time = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_ADDR)
-		s->addr = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_ID)
-		s->id = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_CPU)
-		s->cpu = ld32(d), s->cpu_res = ld32(d + 4), d += 8;
-	if (type & PERF_SAMPLE_PERIOD)
-		s->period = ld64(d);
-	if ((type & PERF_SAMPLE_IDENTIFIER) && !(type & PERF_SAMPLE_ID))
-		s->id = s->identifier;
+	rf_sample_head(s, d, type);
 	s->misc = rec->misc;
 	s->raw_size = raw_size;
 	s->raw_offset = at + 4;

@@ -13,6 +13,8 @@
 
 #include <rawfrag/sample.h>
 
+#include "internal/sample_head.h"
+
 #define HW_INDEX_BIT (1ULL << 17) /* PERF_SAMPLE_BRANCH_HW_INDEX */
 
 struct cursor {
@@ -297,21 +299,6 @@ static inline void parse_head(struct rawfrag_sample *s, uint64_t type, struct cu
 		s->period = take64(c);
 }
 
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
 
 /*
  * The usual sample (head words and RAW, as tracepoints write, in host order):
@@ -331,30 +318,11 @@ static inline bool parse_usual(struct rawfrag_sample *s, uint64_t type,
 	if (type & PERF_SAMPLE_RAW) {
 		if (room - head < 4)
 			return false;
-		raw_size = ld32(d + head);
+		raw_size = rf_ld32(d + head);
 		if (raw_size > room - head - 4)
 			return false;
 	}
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		s->identifier = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_IP)
-		s->ip = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_TID)
-		s->pid = ld32(d), s->tid = ld32(d + 4), d += 8;
-	if (type & PERF_SAMPLE_TIME)
-		s->time = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_ADDR)
-		s->addr = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_ID)
-		s->id = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = ld64(d), d += 8;
-	if (type & PERF_SAMPLE_CPU)
-		s->cpu = ld32(d), s->cpu_res = ld32(d + 4), d += 8;
-	if (type & PERF_SAMPLE_PERIOD)
-		s->period = ld64(d), d += 8;
-	if ((type & PERF_SAMPLE_IDENTIFIER) && !(type & PERF_SAMPLE_ID))
-		s->id = s->identifier;
+	d = rf_sample_head(s, d, type);
 	if (type & PERF_SAMPLE_RAW) {
 		s->raw_size = raw_size;
 		s->raw_data = d + 4;
