@@ -19,7 +19,13 @@
 #include "internal/ordered_events.h"
 
 #define OE_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
-#define OE_SPARE_CHUNKS 4	 /* empty chunks kept for reuse */
+/*
+ * Empty chunks kept for reuse, up to the bound's worth: a chunk freed goes back
+ * to the kernel, and its next use faulted in every page again (a tenth of a
+ * report's time when a busy file's queue swings by megabytes between rounds).
+ * What is kept never exceeds what the queue held at its peak.
+ */
+#define OE_SPARE_CHUNKS 64
 
 /* arena chunk: records are carved from data[]; live counts those not delivered */
 struct oe_chunk {
