@@ -24,7 +24,7 @@ struct rawfrag_line {
 	int time_hi_len;
 	char time_hi_digits[24];
 	/* text: the seconds column of the previous sample, as "%5lu" made it */
-	uint64_t secs;
+	uint64_t secs_base; /* its second in ns */
 	int secs_len;
 	char secs_digits[32];
 };
@@ -134,14 +134,19 @@ static char *put_cpu(char *p, uint32_t cpu)
 /* "%5lu.%06lu: ", the seconds kept from the previous sample (they change once a second) */
 static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 {
-	uint64_t secs = t / 1000000000ULL;
-	uint32_t usecs = (uint32_t)(t % 1000000000ULL / 1000);
+	/* in the same second as the previous sample: one subtraction, no division by 10^9 */
+	uint64_t rem = t - l->secs_base;
+	uint32_t usecs;
 
-	if (secs != l->secs || !l->secs_len) {
-		l->secs = secs;
+	if (rem >= 1000000000ULL || !l->secs_len) {
+		uint64_t secs = t / 1000000000ULL;
+
+		l->secs_base = secs * 1000000000ULL;
+		rem = t - l->secs_base;
 		l->secs_len = (int)(put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
 				    l->secs_digits);
 	}
+	usecs = (uint32_t)(rem / 1000);
 	memcpy(p, l->secs_digits, 24);
 	p += l->secs_len;
 	*p = '.';
