@@ -70,10 +70,12 @@ class Reader:
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
-         where: Optional[str] = None) -> Reader:
+         where: Optional[str] = None, symbols: bool = True) -> Reader:
     """Open a perf.data (file or pipe format, zstd records too); '-' is stdin.
     events: names/globs (list or comma list). ordered: perf script's time order.
-    where: only samples whose fields match (the language of report --where)."""
+    where: only samples whose fields match (the language of report --where).
+    symbols: sym/symoff/dso/callchain as report resolves them; False leaves them
+    None and reads no symbol tables (faster)."""
 
 class Decoder:
     """Decodes perf script's raw_buf inside a handler. path: the recording (default:

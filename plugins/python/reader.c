@@ -36,7 +36,7 @@ typedef struct {
 	char *name; /* for messages */
 	char *reopen; /* path to open the same input again, NULL if not possible */
 	int fd; /* owned, -1 for a path */
-	bool ordered, force, strict, started, done, closed;
+	bool ordered, force, strict, symbols, started, done, closed;
 	PyObject *events; /* list of patterns (bytes) or NULL */
 	struct rawfrag_file *file;
 	struct rawfrag_session *sess;
@@ -672,6 +672,8 @@ static int machine_init(rfpy_reader *r)
 {
 	RAWFRAG_OPTS(rawfrag_machine_opts, mopts, .print = lib_print);
 
+	if (!r->symbols)
+		return 0;
 	r->sym.m = rawfrag_machine__new(r->file, &mopts);
 	r->sym.cc = rawfrag_callchain__new();
 	if (!r->sym.m || !r->sym.cc)
@@ -707,15 +709,15 @@ static int reader_init(rfpy_reader *r)
 PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "source", "events", "ordered", "force", "strict", "where",
-				  NULL };
+				  "symbols", NULL };
 	PyObject *src, *events = NULL;
-	int ordered = 1, force = 0, strict = 0;
+	int ordered = 1, force = 0, strict = 0, symbols = 1;
 	const char *where = NULL;
 	struct rawfrag_err err;
 	rfpy_reader *r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Opppz:open", kwlist, &src, &events,
-					 &ordered, &force, &strict, &where))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Opppzp:open", kwlist, &src, &events,
+					 &ordered, &force, &strict, &where, &symbols))
 		return NULL;
 	r = PyObject_New(rfpy_reader, &rfpy_reader_type);
 	if (!r)
@@ -725,6 +727,7 @@ PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 	r->ordered = ordered;
 	r->force = force;
 	r->strict = strict;
+	r->symbols = symbols;
 	if (where) {
 		r->where = rawfrag_where__new(where, &err);
 		if (!r->where) {

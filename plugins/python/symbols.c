@@ -142,9 +142,8 @@ int rfpy_sym_fill(struct rfpy_sym *y, rfpy_sample *s, const struct rawfrag_sampl
 {
 	uint64_t st = smp->sample_type;
 
-	if (!y->m)
-		return 0;
-	if (st & PERF_SAMPLE_IP) {
+	/* symbols=False: no machine, no symbols or chains; addr and regs still */
+	if ((st & PERF_SAMPLE_IP) && y->m) {
 		struct rawfrag_frame fr;
 
 		rawfrag_machine__resolve(y->m, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
@@ -159,7 +158,7 @@ int rfpy_sym_fill(struct rfpy_sym *y, rfpy_sample *s, const struct rawfrag_sampl
 		s->addr = smp->addr;
 		s->flags |= RFPY_HAS_ADDR;
 	}
-	if (st & PERF_SAMPLE_CALLCHAIN) {
+	if ((st & PERF_SAMPLE_CALLCHAIN) && y->m) {
 		s->callchain = chain_list(y, smp, a);
 		if (!s->callchain)
 			return -1;

@@ -7,7 +7,7 @@
 # every pipe case works or fails loudly, hostile files only raise rawfrag.Error
 # (also under ASan), and the installed module works.
 source "$(dirname "$0")/lib.sh"
-t_plan 42
+t_plan 43
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PYDIR=$O/python
@@ -133,6 +133,15 @@ n=$(wc -l <rec/g.json)
 (export HOME=$T; $PY compare.py rec/g.data rec/g.json) >cmp.txt 2>&1
 t_grep "perf record -g: all $n Samples (ip, sym, dso, kernel+user callchain) equal report" \
 	"^samples=$n report=$n equal=$n with_raw=$n frames=[1-9][0-9]* regs=0$" cmp.txt
+(export HOME=$T; $PY -c 'import json, sys, rawfrag
+want = [json.loads(l) for l in open(sys.argv[2])]
+for w in want:
+    w.pop("callchain", None)
+    w.update(sym=None, symoff=None, dso=None)
+got = [s for s in rawfrag.open(sys.argv[1], symbols=False)]
+print(len(got), all(s.callchain is None and s.sym is None for s in got),
+      [s.to_dict() for s in got] == want)' rec/g.data rec/g.json) >cmp.txt 2>&1
+t_eq "symbols=False: no sym/dso/callchain, the rest equal report" "$n True True" "$(cat cmp.txt)"
 n=$(wc -l <rec/d.json)
 (export HOME=$T; $PY compare.py rec/d.data rec/d.json) >cmp.txt 2>&1
 t_grep "perf record --call-graph dwarf -I: all $n Samples (unwound chains, user+intr regs) equal report" \
