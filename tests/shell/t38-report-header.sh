@@ -6,7 +6,7 @@
 # perf prints one line per BPF program recorded in BPF_PROG_INFO/BPF_BTF,
 # which report does not (documented): such lines are taken out of perf's text.
 source "$(dirname "$0")/lib.sh"
-t_plan 9
+t_plan 10
 
 command -v "$PERF" >/dev/null || t_skip_rest "no perf binary"
 is_root || t_skip_rest "recording needs root"
@@ -73,3 +73,16 @@ rc=$?
 [ $rc -eq 2 ] && grep -q -- "--header goes with text output" err.txt &&
 	t_ok "--header with --format json: refused, exit 2" ||
 	t_fail "--header with --format json refused" "rc=$rc $(cat err.txt)"
+# hostile input: every fuzz corpus file through --header-only (the tool under test is
+# the ASan build when there is one): exit 0 or 2, never a crash or a hang
+bad=0 n=0
+for f in "$TOP"/tests/fuzz/corpus/*; do
+	timeout 10 "$RAWFRAG" report --header-only -i "$f" >/dev/null 2>err.txt
+	rc=$?
+	n=$((n + 1))
+	if [ $rc -gt 2 ]; then
+		bad=$((bad + 1))
+		echo "# $f: exit $rc $(grep -m1 -E 'ERROR|runtime error' err.txt)"
+	fi
+done
+t_eq "fuzz corpus ($n files) through --header-only: no crash, no hang" "0" "$bad"

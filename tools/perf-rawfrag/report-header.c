@@ -168,7 +168,8 @@ static void put_pmu_mappings(struct rawfrag_out *o, const struct rawfrag_env *en
 	}
 	for (int i = 0; i < env->nr_pmu_mappings; i++)
 		rawfrag_out__printf(o, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
-				    env->pmu_mappings[i].name, env->pmu_mappings[i].type);
+				    env->pmu_mappings[i].name ? env->pmu_mappings[i].name : "",
+				    env->pmu_mappings[i].type);
 	rawfrag_out__putc(o, '\n');
 }
 
@@ -192,7 +193,7 @@ static void put_caps(struct rawfrag_out *o, const struct rawfrag_env *env, bool 
 		} else {
 			rawfrag_out__puts(o, ", ");
 		}
-		rawfrag_out__printf(o, "%s=%s", c->name, c->value);
+		rawfrag_out__printf(o, "%s=%s", c->name ? c->name : "", c->value ? c->value : "");
 		n++;
 	}
 	if (n)
@@ -258,6 +259,7 @@ static void put_groups(struct rawfrag_out *o, struct rawfrag_file *f)
 	for (uint32_t g = 0; g < nr && off + 4 <= size; g++) {
 		uint32_t len = rawfrag__get32(p + off, swap), leader, members;
 		const char *name = (const char *)p + off + 4;
+		size_t nlen;
 
 		if (len > size - off - 4 || size - off - 4 - len < 8)
 			return;
@@ -265,10 +267,13 @@ static void put_groups(struct rawfrag_out *o, struct rawfrag_file *f)
 		leader = rawfrag__get32(p + off, swap);
 		members = rawfrag__get32(p + off + 4, swap);
 		off += 8;
-		if (members < 2)
+		/* a group names existing events: a hostile count prints nothing */
+		if (members < 2 || members > (uint32_t)rawfrag_file__nr_evsels(f))
 			continue;
-		rawfrag_out__printf(o, "# group: %.*s{", (int)strnlen(name, len),
-				    strcmp(name, "{anon_group}") ? name : "");
+		nlen = strnlen(name, len);
+		if (nlen == 12 && !memcmp(name, "{anon_group}", 12))
+			nlen = 0;
+		rawfrag_out__printf(o, "# group: %.*s{", (int)nlen, name);
 		for (uint32_t m = 0; m < members; m++) {
 			struct rawfrag_evsel *e = rawfrag_file__evsel(f, (int)(leader + m));
 			const char *en = e ? rawfrag_evsel__name(e) : NULL;
