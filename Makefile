@@ -69,6 +69,8 @@ TOOL := $(O)/perf-rawfrag
 BPF_SRCS := $(sort $(wildcard tools/perf-rawfrag/bpf/*.bpf.c))
 BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
+# BPF programs the tests attach themselves (e.g. an XDP program to coexist with)
+TEST_BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(sort $(wildcard tests/bpf/*.bpf.c)))
 
 DLFILTER := $(O)/plugins/rawfrag-dlfilter.so
 PLUGIN_SRCS := $(sort $(wildcard plugins/dlfilter/*.c)) plugins/common/rfplugin.c
@@ -81,7 +83,7 @@ TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
 TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) $(PCAP_LIBS) -lpthread -ldl
 FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
-all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
+all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS) $(TEST_BPF_OBJS)
 
 .PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
 
