@@ -9,10 +9,11 @@
 # A kernel that refuses fentry/fexit programs (EPERM even for root) gets the
 # error path checked and the capture checks skipped with that reason.
 source "$(dirname "$0")/lib.sh"
-t_plan 19
+t_plan 22
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 XDPOBJ=$O/tests/bpf/xdp-coexist.bpf.o
+NOBTF=$O/tests/bpf/xdp-coexist.nobtf.o
 BASE=$((20000 + $$ % 10000 * 4))
 
 if ! is_root; then t_skip_rest "xdp coexistence: needs root"; fi
@@ -199,3 +200,19 @@ t_grep "xdp-entry on an interface without an XDP program: says why" \
 wait_no_progs
 t_eq "after the refusals: program attached, nothing of ours" "$ID 0 0" \
 	"$(xdp_id) $(skb_progs) $(trace_links "$ID")"
+
+# a program without BTF cannot be traced: said, refused, left attached
+ip -n "$N1" link set dev rfv0 xdp off
+if ip -n "$N1" link set dev rfv0 xdp obj "$NOBTF" sec xdp 2>xdp.err && [ -n "$(xdp_id)" ]; then
+	ID=$(xdp_id)
+	ip netns exec "$N1" "$RAWFRAG" record --skb rfv0 --hook xdp -a -e dummy --duration 1 \
+		-o b.data 2>b.rec
+	t_eq "XDP program without BTF: exit 2" 2 $?
+	t_grep "XDP program without BTF: says so" \
+		"xdp on rfv0: its XDP program rawfrag_test_xd \\(id $ID\\) has no BTF, which fentry/fexit need" b.rec
+	wait_no_progs
+	t_eq "XDP program without BTF: still attached, nothing of ours" "$ID 0 0" \
+		"$(xdp_id) $(skb_progs) $(trace_links "$ID")"
+else
+	t_skip_n 3 "XDP program without BTF" "cannot attach $NOBTF: $(head -1 xdp.err)"
+fi

@@ -61,7 +61,9 @@ static int prog_func_name(int fd, char *name, size_t len, char *msg, size_t mlen
 		return -errno;
 	snprintf(name, len, "%s", info.name);
 	if (!info.btf_id || !info.nr_func_info) {
-		snprintf(msg, mlen, "program %s has no BTF, which fentry/fexit need", info.name);
+		snprintf(msg, mlen,
+			 "its XDP program %s (id %u) has no BTF, which fentry/fexit need (load it from an object built with clang -g, or record at tc-ingress)",
+			 info.name, info.id);
 		return -ENOENT;
 	}
 	memset(&info, 0, sizeof(info));
