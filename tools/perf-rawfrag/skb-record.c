@@ -356,7 +356,7 @@ static int attach_iface(struct skb_state *st, int ifindex, const char *ifname, c
 		return -ENOENT;
 	}
 	if (filtered) {
-		skb_err("--filter is not applied at xdp-entry/xdp-exit, where %s's own XDP program (id %u) is traced: record without --filter and filter in report, or detach that program",
+		skb_err("--filter is not applied at xdp-entry/xdp-exit, where %s's own XDP program (id %u) is traced: record without --filter (tcpdump -r of the pcapng selects afterwards) or use --hook tc-ingress",
 			ifname, id);
 		return -EOPNOTSUPP;
 	}
