@@ -42,12 +42,27 @@ ip -n "$N2" link set rfv1 up
 
 # the id of the XDP program on rfv0 (empty: none)
 xdp_id() { ip -n "$N1" -d link show rfv0 | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p' | head -1; }
-# tracing links (fentry/fexit) whose target is the program with id $1
+# links of our fentry/fexit programs (skbdump_xdp_entry/exit, names cut at 15)
+# on the program with id $1 (bpftool 7.1 shows no link target: the program's
+# attach_btf_obj_id is the target's BTF, when shown)
 trace_links() {
-	bpftool -j link show 2>/dev/null | python3 -c '
-import json, sys
-want = int(sys.argv[1])
-print(sum(1 for l in json.load(sys.stdin) if l.get("target_obj_id") == want))' "$1"
+	python3 - "$1" <<'PY'
+import json, subprocess, sys
+def bt(*a):
+    out = subprocess.run(["bpftool", "-j"] + list(a), capture_output=True, text=True).stdout
+    return json.loads(out) if out.strip() else []
+target = bt("prog", "show", "id", sys.argv[1])
+tbtf = target.get("btf_id") if isinstance(target, dict) else None
+progs = {p["id"]: p for p in bt("prog", "show")}
+n = 0
+for l in bt("link", "show"):
+    p = progs.get(l.get("prog_id"), {})
+    if not p.get("name", "").startswith(("skbdump_xdp_ent", "skbdump_xdp_exi")):
+        continue
+    if tbtf is None or p.get("attach_btf_obj_id", tbtf) == tbtf:
+        n += 1
+print(n)
+PY
 }
 
 if ! ip -n "$N1" link set dev rfv0 xdp obj "$XDPOBJ" sec xdp 2>xdp.err || [ -z "$(xdp_id)" ]; then
