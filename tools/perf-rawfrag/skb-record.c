@@ -331,11 +331,7 @@ static int attach_iface(struct skb_state *st, int ifindex, const char *ifname, c
 
 	if (hooks[RAWFRAG_SKB_HOOK_XDP] || xo.entry || xo.exit) {
 		err = skb_xdp__attached(ifindex, &id);
-		if (err == -EOPNOTSUPP) {
-			skb_err("the XDP program of %s runs on the NIC (offloaded): nothing to trace on the host",
-				ifname);
-			return err;
-		} else if (err) {
+		if (err) {
 			skb_err("cannot query the XDP program of %s: %s", ifname, strerror(-err));
 			return err;
 		}

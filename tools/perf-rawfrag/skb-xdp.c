@@ -38,12 +38,12 @@ int skb_xdp__attached(int ifindex, uint32_t *prog_id)
 	*prog_id = 0;
 	if (err)
 		return err;
-	/* one mode: prog_id; both modes at once: native runs first */
-	*prog_id = q.prog_id;
-	if (q.attach_mode == XDP_ATTACHED_MULTI)
-		*prog_id = q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
-	if (q.attach_mode == XDP_ATTACHED_HW && !q.drv_prog_id && !q.skb_prog_id)
-		return -EOPNOTSUPP; /* runs on the NIC: nothing to trace on the host */
+	/*
+	 * The host's program (driver mode, else generic): one at most, and ours
+	 * cannot go next to it. A program offloaded to the NIC (HW mode) is
+	 * neither traceable nor in the way of one on the host.
+	 */
+	*prog_id = q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id;
 	return 0;
 }
 
