@@ -50,7 +50,7 @@ struct rawfrag_machine {
 	uint64_t kernel_start;
 	int vdso_fd;
 	char vdso_path[64];
-	void *unw_as;
+	void *unw_state;
 	bool no_inline;
 };
 
@@ -71,9 +71,9 @@ struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uin
 	return map->dso;
 }
 
-void **rf_machine__unw_as(struct rawfrag_machine *m)
+void **rf_machine__unw_state(struct rawfrag_machine *m)
 {
-	return &m->unw_as;
+	return &m->unw_state;
 }
 
 const char *rf_machine__symfs(const struct rawfrag_machine *m)
@@ -170,6 +170,7 @@ static int maps_insert(struct rf_maps *ms, const struct rf_map *nm)
 		nr = 1;
 	}
 	add = nl + 1 + nr;
+	ms->gen++;
 	memmove(&ms->v[i + add], &ms->v[j], (size_t)(ms->nr - j) * sizeof(*ms->v));
 	ms->nr += add - (j - i);
 	if (nl)
@@ -184,6 +185,7 @@ static void maps_remove(struct rf_maps *ms, uint64_t start)
 {
 	for (int i = 0; i < ms->nr; i++) {
 		if (ms->v[i].start == start) {
+			ms->gen++;
 			memmove(&ms->v[i], &ms->v[i + 1], (size_t)(ms->nr - i - 1) * sizeof(*ms->v));
 			ms->nr--;
 			return;
@@ -429,6 +431,7 @@ static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 	if (!child)
 		return -ENOMEM;
 	child->maps.nr = 0;
+	child->maps.gen++;
 	if (!parent || !parent->maps.nr)
 		return 0;
 	if (maps_room(&child->maps, parent->maps.nr))
@@ -874,7 +877,7 @@ void rawfrag_machine__delete(struct rawfrag_machine *m)
 		free(m->bids[i].name);
 	free(m->bids);
 	free(m->kmaps.v);
-	rf_unwind__as_free(m->unw_as);
+	rf_unwind__state_free(m->unw_state);
 	if (m->vdso_fd >= 0)
 		close(m->vdso_fd);
 	free(m->symfs);

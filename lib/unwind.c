@@ -28,7 +28,26 @@ struct unw_ctx {
 	const struct rawfrag_sample *s;
 	uint64_t mask;
 	struct rf_maps *maps;
+	struct rf_map *last; /* the map of the previous file read */
 	uint64_t sp;
+};
+
+/*
+ * libunwind's cache of register rules is keyed by ip alone, so an address
+ * space serves one process layout at a time (perf keeps one per thread and
+ * flushes it when the maps change). A few of them, reused least recently
+ * used first, keep the memory bounded however many processes the file has.
+ */
+#define NR_AS 4
+
+struct unw_state {
+	struct {
+		unw_addr_space_t as;
+		const struct rf_maps *maps;
+		uint32_t gen;
+		uint64_t used;
+	} slot[NR_AS];
+	uint64_t tick;
 };
 
 /* per-DSO facts of its .eh_frame_hdr, read once */
@@ -73,11 +92,15 @@ static int perf_reg_id(unw_regnum_t r)
  */
 static int dso_read(struct unw_ctx *u, uint64_t addr, void *buf, size_t len)
 {
-	struct rf_map *map = rf_maps__find(u->maps, addr);
+	struct rf_map *map = u->last;
 	struct rf_elf *e;
 
-	if (!map)
-		return -1;
+	if (!map || addr < map->start || addr >= map->end) {
+		map = rf_maps__find(u->maps, addr);
+		if (!map)
+			return -1;
+		u->last = map;
+	}
 	if (map->identity || !(e = rf_dso__elf(u->m, map->dso)) ||
 	    rf_elf__pread(e, buf, len, addr - map->start + map->pgoff))
 		return 1;
@@ -172,6 +195,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	struct unw_ctx *u = arg;
 	const struct rawfrag_sample *s = u->s;
 	uint64_t end = u->sp + s->stack_dyn_size;
+	int ret;
 
 	*valp = 0;
 	if (write)
@@ -179,15 +203,14 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	if (addr + sizeof(unw_word_t) < addr)
 		return -UNW_EINVAL;
 	/* perf: the copy serves [sp, sp + dyn_size - 8), the files the rest */
-	if (addr < u->sp || addr + sizeof(unw_word_t) >= end) {
-		int ret = dso_read(u, addr, valp, sizeof(*valp));
-
-		if (ret)
-			*valp = 0;
-		return ret < 0 ? -UNW_EINVAL : ret;
+	if (addr >= u->sp && addr + sizeof(unw_word_t) < end) {
+		*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
+		return 0;
 	}
-	*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
-	return 0;
+	ret = dso_read(u, addr, valp, sizeof(*valp));
+	if (ret)
+		*valp = 0;
+	return ret < 0 ? -UNW_EINVAL : ret;
 }
 
 static int access_reg(unw_addr_space_t as, unw_regnum_t regnum, unw_word_t *valp, int write,
@@ -282,6 +305,46 @@ static int push_ip(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t ip)
 	return rf_callchain__push(cc, &fr);
 }
 
+/* the address space for this process's maps as they are now */
+static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_maps *maps)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+	int pick = 0;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		*rf_machine__unw_state(m) = st;
+	}
+	st->tick++;
+	for (int i = 0; i < NR_AS; i++) {
+		if (st->slot[i].as && st->slot[i].maps == maps) {
+			pick = i;
+			goto found;
+		}
+		if (!st->slot[i].as || st->slot[i].used < st->slot[pick].used)
+			pick = i;
+		if (!st->slot[pick].as)
+			break;
+	}
+	if (!st->slot[pick].as) {
+		st->slot[pick].as = unw_create_addr_space(&accessors, 0);
+		if (!st->slot[pick].as)
+			return NULL;
+		unw_set_caching_policy(st->slot[pick].as, UNW_CACHE_GLOBAL);
+	}
+	st->slot[pick].maps = maps;
+	st->slot[pick].gen = maps->gen - 1; /* flushed below */
+found:
+	if (st->slot[pick].gen != maps->gen) {
+		unw_flush_cache(st->slot[pick].as, 0, 0);
+		st->slot[pick].gen = maps->gen;
+	}
+	st->slot[pick].used = st->tick;
+	return st->slot[pick].as;
+}
+
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack)
@@ -301,14 +364,9 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	ret = push_ip(&u, cc, ip);
 	if (ret || max_stack < 2 || reg_value(&u, REG_X86_SP, &u.sp))
 		return ret;
-	as = *rf_machine__unw_as(m);
-	if (!as) {
-		as = unw_create_addr_space(&accessors, 0);
-		if (!as)
-			return 0;
-		unw_set_caching_policy(as, UNW_CACHE_NONE);
-		*rf_machine__unw_as(m) = as;
-	}
+	as = addr_space(m, u.maps);
+	if (!as)
+		return 0;
 	if (unw_init_remote(&c, as, &u)) {
 		cc->truncated = true;
 		return 0;
@@ -335,8 +393,14 @@ void rf_unwind__dso_free(struct rf_dso *d)
 	d->unw_priv = NULL;
 }
 
-void rf_unwind__as_free(void *as)
+void rf_unwind__state_free(void *state)
 {
-	if (as)
-		unw_destroy_addr_space(as);
+	struct unw_state *st = state;
+
+	if (!st)
+		return;
+	for (int i = 0; i < NR_AS; i++)
+		if (st->slot[i].as)
+			unw_destroy_addr_space(st->slot[i].as);
+	free(st);
 }
