@@ -45,7 +45,7 @@ row() { # name cmd...
 	local name=$1; shift
 	run "$@"
 	[ "$1" = perf ] && base=$secs
-	printf '%-60s %8.3f %9d %9sx\n' "$name" "$secs" $((rss_kb / 1024)) "$(ratio "$base" "$secs")"
+	printf '%-50s %8.3f %9d %9sx\n' "$name" "$secs" $((rss_kb / 1024)) "$(ratio "$base" "$secs")"
 }
 
 rss_by_size() { # file recording-options...
@@ -67,18 +67,19 @@ record_until "$cg" "${BENCH_CG_MB:-150}" "${CG_OPTS[@]}"
 record_until "$dw" "${BENCH_DWARF_MB:-150}" "${DW_OPTS[@]}"
 echo
 echo "== call chains ($(($(stat -c %s "$cg") / 1048576)) MB -g file, $(($(stat -c %s "$dw") / 1048576)) MB dwarf file; 1 core each, best of 3)"
-printf '%-60s %8s %9s %10s\n' command seconds "peak MB" "vs perf script"
+echo "(F = -F $F)"
+printf '%-50s %8s %9s %10s\n' command seconds "peak MB" "vs perf script"
 dd if="$cg" of=/dev/null bs=1M 2>/dev/null
-row "perf script -F $F (-g)" perf script -F "$F" -i "$cg"
-row "perf rawfrag report -F $F (-g)" "$tool" report -F "$F" -i "$cg"
-row "perf rawfrag report --format json (-g)" "$tool" report --format json -i "$cg"
+row "-g:    perf script F" perf script -F "$F" -i "$cg"
+row "-g:    perf rawfrag report F" "$tool" report -F "$F" -i "$cg"
+row "-g:    perf rawfrag report --format json" "$tool" report --format json -i "$cg"
 dd if="$dw" of=/dev/null bs=1M 2>/dev/null
-row "perf script -F $F (dwarf)" perf script -F "$F" -i "$dw"
-row "perf rawfrag report -F $F (dwarf)" "$tool" report -F "$F" -i "$dw"
-row "perf script --no-inline -F $F (dwarf)" perf script --no-inline -F "$F" -i "$dw"
-row "perf rawfrag report --no-inline -F $F (dwarf)" "$tool" report --no-inline -F "$F" -i "$dw"
+row "dwarf: perf script F" perf script -F "$F" -i "$dw"
+row "dwarf: perf rawfrag report F" "$tool" report -F "$F" -i "$dw"
+row "dwarf: perf script --no-inline F" perf script --no-inline -F "$F" -i "$dw"
+row "dwarf: perf rawfrag report --no-inline F" "$tool" report --no-inline -F "$F" -i "$dw"
 echo
-echo "peak RSS of report -F $F by -g file size:"
+echo "peak RSS of report F by -g file size:"
 rss_by_size "$cg" "${CG_OPTS[@]}"
-echo "peak RSS of report -F $F by dwarf file size:"
+echo "peak RSS of report F by dwarf file size:"
 rss_by_size "$dw" "${DW_OPTS[@]}"
