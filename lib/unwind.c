@@ -30,6 +30,7 @@ struct unw_ctx {
 	struct rf_maps *maps;
 	struct rf_map *last; /* the map of the previous file read */
 	uint64_t sp;
+	uint64_t serial; /* this chain, for the inline cache */
 };
 
 /*
@@ -48,7 +49,19 @@ struct unw_state {
 		uint64_t used;
 	} slot[NR_AS];
 	uint64_t tick;
+	uint64_t serial; /* chains built */
 };
+
+static struct unw_state *unw_state(struct rawfrag_machine *m)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		*rf_machine__unw_state(m) = st;
+	}
+	return st;
+}
 
 #define NR_ROWS 1024 /* register rules remembered per DSO */
 
@@ -459,7 +472,7 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 	/* the address as objdump sees it: perf's map__rip_2objdump() */
 	if (d->rt)
 		a += d->rt->text_vaddr - d->rt->text_off;
-	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, &names);
+	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, u->serial, &names);
 	for (int i = 0; i < n; i++) {
 		struct rawfrag_frame in = *fr;
 
@@ -493,12 +506,6 @@ static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_ma
 	struct unw_state *st = *rf_machine__unw_state(m);
 	int pick = 0;
 
-	if (!st) {
-		st = calloc(1, sizeof(*st));
-		if (!st)
-			return NULL;
-		*rf_machine__unw_state(m) = st;
-	}
 	st->tick++;
 	for (int i = 0; i < NR_AS; i++) {
 		if (st->slot[i].as && st->slot[i].maps == maps) {
@@ -550,6 +557,7 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      uint32_t max_stack)
 {
 	struct unw_ctx u = { .m = m, .s = s, .mask = attr->sample_regs_user };
+	struct unw_state *st;
 	unw_addr_space_t as;
 	unw_cursor_t c;
 	uint64_t ip;
@@ -557,6 +565,10 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	int ret;
 
 	/* perf: nothing captured (no regs, an empty stack copy) or no maps, no frames */
+	st = unw_state(m);
+	if (!st)
+		return -ENOMEM;
+	u.serial = ++st->serial;
 	u.maps = rf_machine__maps(m, (int32_t)s->pid);
 	if (!s->user_regs_abi || !s->user_regs || !s->stack_data || !s->stack_dyn_size ||
 	    !u.maps || !u.maps->nr || reg_value(&u, REG_X86_IP, &ip))

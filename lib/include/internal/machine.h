@@ -154,7 +154,9 @@ int rf_cfi__row(rf_cfi_mem_fn mem, void *arg, uint64_t segbase, uint64_t nr_fde,
 
 /* inline.c */
 struct rf_a2l;
-int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, char ***names);
+/* names valid while serial stays the chain being built (the cache is bounded) */
+int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t serial,
+		    char ***names);
 void rf_a2l__free(struct rf_a2l *a);
 /* machine.c: the DSO and file address of a resolved user frame, for inline.c */
 struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
