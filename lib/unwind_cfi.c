@@ -12,7 +12,6 @@
  * Every byte comes through mem(), which bounds it; nothing is trusted.
  */
 #include <stdbool.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "internal/machine.h"
@@ -62,10 +61,9 @@ static uint64_t uleb(struct cur *c)
 
 	do {
 		b = (uint8_t)rd(c, 1);
-		if (shift < 64) {
+		if (shift < 64)
 			v |= (uint64_t)(b & 0x7f) << shift;
-			shift += 7;
-		}
+		shift += 7;
 	} while ((b & 0x80) && !c->bad);
 	return v;
 }
@@ -78,10 +76,9 @@ static int64_t sleb(struct cur *c)
 
 	do {
 		b = (uint8_t)rd(c, 1);
-		if (shift < 64) {
+		if (shift < 64)
 			v |= (uint64_t)(b & 0x7f) << shift;
-			shift += 7;
-		}
+		shift += 7;
 	} while ((b & 0x80) && !c->bad);
 	if (shift < 64 && (b & 0x40))
 		v |= ~0ULL << shift;
@@ -179,19 +176,6 @@ struct state {
 	int depth;
 };
 
-/* a factored offset (hostile values must not overflow): INT64_MAX when out of range */
-static int64_t scaled(int64_t v, int64_t align)
-{
-	int64_t r;
-
-	return __builtin_mul_overflow(v, align, &r) ? INT64_MAX : r;
-}
-
-static int64_t uscaled(uint64_t v, int64_t align)
-{
-	return v > INT32_MAX ? INT64_MAX : scaled((int64_t)v, align);
-}
-
 static bool set_reg(struct rf_cfi_row *r, uint64_t reg, uint8_t where, int64_t off)
 {
 	if (reg >= RF_CFI_NREGS || off != (int32_t)off)
@@ -223,7 +207,7 @@ static bool cfa_op(struct cur *c, const struct cie *ci, struct state *st, uint64
 		*loc += low * ci->code_align;
 		return !c->bad;
 	case 2:
-		return set_reg(r, low, RF_CFI_CFAREL, uscaled(uleb(c), ci->data_align)) && !c->bad;
+		return set_reg(r, low, RF_CFI_CFAREL, (int64_t)uleb(c) * ci->data_align) && !c->bad;
 	case 3:
 		return low < RF_CFI_NREGS && set_reg(r, low, st->init.where[low], st->init.off[low]);
 	}
@@ -235,7 +219,7 @@ static bool cfa_op(struct cur *c, const struct cie *ci, struct state *st, uint64
 	case 0x04: *loc += rd(c, 4) * ci->code_align; return !c->bad;
 	case 0x05: /* offset_extended */
 		reg = uleb(c);
-		return set_reg(r, reg, RF_CFI_CFAREL, uscaled(uleb(c), ci->data_align)) && !c->bad;
+		return set_reg(r, reg, RF_CFI_CFAREL, (int64_t)uleb(c) * ci->data_align) && !c->bad;
 	case 0x06: /* restore_extended */
 		reg = uleb(c);
 		return !c->bad && reg < RF_CFI_NREGS &&
@@ -256,20 +240,19 @@ static bool cfa_op(struct cur *c, const struct cie *ci, struct state *st, uint64
 		return !c->bad;
 	case 0x0c: /* def_cfa */
 		reg = uleb(c);
-		return set_cfa(r, reg, uscaled(uleb(c), 1)) && !c->bad;
+		return set_cfa(r, reg, (int64_t)uleb(c)) && !c->bad;
 	case 0x0d: /* def_cfa_register */
 		return r->cfa_set && set_cfa(r, uleb(c), r->cfa_off) && !c->bad;
 	case 0x0e: /* def_cfa_offset */
-		return r->cfa_set && set_cfa(r, r->cfa_reg, uscaled(uleb(c), 1)) && !c->bad;
+		return r->cfa_set && set_cfa(r, r->cfa_reg, (int64_t)uleb(c)) && !c->bad;
 	case 0x11: /* offset_extended_sf */
 		reg = uleb(c);
-		return set_reg(r, reg, RF_CFI_CFAREL, scaled(sleb(c), ci->data_align)) && !c->bad;
+		return set_reg(r, reg, RF_CFI_CFAREL, sleb(c) * ci->data_align) && !c->bad;
 	case 0x12: /* def_cfa_sf */
 		reg = uleb(c);
-		return set_cfa(r, reg, scaled(sleb(c), ci->data_align)) && !c->bad;
+		return set_cfa(r, reg, sleb(c) * ci->data_align) && !c->bad;
 	case 0x13: /* def_cfa_offset_sf */
-		return r->cfa_set && set_cfa(r, r->cfa_reg, scaled(sleb(c), ci->data_align)) &&
-		       !c->bad;
+		return r->cfa_set && set_cfa(r, r->cfa_reg, sleb(c) * ci->data_align) && !c->bad;
 	case 0x2e: /* GNU_args_size: only for resuming */
 		uleb(c);
 		return !c->bad;
