@@ -312,30 +312,6 @@ static const uint8_t *cfi_mem(void *arg, uint64_t addr, uint64_t *avail)
 	return e->map + off;
 }
 
-/*
- * The DSO's base as find_proc_info() takes it agrees with the file: pc's
- * map puts pc at that file address, and the .eh_frame_hdr at base + its
- * address is the file's. Not so when a process keeps maps of an image it
- * replaced (a fork's maps under its exec): libunwind then searches at the
- * wrong place, as perf's does, and only libunwind can say what follows.
- */
-static bool base_agrees(struct unw_ctx *u, const struct rf_map *map, uint64_t pc,
-			uint64_t base)
-{
-	const struct rf_elf *e = map->dso->rt;
-	uint64_t off = pc - map->start + map->pgoff, seg = base + e->eh_frame_hdr_vaddr;
-	const struct rf_map *sm;
-	int i;
-
-	for (i = 0; i < e->nr_load; i++)
-		if (off >= e->load[i].off && off - e->load[i].off < e->load[i].filesz)
-			break;
-	if (i == e->nr_load || pc - base != off + e->load[i].vaddr - e->load[i].off)
-		return false;
-	sm = rf_maps__find(u->maps, seg);
-	return sm && sm->dso == map->dso && seg - sm->start + sm->pgoff == e->eh_frame_hdr_off;
-}
-
 /* the rules at pc, found once per DSO and file address; -1: ask libunwind */
 static int fast_row(struct unw_ctx *u, uint64_t pc, const struct rf_cfi_row **row)
 {
@@ -349,8 +325,6 @@ static int fast_row(struct unw_ctx *u, uint64_t pc, const struct rf_cfi_row **ro
 	if (!ud->rows && !(ud->rows = calloc(NR_ROWS, sizeof(*ud->rows))))
 		return -1;
 	base = dso_base(u, map->dso, ud);
-	if (!base_agrees(u, map, pc, base))
-		return -1;
 	key = pc - base + 1;
 	r = &ud->rows[(key * 0x9e3779b97f4a7c15ULL) >> 54];
 	if (r->key != key) {
@@ -369,8 +343,8 @@ static int loc_get(struct unw_ctx *u, const struct loc *l, uint64_t *v)
 
 	if (l->kind == LOC_REG && !access_reg(NULL, (unw_regnum_t)l->v, &w, 0, u))
 		*v = w;
-	else if (l->kind == LOC_MEM && access_mem(NULL, l->v, &w, 0, u) >= 0)
-		*v = w; /* a positive answer (no file behind the map) reads 0 */
+	else if (l->kind == LOC_MEM && access_mem(NULL, l->v, &w, 0, u) == 0)
+		*v = w; /* a positive answer (no file) takes libunwind's own course */
 	else
 		return -1;
 	return 0;
@@ -388,9 +362,7 @@ static bool sigreturn_at(struct unw_ctx *u, uint64_t ip)
 /*
  * One step as libunwind's dwarf_step() and x86_64 unw_step() take it: the
  * CFA (an RSP rule reads the previous CFA), the saved registers' places,
- * the return address; 1 stepped, 0 the end of the chain, 2 a return address
- * read as 0 (libunwind makes a frame of it, and its next step finds no
- * unwind table at address -1), -1 libunwind's to decide.
+ * the return address; 1 stepped, 0 the end of the chain, -1 libunwind's.
  */
 static int fast_step(struct unw_ctx *u, struct loc *loc, uint64_t *pc, uint64_t *cfa, bool prev)
 {
@@ -411,32 +383,25 @@ static int fast_step(struct unw_ctx *u, struct loc *loc, uint64_t *pc, uint64_t 
 		else if (r->where[i] == RF_CFI_CFAREL)
 			loc[i] = (struct loc){ LOC_MEM, ncfa + (uint64_t)(int64_t)r->off[i] };
 	}
-	/* an undefined return address ends the chain */
-	if (loc[r->ra].kind != LOC_NULL && loc_get(u, &loc[r->ra], &nip))
+	/* an undefined return address ends the chain; a read 0 is libunwind's frame */
+	if (loc[r->ra].kind != LOC_NULL && (loc_get(u, &loc[r->ra], &nip) || !nip))
 		return -1;
 	if (nip == *pc && ncfa == *cfa)
 		return -1; /* libunwind's -UNW_EBADFRAME */
-	/* x86_64: an undefined RBP ends it too */
-	if (loc[UNW_X86_64_RBP].kind == LOC_NULL || (!nip && loc[r->ra].kind == LOC_NULL))
-		return 0;
-	if (!nip && rf_maps__find(u->maps, ~0ULL))
-		return -1;
 	*pc = nip;
 	*cfa = ncfa;
-	return nip ? 1 : 2;
+	/* x86_64: an undefined RBP ends it too */
+	return nip && loc[UNW_X86_64_RBP].kind != LOC_NULL;
 }
 
-/*
- * The caller frames' addresses into ips, as the libunwind loop below gives
- * them: 0, 1 when the chain ends on an error (truncated), -1 for libunwind.
- */
+/* the caller frames' addresses into ips (as the libunwind loop below gives them) */
 static int fast_unwind(struct unw_ctx *u, uint64_t ip, uint32_t max_stack, uint64_t *ips,
 		       uint32_t *nr)
 {
 	struct loc loc[RF_CFI_NREGS];
 	uint64_t cfa = u->sp;
 	uint32_t n = 1;
-	int ret = 0;
+	int ret;
 
 	for (int i = 0; i < RF_CFI_NREGS; i++)
 		loc[i] = (struct loc){ LOC_REG, (uint64_t)i };
@@ -446,8 +411,6 @@ static int fast_unwind(struct unw_ctx *u, uint64_t ip, uint32_t max_stack, uint6
 			return -1;
 		ips[(*nr)++] = ip - 1;
 		n++;
-		if (ret == 2)
-			return n < max_stack;
 	}
 	return n < max_stack && ret < 0 ? -1 : 0;
 }
