@@ -383,14 +383,12 @@ static int fast_step(struct unw_ctx *u, struct loc *loc, uint64_t *pc, uint64_t 
 		else if (r->where[i] == RF_CFI_CFAREL)
 			loc[i] = (struct loc){ LOC_MEM, ncfa + (uint64_t)(int64_t)r->off[i] };
 	}
-	/* an undefined return address ends the chain; a read 0 is libunwind's frame */
-	if (loc[r->ra].kind != LOC_NULL && (loc_get(u, &loc[r->ra], &nip) || !nip))
+	if (loc[r->ra].kind != LOC_NULL && loc_get(u, &loc[r->ra], &nip))
 		return -1;
 	if (nip == *pc && ncfa == *cfa)
 		return -1; /* libunwind's -UNW_EBADFRAME */
 	*pc = nip;
 	*cfa = ncfa;
-	/* x86_64: an undefined RBP ends it too */
 	return nip && loc[UNW_X86_64_RBP].kind != LOC_NULL;
 }
 
@@ -506,9 +504,8 @@ static int fast_chain(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t 
 	uint64_t ips[FAST_MAX];
 	uint32_t nr;
 
-	if (max_stack > FAST_MAX || fast_unwind(u, ip, max_stack, ips, &nr)) {
+	if (max_stack > FAST_MAX || fast_unwind(u, ip, max_stack, ips, &nr))
 		return 1;
-	}
 	for (uint32_t i = 0; i < nr; i++)
 		if (push_ip(u, cc, ips[i]))
 			return -ENOMEM;
