@@ -63,21 +63,12 @@ static struct unw_state *unw_state(struct rawfrag_machine *m)
 	return st;
 }
 
-#define NR_ROWS 1024 /* register rules remembered per DSO */
-
-struct unw_row {
-	uint64_t key; /* file address + 1; 0: empty */
-	bool ok; /* false: libunwind's to decide */
-	struct rf_cfi_row row;
-};
-
-/* per-DSO facts of its .eh_frame_hdr, read once, and the rules found so far */
+/* per-DSO facts of its .eh_frame_hdr, read once */
 struct unw_dso {
 	bool tried, ok;
 	uint64_t table_off; /* of the search table inside .eh_frame_hdr */
 	uint64_t fde_count;
 	uint64_t elf_base;
-	struct unw_row *rows;
 };
 
 static int reg_value(const struct unw_ctx *u, unsigned int id, uint64_t *v)
@@ -171,24 +162,12 @@ static struct unw_dso *dso_info(struct unw_ctx *u, struct rf_dso *d)
 	return ud;
 }
 
-/* where the file's address 0 is in the process (perf: lowest map of the DSO) */
-static uint64_t dso_base(const struct unw_ctx *u, const struct rf_dso *d,
-			 const struct unw_dso *ud)
-{
-	uint64_t base = UINT64_MAX;
-
-	for (int i = 0; i < u->maps->nr; i++)
-		if (u->maps->v[i].dso == d && u->maps->v[i].start < base)
-			base = u->maps->v[i].start - u->maps->v[i].pgoff;
-	return base - ud->elf_base;
-}
-
 static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
 			  int need_unwind_info, void *arg)
 {
 	struct unw_ctx *u = arg;
 	struct rf_map *map = rf_maps__find(u->maps, ip);
-	uint64_t segbase;
+	uint64_t base = UINT64_MAX, segbase;
 	struct unw_dso *ud;
 	unw_dyn_info_t di;
 
@@ -198,7 +177,12 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	 */
 	if (!map || map->identity || !(ud = dso_info(u, map->dso)))
 		return -EINVAL;
-	segbase = dso_base(u, map->dso, ud) + map->dso->rt->eh_frame_hdr_vaddr;
+	/* where the file's address 0 is in the process (perf: lowest map of the DSO) */
+	for (int i = 0; i < u->maps->nr; i++)
+		if (u->maps->v[i].dso == map->dso && u->maps->v[i].start < base)
+			base = u->maps->v[i].start - u->maps->v[i].pgoff;
+	base -= ud->elf_base;
+	segbase = base + map->dso->rt->eh_frame_hdr_vaddr;
 	memset(&di, 0, sizeof(di));
 	di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
 	di.start_ip = map->start;
@@ -286,133 +270,6 @@ static unw_accessors_t accessors = {
 	.get_proc_name = get_proc_name,
 };
 
-/* ---- the fast path: common frames stepped here, the rest by libunwind ---- */
-
-/* where a register's value of the frame being unwound is (libunwind's locs) */
-enum { LOC_NULL, LOC_REG, LOC_MEM };
-
-struct loc {
-	uint8_t kind;
-	uint64_t v; /* LOC_REG: the DWARF register; LOC_MEM: the address */
-};
-
-static const uint8_t *cfi_mem(void *arg, uint64_t addr, uint64_t *avail)
-{
-	struct unw_ctx *u = arg;
-	struct rf_map *map = rf_maps__find(u->maps, addr);
-	struct rf_elf *e;
-	uint64_t off;
-
-	if (!map || map->identity || !(e = rf_dso__elf(u->m, map->dso)) || !e->map)
-		return NULL;
-	off = addr - map->start + map->pgoff;
-	if (off >= e->size)
-		return NULL;
-	*avail = e->size - off < map->end - addr ? e->size - off : map->end - addr;
-	return e->map + off;
-}
-
-/* the rules at pc, found once per DSO and file address; -1: ask libunwind */
-static int fast_row(struct unw_ctx *u, uint64_t pc, const struct rf_cfi_row **row)
-{
-	struct rf_map *map = rf_maps__find(u->maps, pc);
-	struct unw_dso *ud;
-	struct unw_row *r;
-	uint64_t base, key;
-
-	if (!map || map->identity || !(ud = dso_info(u, map->dso)))
-		return -1;
-	if (!ud->rows && !(ud->rows = calloc(NR_ROWS, sizeof(*ud->rows))))
-		return -1;
-	base = dso_base(u, map->dso, ud);
-	key = pc - base + 1;
-	r = &ud->rows[(key * 0x9e3779b97f4a7c15ULL) >> 54];
-	if (r->key != key) {
-		uint64_t segbase = base + map->dso->rt->eh_frame_hdr_vaddr;
-
-		r->key = key;
-		r->ok = !rf_cfi__row(cfi_mem, u, segbase, ud->fde_count, pc, &r->row);
-	}
-	*row = &r->row;
-	return r->ok ? 0 : -1;
-}
-
-static int loc_get(struct unw_ctx *u, const struct loc *l, uint64_t *v)
-{
-	unw_word_t w;
-
-	if (l->kind == LOC_REG && !access_reg(NULL, (unw_regnum_t)l->v, &w, 0, u))
-		*v = w;
-	else if (l->kind == LOC_MEM && access_mem(NULL, l->v, &w, 0, u) == 0)
-		*v = w; /* a positive answer (no file) takes libunwind's own course */
-	else
-		return -1;
-	return 0;
-}
-
-/* x86_64 Linux's rt_sigreturn trampoline at ip (libunwind's test) */
-static bool sigreturn_at(struct unw_ctx *u, uint64_t ip)
-{
-	unw_word_t w0, w1;
-
-	return access_mem(NULL, ip, &w0, 0, u) >= 0 && access_mem(NULL, ip + 8, &w1, 0, u) >= 0 &&
-	       w0 == 0x0f0000000fc0c748ULL && (w1 & 0xff) == 0x05;
-}
-
-/*
- * One step as libunwind's dwarf_step() and x86_64 unw_step() take it: the
- * CFA (an RSP rule reads the previous CFA), the saved registers' places,
- * the return address; 1 stepped, 0 the end of the chain, -1 libunwind's.
- */
-static int fast_step(struct unw_ctx *u, struct loc *loc, uint64_t *pc, uint64_t *cfa, bool prev)
-{
-	const struct rf_cfi_row *r;
-	uint64_t ncfa, nip = 0, v;
-
-	if (fast_row(u, prev ? *pc - 1 : *pc, &r))
-		return -1;
-	if (r->cfa_reg == UNW_X86_64_RSP)
-		ncfa = *cfa + (uint64_t)(int64_t)r->cfa_off;
-	else if (r->cfa_reg < UNW_X86_64_RIP && !loc_get(u, &loc[r->cfa_reg], &v))
-		ncfa = v + (uint64_t)(int64_t)r->cfa_off;
-	else
-		return -1;
-	for (int i = 0; i < RF_CFI_NREGS; i++) {
-		if (r->where[i] == RF_CFI_UNDEF)
-			loc[i].kind = LOC_NULL;
-		else if (r->where[i] == RF_CFI_CFAREL)
-			loc[i] = (struct loc){ LOC_MEM, ncfa + (uint64_t)(int64_t)r->off[i] };
-	}
-	if (loc[r->ra].kind != LOC_NULL && loc_get(u, &loc[r->ra], &nip))
-		return -1;
-	if (nip == *pc && ncfa == *cfa)
-		return -1; /* libunwind's -UNW_EBADFRAME */
-	*pc = nip;
-	*cfa = ncfa;
-	return nip && loc[UNW_X86_64_RBP].kind != LOC_NULL;
-}
-
-/* the caller frames' addresses into ips (as the libunwind loop below gives them) */
-static int fast_unwind(struct unw_ctx *u, uint64_t ip, uint32_t max_stack, uint64_t *ips,
-		       uint32_t *nr)
-{
-	struct loc loc[RF_CFI_NREGS];
-	uint64_t cfa = u->sp;
-	uint32_t n = 1;
-	int ret;
-
-	for (int i = 0; i < RF_CFI_NREGS; i++)
-		loc[i] = (struct loc){ LOC_REG, (uint64_t)i };
-	*nr = 0;
-	while (n < max_stack && (ret = fast_step(u, loc, &ip, &cfa, n > 1)) > 0) {
-		if (sigreturn_at(u, ip))
-			return -1;
-		ips[(*nr)++] = ip - 1;
-		n++;
-	}
-	return n < max_stack && ret < 0 ? -1 : 0;
-}
-
 /*
  * perf's append_inlines(): a frame with a symbol becomes the list addr2line
  * gives for it, innermost first; names other than the symbol's are marked
@@ -495,23 +352,6 @@ found:
 	return st->slot[pick].as;
 }
 
-#define FAST_MAX 128
-
-/* 0 (or -ENOMEM) when the fast path gave the whole chain, 1 for libunwind */
-static int fast_chain(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t ip,
-		      uint32_t max_stack)
-{
-	uint64_t ips[FAST_MAX];
-	uint32_t nr;
-
-	if (max_stack > FAST_MAX || fast_unwind(u, ip, max_stack, ips, &nr))
-		return 1;
-	for (uint32_t i = 0; i < nr; i++)
-		if (push_ip(u, cc, ips[i]))
-			return -ENOMEM;
-	return 0;
-}
-
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack)
@@ -535,9 +375,6 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		return 0;
 	ret = push_ip(&u, cc, ip);
 	if (ret || max_stack < 2 || reg_value(&u, REG_X86_SP, &u.sp))
-		return ret;
-	ret = fast_chain(&u, cc, ip, max_stack);
-	if (ret != 1)
 		return ret;
 	as = addr_space(m, u.maps);
 	if (!as)
@@ -564,10 +401,6 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 
 void rf_unwind__dso_free(struct rf_dso *d)
 {
-	struct unw_dso *ud = d->unw_priv;
-
-	if (ud)
-		free(ud->rows);
 	free(d->unw_priv);
 	d->unw_priv = NULL;
 }

@@ -136,22 +136,6 @@ void **rf_machine__unw_state(struct rawfrag_machine *m);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
 
-/* unwind_cfi.c: register rules of x86_64 DWARF numbers 0-16 (16: return address) */
-#define RF_CFI_NREGS 17
-enum { RF_CFI_SAME, RF_CFI_UNDEF, RF_CFI_CFAREL };
-struct rf_cfi_row {
-	int32_t cfa_off, off[RF_CFI_NREGS];
-	uint8_t cfa_reg, cfa_set, ra, where[RF_CFI_NREGS];
-};
-/* process memory at addr backed by a file: a pointer good for *avail bytes, or NULL */
-typedef const uint8_t *(*rf_cfi_mem_fn)(void *arg, uint64_t addr, uint64_t *avail);
-/*
- * The rules at ip from the .eh_frame_hdr at segbase (nr_fde entries); -1 when
- * anything is missing or beyond the common shapes (libunwind decides then).
- */
-int rf_cfi__row(rf_cfi_mem_fn mem, void *arg, uint64_t segbase, uint64_t nr_fde, uint64_t ip,
-		struct rf_cfi_row *row);
-
 /* inline.c */
 struct rf_a2l;
 /* names valid while serial stays the chain being built (the cache is bounded) */
