@@ -106,10 +106,20 @@ static uint64_t page_up(uint64_t v)
 	return (v + 4095) & ~4095ULL;
 }
 
+/* the order is total (name offsets are unique): sorted input needs no qsort */
+static void sort_syms(struct rf_dso *d)
+{
+	for (size_t i = 1; i < d->nr_syms; i++) {
+		if (sym_cmp(&d->syms[i - 1], &d->syms[i]) > 0) {
+			qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
+			return;
+		}
+	}
+}
+
 void rf_dso__sort_syms(struct rf_dso *d)
 {
-	if (d->nr_syms)
-		qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
+	sort_syms(d);
 }
 
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
@@ -118,7 +128,7 @@ void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
 
 	if (!d->nr_syms)
 		return;
-	qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
+	sort_syms(d);
 	/* sizeless symbols end where the next begins (symbols__fixup_end) */
 	for (size_t i = 1; i < d->nr_syms; i++) {
 		struct rf_sym *prev = &d->syms[i - 1], *curr = &d->syms[i];

@@ -22,11 +22,13 @@
 
 #define MAX_INLINE_NEST 1024 /* perf's */
 #define NR_CACHE 4096
+#define MAX_CHAIN 8 /* answers a bucket keeps: the cache is bounded per DSO */
 
 struct a2l_entry {
 	uint64_t addr;
 	char **names; /* innermost first; NULL: no line information */
 	int nr;
+	uint64_t used; /* the last chain whose frames point at names */
 	struct a2l_entry *next;
 };
 
@@ -74,6 +76,33 @@ out:
 	return a;
 }
 
+static void entry_free(struct a2l_entry *e)
+{
+	for (int k = 0; k < e->nr; k++)
+		free(e->names[k]);
+	free(e->names);
+	free(e);
+}
+
+/*
+ * Past MAX_CHAIN a bucket drops its least recent answers, except those the
+ * chain being built points at (they live until the next one).
+ */
+static void trim(struct a2l_entry **head, uint64_t serial)
+{
+	struct a2l_entry **pp = head, *e;
+	int n = 0;
+
+	while ((e = *pp)) {
+		if (++n > MAX_CHAIN && e->used != serial) {
+			*pp = e->next;
+			entry_free(e);
+			continue;
+		}
+		pp = &e->next;
+	}
+}
+
 void rf_a2l__free(struct rf_a2l *a)
 {
 	if (!a)
@@ -89,10 +118,7 @@ void rf_a2l__free(struct rf_a2l *a)
 	for (int i = 0; i < NR_CACHE; i++) {
 		for (struct a2l_entry *e = a->cache[i], *n; e; e = n) {
 			n = e->next;
-			for (int k = 0; k < e->nr; k++)
-				free(e->names[k]);
-			free(e->names);
-			free(e);
+			entry_free(e);
 		}
 	}
 	free(a);
@@ -153,22 +179,29 @@ static int a2l_ask(struct rf_a2l *a, uint64_t addr, struct a2l_entry *e)
 }
 
 /*
- * The functions at file address addr of path (innermost first) in *names;
- * their number, 0 when there is no line information or no addr2line.
+ * The functions at file address addr of path (innermost first) in *names,
+ * valid while serial is the chain being built; their number, 0 when there
+ * is no line information or no addr2line.
  */
-int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, char ***names)
+int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_t serial,
+		    char ***names)
 {
 	struct rf_a2l *a = *ap;
-	struct a2l_entry *e, **head;
+	struct a2l_entry *e, **head, **pp;
 
 	if (!a)
 		a = *ap = a2l_start(path);
 	if (!a)
 		return 0;
 	head = &a->cache[(addr ^ (addr >> 12)) % NR_CACHE];
-	for (e = *head; e; e = e->next)
+	for (pp = head; (e = *pp); pp = &e->next)
 		if (e->addr == addr)
 			break;
+	if (e && pp != head) { /* most recent first */
+		*pp = e->next;
+		e->next = *head;
+		*head = e;
+	}
 	if (!e) {
 		if (a->dead)
 			return 0;
@@ -186,7 +219,10 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, char **
 		}
 		e->next = *head;
 		*head = e;
+		e->used = serial;
+		trim(head, serial);
 	}
+	e->used = serial;
 	*names = e->names;
 	return e->nr;
 }

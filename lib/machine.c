@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,7 @@ struct rawfrag_machine {
 	uint64_t kernel_start;
 	int vdso_fd;
 	char vdso_path[64];
-	void *unw_as;
+	void *unw_state;
 	bool no_inline;
 };
 
@@ -71,9 +72,9 @@ struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uin
 	return map->dso;
 }
 
-void **rf_machine__unw_as(struct rawfrag_machine *m)
+void **rf_machine__unw_state(struct rawfrag_machine *m)
 {
-	return &m->unw_as;
+	return &m->unw_state;
 }
 
 const char *rf_machine__symfs(const struct rawfrag_machine *m)
@@ -170,6 +171,7 @@ static int maps_insert(struct rf_maps *ms, const struct rf_map *nm)
 		nr = 1;
 	}
 	add = nl + 1 + nr;
+	ms->gen++;
 	memmove(&ms->v[i + add], &ms->v[j], (size_t)(ms->nr - j) * sizeof(*ms->v));
 	ms->nr += add - (j - i);
 	if (nl)
@@ -184,6 +186,7 @@ static void maps_remove(struct rf_maps *ms, uint64_t start)
 {
 	for (int i = 0; i < ms->nr; i++) {
 		if (ms->v[i].start == start) {
+			ms->gen++;
 			memmove(&ms->v[i], &ms->v[i + 1], (size_t)(ms->nr - i - 1) * sizeof(*ms->v));
 			ms->nr--;
 			return;
@@ -429,6 +432,7 @@ static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 	if (!child)
 		return -ENOMEM;
 	child->maps.nr = 0;
+	child->maps.gen++;
 	if (!parent || !parent->maps.nr)
 		return 0;
 	if (maps_room(&child->maps, parent->maps.nr))
@@ -570,30 +574,55 @@ static uint8_t kallsyms_bind(char t)
 	return isupper((unsigned char)t) ? 1 : 0;
 }
 
+/* one "ADDR T name[\tmodule]" line of kallsyms (perf's kallsyms__parse) */
+static int kallsyms_line(struct rf_dso *all, const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+	uint64_t a = 0;
+	char t;
+
+	for (; p < end && isxdigit((unsigned char)*p); p++)
+		a = a << 4 | (uint64_t)(isdigit((unsigned char)*p) ? *p - '0' : (*p | 0x20) - 'a' + 10);
+	if (p == line || end - p < 4 || p[0] != ' ' || !p[1] || p[2] != ' ')
+		return 0;
+	t = p[1];
+	p += 3;
+	if (p[0] == '$' || !strchr("TWDB", toupper((unsigned char)t)))
+		return 0;
+	return rf_dso__add_sym(all, a, 0, kallsyms_bind(t), p, (size_t)(end - p));
+}
+
+/* read in large blocks: /proc/kallsyms is 100k+ lines */
 static int kallsyms_read(struct rf_dso *all, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	int ret = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	size_t cap = 1 << 18, have = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
 
-	if (!f)
-		return -errno;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char *end, *name;
-		uint64_t a = strtoull(line, &end, 16);
-		char t;
-		size_t l;
-
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		t = end[1];
-		name = end + 3;
-		l = strcspn(name, "\n");
-		if (!l || name[0] == '$' || !strchr("TWDB", toupper((unsigned char)t)))
-			continue;
-		ret = rf_dso__add_sym(all, a, 0, kallsyms_bind(t), name, l);
+	if (fd < 0 || !buf) {
+		ret = fd < 0 ? -errno : -ENOMEM;
+		goto out;
 	}
-	fclose(f);
+	while (!ret && (n = read(fd, buf + have, cap - have)) > 0) {
+		char *p = buf, *nl;
+
+		have += (size_t)n;
+		while (!ret && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
+			ret = kallsyms_line(all, p, (size_t)(nl - p));
+			p = nl + 1;
+		}
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		if (have == cap)
+			have = 0; /* a line longer than the buffer: dropped */
+	}
+	if (!ret && have)
+		ret = kallsyms_line(all, buf, have);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
 	return ret;
 }
 
@@ -911,7 +940,7 @@ void rawfrag_machine__delete(struct rawfrag_machine *m)
 		free(m->bids[i].name);
 	free(m->bids);
 	free(m->kmaps.v);
-	rf_unwind__as_free(m->unw_as);
+	rf_unwind__state_free(m->unw_state);
 	if (m->vdso_fd >= 0)
 		close(m->vdso_fd);
 	free(m->symfs);

@@ -28,8 +28,40 @@ struct unw_ctx {
 	const struct rawfrag_sample *s;
 	uint64_t mask;
 	struct rf_maps *maps;
+	struct rf_map *last; /* the map of the previous file read */
 	uint64_t sp;
+	uint64_t serial; /* this chain, for the inline cache */
 };
+
+/*
+ * libunwind's cache of register rules is keyed by ip alone, so an address
+ * space serves one process layout at a time (perf keeps one per thread and
+ * flushes it when the maps change). A few of them, reused least recently
+ * used first, keep the memory bounded however many processes the file has.
+ */
+#define NR_AS 4
+
+struct unw_state {
+	struct {
+		unw_addr_space_t as;
+		const struct rf_maps *maps;
+		uint32_t gen;
+		uint64_t used;
+	} slot[NR_AS];
+	uint64_t tick;
+	uint64_t serial; /* chains built */
+};
+
+static struct unw_state *unw_state(struct rawfrag_machine *m)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		*rf_machine__unw_state(m) = st;
+	}
+	return st;
+}
 
 /* per-DSO facts of its .eh_frame_hdr, read once */
 struct unw_dso {
@@ -73,11 +105,15 @@ static int perf_reg_id(unw_regnum_t r)
  */
 static int dso_read(struct unw_ctx *u, uint64_t addr, void *buf, size_t len)
 {
-	struct rf_map *map = rf_maps__find(u->maps, addr);
+	struct rf_map *map = u->last;
 	struct rf_elf *e;
 
-	if (!map)
-		return -1;
+	if (!map || addr < map->start || addr >= map->end) {
+		map = rf_maps__find(u->maps, addr);
+		if (!map)
+			return -1;
+		u->last = map;
+	}
 	if (map->identity || !(e = rf_dso__elf(u->m, map->dso)) ||
 	    rf_elf__pread(e, buf, len, addr - map->start + map->pgoff))
 		return 1;
@@ -172,6 +208,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	struct unw_ctx *u = arg;
 	const struct rawfrag_sample *s = u->s;
 	uint64_t end = u->sp + s->stack_dyn_size;
+	int ret;
 
 	*valp = 0;
 	if (write)
@@ -179,15 +216,14 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	if (addr + sizeof(unw_word_t) < addr)
 		return -UNW_EINVAL;
 	/* perf: the copy serves [sp, sp + dyn_size - 8), the files the rest */
-	if (addr < u->sp || addr + sizeof(unw_word_t) >= end) {
-		int ret = dso_read(u, addr, valp, sizeof(*valp));
-
-		if (ret)
-			*valp = 0;
-		return ret < 0 ? -UNW_EINVAL : ret;
+	if (addr >= u->sp && addr + sizeof(unw_word_t) < end) {
+		*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
+		return 0;
 	}
-	*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
-	return 0;
+	ret = dso_read(u, addr, valp, sizeof(*valp));
+	if (ret)
+		*valp = 0;
+	return ret < 0 ? -UNW_EINVAL : ret;
 }
 
 static int access_reg(unw_addr_space_t as, unw_regnum_t regnum, unw_word_t *valp, int write,
@@ -254,7 +290,7 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 	/* the address as objdump sees it: perf's map__rip_2objdump() */
 	if (d->rt)
 		a += d->rt->text_vaddr - d->rt->text_off;
-	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, &names);
+	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, u->serial, &names);
 	for (int i = 0; i < n; i++) {
 		struct rawfrag_frame in = *fr;
 
@@ -282,11 +318,46 @@ static int push_ip(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t ip)
 	return rf_callchain__push(cc, &fr);
 }
 
+/* the address space for this process's maps as they are now */
+static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_maps *maps)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+	int pick = 0;
+
+	st->tick++;
+	for (int i = 0; i < NR_AS; i++) {
+		if (st->slot[i].as && st->slot[i].maps == maps) {
+			pick = i;
+			goto found;
+		}
+		if (!st->slot[i].as || st->slot[i].used < st->slot[pick].used)
+			pick = i;
+		if (!st->slot[pick].as)
+			break;
+	}
+	if (!st->slot[pick].as) {
+		st->slot[pick].as = unw_create_addr_space(&accessors, 0);
+		if (!st->slot[pick].as)
+			return NULL;
+		unw_set_caching_policy(st->slot[pick].as, UNW_CACHE_GLOBAL);
+	}
+	st->slot[pick].maps = maps;
+	st->slot[pick].gen = maps->gen - 1; /* flushed below */
+found:
+	if (st->slot[pick].gen != maps->gen) {
+		unw_flush_cache(st->slot[pick].as, 0, 0);
+		st->slot[pick].gen = maps->gen;
+	}
+	st->slot[pick].used = st->tick;
+	return st->slot[pick].as;
+}
+
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack)
 {
 	struct unw_ctx u = { .m = m, .s = s, .mask = attr->sample_regs_user };
+	struct unw_state *st;
 	unw_addr_space_t as;
 	unw_cursor_t c;
 	uint64_t ip;
@@ -294,6 +365,10 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	int ret;
 
 	/* perf: nothing captured (no regs, an empty stack copy) or no maps, no frames */
+	st = unw_state(m);
+	if (!st)
+		return -ENOMEM;
+	u.serial = ++st->serial;
 	u.maps = rf_machine__maps(m, (int32_t)s->pid);
 	if (!s->user_regs_abi || !s->user_regs || !s->stack_data || !s->stack_dyn_size ||
 	    !u.maps || !u.maps->nr || reg_value(&u, REG_X86_IP, &ip))
@@ -301,14 +376,9 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	ret = push_ip(&u, cc, ip);
 	if (ret || max_stack < 2 || reg_value(&u, REG_X86_SP, &u.sp))
 		return ret;
-	as = *rf_machine__unw_as(m);
-	if (!as) {
-		as = unw_create_addr_space(&accessors, 0);
-		if (!as)
-			return 0;
-		unw_set_caching_policy(as, UNW_CACHE_NONE);
-		*rf_machine__unw_as(m) = as;
-	}
+	as = addr_space(m, u.maps);
+	if (!as)
+		return 0;
 	if (unw_init_remote(&c, as, &u)) {
 		cc->truncated = true;
 		return 0;
@@ -335,8 +405,14 @@ void rf_unwind__dso_free(struct rf_dso *d)
 	d->unw_priv = NULL;
 }
 
-void rf_unwind__as_free(void *as)
+void rf_unwind__state_free(void *state)
 {
-	if (as)
-		unw_destroy_addr_space(as);
+	struct unw_state *st = state;
+
+	if (!st)
+		return;
+	for (int i = 0; i < NR_AS; i++)
+		if (st->slot[i].as)
+			unw_destroy_addr_space(st->slot[i].as);
+	free(st);
 }

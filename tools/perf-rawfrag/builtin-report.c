@@ -426,12 +426,9 @@ static void text_head(struct report *r, const struct ev_cache *c,
 	unsigned int f = c->fields;
 
 	if (f & F_COMM)
-		rawfrag_out__printf(o, rs_chain_line(&r->rs, c->attr, f) ? "%.*s " : "%16.*s ", l,
-				    comm);
-	if ((f & F_PID) && (f & F_TID))
-		rawfrag_out__printf(o, "%5d/%-5d ", (int32_t)smp->pid, (int32_t)smp->tid);
-	else if (f & (F_PID | F_TID))
-		rawfrag_out__printf(o, "%5d ", (int32_t)(f & F_PID ? smp->pid : smp->tid));
+		rs_text_comm(o, comm, l, !rs_chain_line(&r->rs, c->attr, f));
+	if (f & (F_PID | F_TID))
+		rs_text_pid_tid(o, f, (int32_t)smp->pid, (int32_t)smp->tid);
 	if (f & F_CPU)
 		rawfrag_out__printf(o, "[%03d] ", (int32_t)smp->cpu);
 	if (f & F_TOD) {
@@ -439,7 +436,9 @@ static void text_head(struct report *r, const struct ev_cache *c,
 
 		rawfrag_out__write(o, buf, (size_t)(rs_text_tod(&r->rs, buf, smp->time) - buf));
 	}
-	if (f & F_TIME)
+	if ((f & F_TIME) && !r->rs.ns)
+		rs_text_time(o, smp->time);
+	else if (f & F_TIME)
 		rawfrag_out__printf(o, r->rs.ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
 						  "%5" PRIu64 ".%06" PRIu64 ": ",
 				    smp->time / 1000000000,

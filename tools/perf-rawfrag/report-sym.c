@@ -87,6 +87,60 @@ static void out_str(struct rawfrag_out *o, const char *s)
 	rf_out_write(o, s, strlen(s));
 }
 
+/* printf's "%*d" / "%-*d" */
+static void out_int(struct rawfrag_out *o, int64_t v, int width, bool left)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int n;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	n = (int)(buf + sizeof(buf) - p);
+	for (int i = n; !left && i < width; i++)
+		rf_out_putc(o, ' ');
+	rf_out_write(o, p, (size_t)n);
+	for (int i = n; left && i < width; i++)
+		rf_out_putc(o, ' ');
+}
+
+void rs_text_comm(struct rawfrag_out *o, const char *comm, int len, bool pad)
+{
+	for (int i = len; pad && i < 16; i++)
+		rf_out_putc(o, ' ');
+	rf_out_write(o, comm, (size_t)len);
+	rf_out_putc(o, ' ');
+}
+
+void rs_text_pid_tid(struct rawfrag_out *o, unsigned int f, int32_t pid, int32_t tid)
+{
+	if ((f & F_PID) && (f & F_TID)) {
+		out_int(o, pid, 5, false);
+		rf_out_putc(o, '/');
+		out_int(o, tid, 5, true);
+	} else {
+		out_int(o, f & F_PID ? pid : tid, 5, false);
+	}
+	rf_out_putc(o, ' ');
+}
+
+void rs_text_time(struct rawfrag_out *o, uint64_t t)
+{
+	uint32_t us = (uint32_t)(t % 1000000000ULL / 1000);
+	char buf[8] = { '.' };
+
+	out_int(o, (int64_t)(t / 1000000000ULL), 5, false);
+	for (int i = 6; i >= 1; i--, us /= 10)
+		buf[i] = (char)('0' + us % 10);
+	buf[7] = ':';
+	rf_out_write(o, buf, 8);
+	rf_out_putc(o, ' ');
+}
+
 /* " sym+0xoff (dso)" / " [unknown]" / " name+0xoff (inlined)" as the fields ask */
 static void put_sym(struct rawfrag_out *o, unsigned int f, const struct rawfrag_frame *fr)
 {

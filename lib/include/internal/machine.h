@@ -71,6 +71,7 @@ struct rf_map {
 struct rf_maps {
 	struct rf_map *v;
 	int nr, cap;
+	uint32_t gen; /* bumped on every change: unwinding caches follow it */
 };
 
 struct rawfrag_machine;
@@ -129,15 +130,17 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack);
 void rf_unwind__dso_free(struct rf_dso *d);
-void rf_unwind__as_free(void *as);
-/* the machine's libunwind address space (created by unwind.c) */
-void **rf_machine__unw_as(struct rawfrag_machine *m);
+void rf_unwind__state_free(void *state);
+/* the machine's unwinding state (address spaces; created by unwind.c) */
+void **rf_machine__unw_state(struct rawfrag_machine *m);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
 
 /* inline.c */
 struct rf_a2l;
-int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, char ***names);
+/* names valid while serial stays the chain being built (the cache is bounded) */
+int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t serial,
+		    char ***names);
 void rf_a2l__free(struct rf_a2l *a);
 /* machine.c: the DSO and file address of a resolved user frame, for inline.c */
 struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
