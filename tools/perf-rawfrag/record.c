@@ -401,9 +401,16 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 			paranoid >= 2 && !s->ev.attr.exclude_kernel && !rec->system_wide ?
 			"; or record user space only (:u)" : "");
 		break;
+	case EOPNOTSUPP:
+		if (s->ev.attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			/* --call-graph lbr without LBR: perf record's words */
+			record__err("%s: PMU Hardware or event type doesn't support branch stack sampling.",
+				s->ev.name);
+			break;
+		}
+		/* fall through */
 	case ENOENT:
 	case ENODEV:
-	case EOPNOTSUPP:
 		record__err("event %s is not supported on this machine (%s)", s->ev.name,
 			strerror(-err));
 		break;
