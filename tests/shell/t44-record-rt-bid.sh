@@ -92,6 +92,7 @@ t_eq "tight syscall loop on all CPUs, default rings: lost $ol <= perf record's $
 # --- pipe mode: build-ids a reader gets before the samples
 cat >spin.c <<'EOF'
 #include <time.h>
+#include <unistd.h>
 volatile unsigned long sink;
 __attribute__((noinline)) void rawfrag_spin(void)
 {
@@ -101,6 +102,8 @@ __attribute__((noinline)) void rawfrag_spin(void)
 	do {
 		for (int i = 0; i < 100000; i++)
 			sink += i;
+		for (int i = 0; i < 200; i++)
+			sink += getppid(); /* time in the kernel too */
 		clock_gettime(CLOCK_MONOTONIC, &b);
 	} while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec < 300000000L);
 }
