@@ -14,7 +14,7 @@
 #    writes them; modules: --buildid-all lists the modules perf lists.
 #  - --call-graph lbr without LBR: perf record's message.
 source "$(dirname "$0")/lib.sh"
-t_plan 27
+t_plan 28
 
 if ! is_root || ! ensure_tracefs; then
 	t_skip_rest "recorder scheduling and build-ids: need root and tracefs"
@@ -127,6 +127,10 @@ $PERF script -D -i - <pipe.data 2>/dev/null | awk -v p="$spin" '
 	/PERF_RECORD_SAMPLE\(IP, 0x2\)/ && !first { first = NR }
 	END { print (at && first && at < first) ? "before" : "after (" at ", " first ")" }' >order.txt
 t_eq "pipe: the workload's BUILD_ID record precedes the first user sample" before "$(cat order.txt)"
+"$RAWFRAG" check - <pipe.data >pck.txt 2>pck.err
+t_eq "pipe: our check reads the build-id records in the stream: perf script's samples, 0 errors, no word" \
+	"-: $($PERF script -i - <pipe.data 2>/dev/null | wc -l) samples, 0 errors, 0 warnings|" \
+	"$(head -1 pck.txt)|$(cat pck.err)"
 t_eq "pipe -B: no BUILD_ID records, as perf record -B" 0 \
 	"$($PERF script -D -i - <pipeB.data 2>/dev/null | grep -c 'PERF_RECORD_BUILD_ID')"
 # another machine: the binary is gone, the build-id cache has it
