@@ -25,6 +25,7 @@
 #include <rawfrag/where.h>
 
 #include "builtin.h"
+#include "report-header.h"
 #include "report-sym.h"
 #include "skb.h"
 #include "util.h"
@@ -43,6 +44,7 @@ struct report {
 	unsigned int fields;
 	bool fields_set;
 	bool show_task; /* --show-task-events */
+	bool header, header_only; /* --header, --header-only */
 	/* symbols and call chains (report-sym.c) */
 	struct rs_ctx rs;
 	struct rawfrag_machine_opts mopts;
@@ -81,6 +83,7 @@ struct report {
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	uint64_t *ev_samples, *ev_lost; /* --stats */
+	struct rf_loss_cpus *loss; /* samples and losses per CPU, for the loss warning */
 	uint64_t nr_bad;
 	/* perf's order (default): the session orders records */
 	bool no_order;
@@ -110,6 +113,8 @@ static const char report_usage[] =
 	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
 	"        --ns              times with nanoseconds\n"
 	"        --show-task-events  also COMM, FORK and EXIT records, as perf script\n"
+	"        --header          the file's header first, as perf script --header\n"
+	"        --header-only     only the header, as perf report --header-only\n"
 	"        --no-inline       no inlined functions in DWARF-unwound chains\n"
 	"        --symfs <dir>     look for DSOs and debug files under dir\n"
 	"        --kallsyms <file> kernel symbols from this file\n"
@@ -665,6 +670,7 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 
 	if (idx >= r->nr_known && update_evsels(r))
 		return -ENOMEM;
+	rf_loss_cpus__sample(r->loss, ev->sample);
 	if (r->stats) {
 		r->ev_samples[idx]++;
 		return 0;
@@ -705,14 +711,25 @@ static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *
 	return 0;
 }
 
-/* --stats: perf shows the samples lost per event */
+/* LOST: the events lost per CPU, for the warning at the end */
+static int report_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+
+	rf_loss_cpus__lost(r->loss, ev->rec, ev->sample, r->swap);
+	return 0;
+}
+
+/* LOST_SAMPLES: per CPU for the warning; --stats shows the samples lost per event */
 static int report_lost_samples(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			       const struct rawfrag_event *ev)
 {
 	struct report *r = (struct report *)tool;
 	int idx = ev->evsel ? rawfrag_evsel__idx(ev->evsel) : -1;
 
-	if (ev->rec->size < 16)
+	rf_loss_cpus__lost(r->loss, ev->rec, ev->sample, r->swap);
+	if (!r->stats || ev->rec->size < 16)
 		return 0;
 	if (idx >= r->nr_known && update_evsels(r))
 		return -ENOMEM;
@@ -790,6 +807,43 @@ static int report_task(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
+/*
+ * --header on a pipe: each feature as its HEADER_FEATURE record arrives, as
+ * perf prints them; --header-only stops at the record that ends them.
+ */
+static int report_header_user(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			      const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+	uint64_t feat;
+
+	if (ev->rec->type != RAWFRAG_RECORD_HEADER_FEATURE || ev->rec->size < 16)
+		return 0;
+	feat = rawfrag__get64((const uint8_t *)ev->rec->data + 8, r->swap);
+	if (feat >= RAWFRAG_FEAT_LAST)
+		return r->header_only ? 1 : 0;
+	rh_feature(r->out, r->file, (int)feat);
+	return rawfrag_out__error(r->out) ? 1 : 0;
+}
+
+/* --header-only: the header, and for a pipe its feature records, nothing else */
+static int header_only(struct report *r, struct rawfrag_err *err)
+{
+	int ret = 0;
+
+	rh_top(r->out, r->file, r->input);
+	if (rawfrag_file__mode(r->file) == RAWFRAG_MODE_PIPE) {
+		r->tool = (struct rawfrag_tool){
+			.sz = sizeof(r->tool),
+			.user = report_header_user,
+			.no_parse = true,
+		};
+		ret = rawfrag_session__process(r->sess, &r->tool, err);
+	}
+	rawfrag_out__flush(r->out);
+	return ret < 0 ? ret : 0;
+}
+
 /* the machine's maps follow every non-sample record in delivery order */
 static int machine_observer(void *ctx, struct rawfrag_session *s, const struct rawfrag_event *ev)
 {
@@ -837,6 +891,7 @@ static int run(struct report *r)
 		     .dopts = r->dopts);
 	struct rawfrag_err err = { .offset = -1 };
 	int ret, rc = RF_EXIT_USAGE, fd = -1;
+	bool complete;
 
 	r->dopts[r->nr_dopts] = NULL;
 	r->file = rawfrag_file__open(r->input, &fopts, &err);
@@ -846,6 +901,15 @@ static int run(struct report *r)
 	r->sess = rawfrag_session__new(r->file, &sopts, &err);
 	if (!r->sess)
 		goto fail;
+	if (r->header_only) {
+		fd = open_output(r);
+		if (fd < 0)
+			goto out;
+		if (header_only(r, &err))
+			goto fail;
+		rc = RF_EXIT_OK;
+		goto out;
+	}
 	if (update_evsels(r))
 		goto oom;
 	if (check_fields(r))
@@ -878,7 +942,8 @@ static int run(struct report *r)
 		.sz = sizeof(r->tool),
 		.sample = report_sample,
 		.sample_error = report_bad_sample,
-		.lost_samples = r->stats ? report_lost_samples : NULL,
+		.lost = report_lost,
+		.lost_samples = report_lost_samples,
 		.describe = report_describe,
 		.ordered = !r->stats && !r->no_order,
 		/* --stats parses too: a sample text and JSON refuse is not counted as fine */
@@ -897,12 +962,20 @@ static int run(struct report *r)
 		r->rs.arch = r->rs.env ? r->rs.env->arch : NULL;
 		rawfrag_session__set_observer(r->sess, machine_observer, r);
 	}
+	r->loss = rf_loss_cpus__new();
+	if (!r->loss)
+		goto oom;
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
+	if (r->header) {
+		rh_top(r->out, r->file, r->input);
+		r->tool.user = report_header_user;
+	}
 	ret = rawfrag_session__process(r->sess, &r->tool, &err);
 	if (ret < 0)
 		goto fail;
+	complete = !ret;
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -924,7 +997,8 @@ static int run(struct report *r)
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
-	rf_loss_warn("report", r->input, r->file);
+	/* the counts cover the file only when the walk went to its end */
+	rf_loss_warn("report", r->input, r->file, complete ? r->loss : NULL);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:
@@ -952,12 +1026,13 @@ out:
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
+	free(r->loss);
 	return rc;
 }
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
-       O_WHERE };
+       O_WHERE, O_HEADER, O_HEADER_ONLY };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -997,6 +1072,8 @@ int cmd_report(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "where", required_argument, NULL, O_WHERE },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1073,6 +1150,8 @@ int cmd_report(int argc, char **argv)
 		case 'G': r.rs.hide_cg = true; break;
 		case O_NS: r.rs.ns = true; break;
 		case O_SHOW_TASK: r.show_task = true; break;
+		case O_HEADER: r.header = true; break;
+		case O_HEADER_ONLY: r.header_only = true; break;
 		case O_NO_INLINE: r.mopts.no_inline = true; break;
 		case O_SYMFS: r.mopts.symfs = optarg; break;
 		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
@@ -1114,6 +1193,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (r.where_src && r.stats) {
 		rf_errorf("report", "--where and --stats do not go together");
+		goto out;
+	}
+	if (r.header && !r.header_only && (r.fmt != FMT_TEXT || r.stats)) {
+		rf_errorf("report", "--header goes with text output (not --format json/pcapng or "
+				    "--stats); --header-only prints the header alone");
 		goto out;
 	}
 	if (r.fmt == FMT_PCAPNG && r.stats) {
