@@ -14,7 +14,7 @@
 #    writes them; modules: --buildid-all lists the modules perf lists.
 #  - --call-graph lbr without LBR: perf record's message.
 source "$(dirname "$0")/lib.sh"
-t_plan 28
+t_plan 29
 
 if ! is_root || ! ensure_tracefs; then
 	t_skip_rest "recorder scheduling and build-ids: need root and tracefs"
@@ -137,10 +137,14 @@ t_eq "pipe -B: no BUILD_ID records, as perf record -B" 0 \
 mv spin spin.moved
 $PERF script -F ip,sym -i - <pipe.data 2>/dev/null | grep -c rawfrag_spin >sym.txt
 $PERF script -F ip,sym -i - <pipeB.data 2>/dev/null | grep -c rawfrag_spin >symB.txt
+"$RAWFRAG" report -F ip,sym -i - <pipe.data 2>/dev/null | grep -c rawfrag_spin >osym.txt
+"$RAWFRAG" report -F ip,sym -i - <pipeB.data 2>/dev/null | grep -c rawfrag_spin >osymB.txt
 mv spin.moved spin
 t_eq "pipe: binary removed, perf script still names rawfrag_spin (from the cache by build-id)" \
 	yes "$([ "$(cat sym.txt)" -gt 0 ] && echo yes)"
 t_eq "pipe -B (control): binary removed, perf script cannot name it" 0 "$(cat symB.txt)"
+t_eq "pipe: binary removed, our report names rawfrag_spin too, and not with -B" "yes 0" \
+	"$([ "$(cat osym.txt)" -gt 0 ] && echo yes) $(cat osymB.txt)"
 t_eq "pipe: the cache has the binary under its build-id" yes \
 	"$(cmp -s "$HOME/.debug/.build-id/${spin_id:0:2}/${spin_id:2}/elf" spin && echo yes)"
 
