@@ -80,12 +80,17 @@ echo
 echo "highest rate with zero loss (-m $pages): perf rawfrag record ${best_ours}/s, perf record ${best_perf}/s"
 
 # --- saturation: a tight syscall loop on every CPU, recorded system-wide as
-# raw_syscalls:sys_enter at the default ring size and at -m 8: samples written,
+# raw_syscalls:sys_enter at the default ring size (no -m: each recorder's own
+# default, 128 pages for perf_event_mlock_kb 516) and at -m 8: samples written,
 # lost (LOST records), recorder CPU time and peak RSS, and the workload's
 # slowdown against a run without a recorder. perf rawfrag check counts samples
-# and lost events in both files (it reads perf's too).
+# and lost events in both files (it reads perf's too). The two recorders run
+# alternately, BENCH_SAT_RUNS times each (the machine may be shared: compare
+# them within a run), then the best and the median lost % of each.
 #   BENCH_SAT_COUNT=1000000  read+write syscall pairs per CPU (dd bs=1)
+#   BENCH_SAT_RUNS=3
 sat_count=${BENCH_SAT_COUNT:-1000000}
+sat_runs=${BENCH_SAT_RUNS:-3}
 ncpu=$(nproc)
 sat_ev=raw_syscalls:sys_enter
 # the loop on every cpu; prints its wall-clock seconds
@@ -100,11 +105,12 @@ sat_loop() {
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
-# NAME PAGES CMD... -> one table row
+# NAME PAGES(default|N) CMD... -> one table row; appends the lost % to $dir/NAME-PAGES.pct
 sat_measure() {
-	local name=$1 pages=$2; shift 2
+	local name=$1 pages=$2 mopt=(); shift 2
+	[ "$pages" != default ] && mopt=(-m "$pages")
 	rm -f "$dir/s.data"
-	/usr/bin/time -f '%U %S %M' -o "$dir/stime.out" "$@" -a -m "$pages" -e "$sat_ev" \
+	/usr/bin/time -f '%U %S %M' -o "$dir/stime.out" "$@" -a "${mopt[@]}" -e "$sat_ev" \
 		-o "$dir/s.data" >/dev/null 2>"$dir/s.err" &
 	local rpid=$! wl
 	sleep 1
@@ -112,24 +118,40 @@ sat_measure() {
 	sleep 0.2
 	pkill -INT -P "$rpid" 2>/dev/null || kill -INT "$rpid"
 	wait "$rpid"
-	local line samples lost cpu rss
+	local line samples lost cpu rss pct
 	line=$("$tool" check "$dir/s.data" 2>/dev/null | head -1)
 	samples=$(sed -n 's/.*: \([0-9]*\) samples,.*/\1/p' <<<"$line")
 	lost=$(sed -n 's/.*, \([0-9]*\) lost events.*/\1/p' <<<"$line")
 	# the last line: time adds "Command terminated by signal 2" before it
 	cpu=$(tail -1 "$dir/stime.out" | awk '{ printf "%.2f", $1 + $2 }')
 	rss=$(tail -1 "$dir/stime.out" | awk '{ printf "%.0f", $3 / 1024 }')
+	pct=$(awk -v s="${samples:-0}" -v l="${lost:-0}" 'BEGIN { printf "%.2f", (s + l ? 100 * l / (s + l) : 0) }')
+	echo "$pct" >>"$dir/${name// /_}-$pages.pct"
 	printf '%-8s %-20s %11s %10s %6s %6s %6s %9s %8s\n' "$pages" "$name" "${samples:-?}" \
-		"${lost:-0}" "$(awk -v s="${samples:-0}" -v l="${lost:-0}" 'BEGIN { printf "%.1f", (s + l ? 100 * l / (s + l) : 0) }')" \
-		"$cpu" "$rss" "$wl" "$(awk -v w="$wl" -v b="$sat_base" 'BEGIN { printf "%.2fx", (b > 0 ? w / b : 0) }')"
+		"${lost:-0}" "$pct" "$cpu" "$rss" "$wl" \
+		"$(awk -v w="$wl" -v b="$sat_base" 'BEGIN { printf "%.2fx", (b > 0 ? w / b : 0) }')"
+}
+# NAME PAGES -> "best B% median M%" of the runs
+sat_stats() {
+	sort -g "$dir/${1// /_}-$2.pct" | awk '{ v[NR] = $1 } END {
+		printf "best %.2f %%, median %.2f %% (%d runs)", v[1], (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), NR }'
 }
 echo
 echo "== saturation: dd bs=1 ($sat_count read+write pairs) on each of $ncpu CPUs, $sat_ev -a"
 sat_base=$(sat_loop)
 echo "workload alone: $sat_base s"
+rm -f "$dir"/*.pct
 printf '%-8s %-20s %11s %10s %6s %6s %6s %9s %8s\n' "pages" "recorder" "samples" "lost" \
 	"lost%" "cpu s" "RSS MB" "workload" "slowdown"
-for pages in 128 8; do
-	sat_measure "perf rawfrag record" "$pages" "$tool" record -q
-	sat_measure "perf record" "$pages" perf record -q --no-buildid
+for pages in default 8; do
+	for _ in $(seq "$sat_runs"); do
+		sat_measure "perf rawfrag record" "$pages" "$tool" record -q
+		sat_measure "perf record" "$pages" perf record -q --no-buildid
+	done
+done
+echo
+for pages in default 8; do
+	for name in "perf rawfrag record" "perf record"; do
+		printf 'lost, -m %-8s %-20s %s\n' "$pages" "$name:" "$(sat_stats "$name" "$pages")"
+	done
 done

@@ -28,7 +28,10 @@ static const char record_usage[] =
 	"    -p, --pid <pid>       record existing process ids (comma list)\n"
 	"    -t, --tid <tid>       record existing thread ids (comma list)\n"
 	"    -o, --output <file>   output file (default perf.data, '-' = pipe mode to stdout)\n"
-	"    -m, --mmap-pages <n>  ring size in pages per CPU (power of two, default 128)\n"
+	"    -m, --mmap-pages <n>  ring size in pages per CPU (power of two; default as perf:\n"
+	"                          perf_event_mlock_kb less a page, 128 pages for 516 KiB)\n"
+	"    -r, --realtime <prio> the recorder's SCHED_FIFO priority (default 1 when allowed;\n"
+	"                          0 or --no-realtime: normal scheduling)\n"
 	"    -c, --count <n>       sample period\n"
 	"    -F, --freq <n>        sample frequency\n"
 	"    -g                    record call chains (frame pointers)\n"
@@ -53,7 +56,7 @@ static const char record_usage[] =
 
 enum {
 	OPT_FILTER = 256, OPT_DURATION, OPT_SKB, OPT_HOOK, OPT_SNAPLEN, OPT_CALL_GRAPH,
-	OPT_USER_REGS, OPT_BUILDID_ALL,
+	OPT_USER_REGS, OPT_BUILDID_ALL, OPT_NO_REALTIME,
 };
 
 static const struct option record_options[] = {
@@ -65,6 +68,8 @@ static const struct option record_options[] = {
 	{ "tid", required_argument, NULL, 't' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "realtime", required_argument, NULL, 'r' },
+	{ "no-realtime", no_argument, NULL, OPT_NO_REALTIME },
 	{ "count", required_argument, NULL, 'c' },
 	{ "freq", required_argument, NULL, 'F' },
 	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
@@ -114,7 +119,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 static void warn_snaplen(const struct record_opts *o, const struct skb_opts *so)
 {
 	unsigned int snaplen = so->snaplen ? so->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
-	uint64_t quarter = (uint64_t)(o->mmap_pages ? o->mmap_pages : 128) *
+	uint64_t quarter = (uint64_t)(o->mmap_pages ? o->mmap_pages : record_opts__default_pages()) *
 			   (uint64_t)sysconf(_SC_PAGESIZE) / 4;
 	/* header, IDENTIFIER, IP, TID, TIME, CPU, raw size, then meta + packet */
 	uint64_t need = 8 + 5 * 8 + 4 + sizeof(struct rawfrag_skb_meta) + snaplen;
@@ -245,6 +250,9 @@ static int parse_opt(int c, const char *arg, struct record_opts *o, struct skb_o
 	case OPT_SKB: so->ifaces = arg; return 0;
 	case OPT_HOOK: so->hooks = arg; return 0;
 	case 'k': return record_opts__clockid(o, arg) ? RF_EXIT_USAGE : 0;
+	case 'r':
+	case OPT_NO_REALTIME:
+		return record_opts__realtime(o, c == 'r' ? arg : NULL) ? RF_EXIT_USAGE : 0;
 	case OPT_CALL_GRAPH: return record_opts__call_graph(o, arg) ? RF_EXIT_USAGE : 0;
 	case OPT_USER_REGS:
 	case 'I':
@@ -292,7 +300,7 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, the workload; ':': we say what is wrong */
-	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:o:m:c:F:gqhI::Tdk:z::NB", record_options,
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:o:m:r:c:F:gqhI::Tdk:z::NB", record_options,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			ret = getopt_error(c, argc, argv);

@@ -25,16 +25,18 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <rawfrag/file.h>
 #include <rawfrag/writer.h>
 
 #include "record-int.h"
 
 #define BID_MAX 20
+#define MISC_BUILD_ID_SIZE (1 << 15) /* perf's PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define PROC_HASH 4096
 
 struct bid_dso {
 	char *name;
-	bool hit, kernel;
+	bool hit, kernel, id_done;
 	uint8_t id[BID_MAX];
 	int id_len; /* 0: no build-id found */
 };
@@ -60,7 +62,11 @@ struct bid {
 	struct bid_map *mods; /* kernel modules, dso = index into dsos */
 	int nr_mods;
 	int kernel_dso;
+	bool pipe; /* no feature section: a HEADER_BUILD_ID record per DSO hit */
+	struct rawfrag_writer *w;
 };
+
+static void mark_hit(struct bid *b, int d);
 
 static int dso_find(struct bid *b, const char *name, bool kernel)
 {
@@ -151,8 +157,9 @@ void bid__mmap(struct record *rec, int pid, uint64_t start, uint64_t len, const 
 	p = d >= 0 ? proc_get(b, pid, true) : NULL;
 	if (!p || proc_add_map(p, start, start + len, d))
 		return;
-	if (rec->opts.buildid_all)
-		b->dsos[d].hit = true;
+	/* perf writes the vdso's build-id whenever a recorded process maps it */
+	if (rec->opts.buildid_all || !strcmp(name, "[vdso]"))
+		mark_hit(b, d);
 }
 
 /* a new process starts with its parent's maps; an exec drops them */
@@ -190,27 +197,27 @@ void bid__sample(struct record *rec, uint16_t misc, int pid, uint64_t ip)
 		return;
 	if (mode == PERF_RECORD_MISC_KERNEL) {
 		if (!b->ktext_end || (ip >= b->ktext_start && ip < b->ktext_end)) {
-			b->dsos[b->kernel_dso].hit = true;
+			mark_hit(b, b->kernel_dso);
 			return;
 		}
 		for (int i = 0; i < b->nr_mods; i++)
 			if (ip >= b->mods[i].start && ip < b->mods[i].end) {
-				b->dsos[b->mods[i].dso].hit = true;
+				mark_hit(b, b->mods[i].dso);
 				return;
 			}
-		b->dsos[b->kernel_dso].hit = true;
+		mark_hit(b, b->kernel_dso);
 		return;
 	}
 	if (mode != PERF_RECORD_MISC_USER || !(p = proc_get(b, pid, false)))
 		return;
 	if (p->last < p->nr && ip >= p->maps[p->last].start && ip < p->maps[p->last].end) {
-		b->dsos[p->maps[p->last].dso].hit = true;
+		mark_hit(b, p->maps[p->last].dso);
 		return;
 	}
 	/* newest first: a later mmap over the same range wins */
 	for (int i = p->nr - 1; i >= 0; i--)
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
-			b->dsos[p->maps[i].dso].hit = true;
+			mark_hit(b, p->maps[i].dso);
 			p->last = i;
 			return;
 		}
@@ -299,18 +306,22 @@ int bid__start(struct record *rec)
 {
 	struct bid *b;
 
-	if (rec->opts.no_buildid || (rec->opts.output && !strcmp(rec->opts.output, "-")))
-		return 0; /* -B, or a pipe: no feature section to put it in */
+	if (rec->opts.no_buildid)
+		return 0;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	rec->bid = b;
+	b->w = rec->w;
+	b->pipe = rec->opts.output && !strcmp(rec->opts.output, "-");
 	b->kernel_dso = dso_find(b, "[kernel.kallsyms]", true);
 	if (b->kernel_dso < 0)
 		return -ENOMEM;
 	load_kernel(b);
-	if (rec->opts.buildid_all)
-		b->dsos[b->kernel_dso].hit = true;
+	/* --buildid-all: the kernel and every loaded module, as perf's dsos__hit_all() */
+	for (int i = 0; rec->opts.buildid_all && i < b->nr_dsos; i++)
+		if (b->dsos[i].kernel)
+			mark_hit(b, i);
 	return 0;
 }
 
@@ -420,6 +431,9 @@ static void dso_build_id(struct bid_dso *d)
 	char p[512];
 	const char *mod;
 
+	if (d->id_done)
+		return;
+	d->id_done = true;
 	if (!strcmp(d->name, "[vdso]")) {
 		d->id_len = vdso_build_id(d->id);
 		return;
@@ -451,6 +465,44 @@ static void dso_build_id(struct bid_dso *d)
 		return;
 	}
 	d->id_len = elf_build_id(d->name, d->id);
+}
+
+/*
+ * Pipe mode: the DSO's PERF_RECORD_HEADER_BUILD_ID (the layout of a BUILD_ID
+ * feature entry, as perf inject -b writes it) goes into the stream before the
+ * sample that hit it, so a reader knows the build-id before it resolves the
+ * sample. A write error shows again with the sample's own write.
+ */
+static void emit_build_id(struct bid *b, struct bid_dso *d)
+{
+	uint8_t buf[8 + 4 + 24 + 4096] = { 0 };
+	struct perf_event_header h;
+	size_t nlen = strlen(d->name) + 1, len;
+	int32_t pid = -1; /* the host machine, as perf's HOST_KERNEL_ID */
+
+	dso_build_id(d);
+	if (!d->id_len || nlen > 4096)
+		return;
+	len = 8 + 4 + 24 + ((nlen + 63) & ~(size_t)63);
+	h.type = RAWFRAG_RECORD_HEADER_BUILD_ID;
+	h.misc = (d->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
+		 MISC_BUILD_ID_SIZE;
+	h.size = (uint16_t)len;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, d->id, d->id_len);
+	buf[12 + 20] = (uint8_t)d->id_len;
+	memcpy(buf + 36, d->name, nlen);
+	rawfrag_writer__write_record(b->w, buf, len);
+}
+
+static void mark_hit(struct bid *b, int d)
+{
+	if (b->dsos[d].hit)
+		return;
+	b->dsos[d].hit = true;
+	if (b->pipe)
+		emit_build_id(b, &b->dsos[d]);
 }
 
 /* the entries of the DSOs hit, as perf's write_buildid() */
@@ -488,5 +540,5 @@ int bid__finish(struct record *rec)
 		if (err)
 			record__err("build-id cache: cannot add %s: %s", d->name, strerror(-err));
 	}
-	return write_feature(rec);
+	return b->pipe ? 0 : write_feature(rec);
 }

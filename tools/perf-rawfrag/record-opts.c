@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "record.h"
 
@@ -144,4 +145,42 @@ int record_opts__clockid(struct record_opts *o, const char *arg)
 		}
 	}
 	return opt_err("-k", arg, "unknown clock (monotonic, monotonic_raw, realtime, boottime, tai)");
+}
+
+/*
+ * perf record's default ring: what kernel.perf_event_mlock_kb allows per cpu
+ * less the control page, rounded down to a power of two (516 KiB: 128 pages).
+ */
+unsigned int record_opts__default_pages(void)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned long pages;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_mlock_kb", "r");
+	int max = 0;
+
+	if (!f || fscanf(f, "%d", &max) != 1)
+		max = 512 + psz / 1024; /* perf's fallback: 512 KiB of data */
+	if (f)
+		fclose(f);
+	max -= psz / 1024;
+	pages = max > 0 ? (unsigned long)max * 1024 / psz : 1;
+	if (!pages)
+		pages = 1;
+	while (pages & (pages - 1))
+		pages &= pages - 1;
+	return pages > (1u << 20) ? 1u << 20 : (unsigned int)pages;
+}
+
+int record_opts__realtime(struct record_opts *o, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = arg ? strtol(arg, &end, 0) : 0;
+	if (arg && (errno || end == arg || *end || v < 0 || v > 99))
+		return opt_err("-r", arg, "SCHED_FIFO priority must be 0..99 (0: normal scheduling)");
+	o->realtime_set = true;
+	o->realtime_prio = (int)v;
+	return 0;
 }

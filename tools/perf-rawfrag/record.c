@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,7 +42,6 @@
 #include "record-int.h"
 #include "util.h"
 
-#define DEFAULT_PAGES 128
 #define DEFAULT_FREQ 4000
 #define ATTR_SIZE 128 /* PERF_ATTR_SIZE_VER7: the largest perf 6.1 reads */
 
@@ -78,7 +78,7 @@ struct record *record__new(const struct record_opts *opts)
 	if (!rec)
 		return NULL;
 	rec->opts = *opts;
-	rec->pages = opts->mmap_pages ? opts->mmap_pages : DEFAULT_PAGES;
+	rec->pages = opts->mmap_pages ? opts->mmap_pages : record_opts__default_pages();
 	rec->child = -1;
 	rec->go_fd = -1;
 	rec->exec_fd = -1;
@@ -401,9 +401,16 @@ static void open_error(struct record *rec, struct rec_sel *s, int err)
 			paranoid >= 2 && !s->ev.attr.exclude_kernel && !rec->system_wide ?
 			"; or record user space only (:u)" : "");
 		break;
+	case EOPNOTSUPP:
+		if (s->ev.attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			/* --call-graph lbr without LBR: perf record's words */
+			record__err("%s: PMU Hardware or event type doesn't support branch stack sampling.",
+				s->ev.name);
+			break;
+		}
+		/* fall through */
 	case ENOENT:
 	case ENODEV:
-	case EOPNOTSUPP:
 		record__err("event %s is not supported on this machine (%s)", s->ev.name,
 			strerror(-err));
 		break;
@@ -1076,6 +1083,33 @@ static int enable_all(struct record *rec)
 	return 0;
 }
 
+/*
+ * The recorder runs SCHED_FIFO (priority 1 unless -r says otherwise): a
+ * workload busy on every cpu otherwise keeps it off the cpu for milliseconds
+ * after the watermark wakeup, and the rings overflow. It only sleeps in poll()
+ * and drains, so it takes the cpu in short bursts. RESET_ON_FORK: nothing it
+ * starts inherits the priority. Without -r, a refusal (no CAP_SYS_NICE) keeps
+ * normal scheduling silently; an explicit -r fails as perf record -r does.
+ */
+static int set_realtime(struct record *rec)
+{
+	struct sched_param sp = { .sched_priority = rec->opts.realtime_prio };
+	int e;
+
+	if (rec->opts.realtime_set && !rec->opts.realtime_prio)
+		return 0;
+	if (!rec->opts.realtime_set)
+		sp.sched_priority = 1;
+	if (!sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
+		return 0;
+	e = errno;
+	if (!rec->opts.realtime_set)
+		return 0;
+	record__err("could not set realtime priority %d (SCHED_FIFO): %s", sp.sched_priority,
+		strerror(e));
+	return -e;
+}
+
 int record__run(struct record *rec)
 {
 	int err, err2;
@@ -1083,6 +1117,9 @@ int record__run(struct record *rec)
 	if (!rec->prepared)
 		return -EINVAL;
 	set_signals();
+	err = set_realtime(rec);
+	if (err)
+		return err;
 	err = setup_rings(rec);
 	if (!err)
 		err = build_idmap(rec);

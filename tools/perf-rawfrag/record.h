@@ -48,6 +48,13 @@ struct record_opts {
 	bool buildid_all; /* --buildid-all: every mapped DSO, not only those hit */
 	double duration; /* --duration SECS, 0 = none */
 	bool quiet; /* -q */
+	/*
+	 * -r PRIO: the recorder's SCHED_FIFO priority, as perf record -r; without
+	 * -r it tries priority 1 and stays SCHED_OTHER when not allowed; -r 0 or
+	 * --no-realtime: normal scheduling
+	 */
+	bool realtime_set;
+	int realtime_prio;
 	int cmd_argc; /* the recording command line, for HEADER_CMDLINE */
 	const char *const *cmd_argv;
 };
@@ -82,6 +89,10 @@ int record_opts__call_graph(struct record_opts *o, const char *arg);
 int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr);
 /* CLOCK_MONOTONIC, monotonic, mono, raw, realtime, boottime, tai or a number */
 int record_opts__clockid(struct record_opts *o, const char *arg);
+/* -r PRIO (0..99), arg NULL = --no-realtime */
+int record_opts__realtime(struct record_opts *o, const char *arg);
+/* perf record's default -m: from kernel.perf_event_mlock_kb */
+unsigned int record_opts__default_pages(void);
 
 /* --- for other event sources (skb-record.c), between prepare and run --- */
 /* the cpus recorded: idx in [0, record__nr_cpus()) */

@@ -17,6 +17,13 @@
 #include "record.h"
 
 #define RING_COPY_MAX 65536
+/*
+ * Hand space back to the kernel every 16 KiB read, not only at the end of a
+ * drain: a write() that blocks midway (page cache, journal) then costs the
+ * producer less of its ring. Not per record: data_tail's cache line would
+ * bounce between us and the producing cpu.
+ */
+#define RING_RELEASE_STEP 16384
 
 int ring__mmap(struct rf_ring *r, int fd, int cpu, unsigned int pages)
 {
@@ -62,7 +69,7 @@ int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx)
 {
 	struct perf_event_mmap_page *pc = r->base;
 	unsigned char *data;
-	uint64_t head, tail, size = r->mask + 1;
+	uint64_t head, tail, size = r->mask + 1, released;
 	int n = 0, err = 0;
 
 	if (!pc)
@@ -71,6 +78,7 @@ int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx)
 	/* acquire: the record bytes are visible once data_head is */
 	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	tail = pc->data_tail;
+	released = tail;
 	while (tail < head) {
 		uint64_t off = tail & r->mask;
 		struct perf_event_header hdr;
@@ -104,6 +112,11 @@ int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx)
 		if (err < 0)
 			break;
 		n++;
+		if (tail - released >= RING_RELEASE_STEP) {
+			/* the record is in the writer's buffer: its ring bytes are free */
+			__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+			released = tail;
+		}
 	}
 	if (err == -EBADMSG)
 		tail = head; /* resynchronise: nothing after a bad header can be trusted */
