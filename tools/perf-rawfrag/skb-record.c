@@ -483,17 +483,22 @@ static void skb_unload(struct skb_state *st)
 
 /*
  * The filter translated to eBPF, or, when the translation or the verifier
- * fails, interpreted (-v says which and why).
+ * fails, interpreted (-v says which and why). PERF_RAWFRAG_SKB_FILTER=interpret
+ * forces the interpreter: to compare the two, and to test the fallback.
  */
 static int setup_program(struct skb_state *st, unsigned int snaplen, const struct skb_filter *f,
 			 const bool *hooks, int verbose)
 {
 	struct skb_splice sp = { .f = f };
+	const char *how = getenv("PERF_RAWFRAG_SKB_FILTER");
+	bool interp = how && !strcmp(how, "interpret");
 	int err = skb_register_sections();
 
 	if (err)
 		return err;
-	err = load_program(st, snaplen, f, hooks, f->len ? &sp : NULL);
+	if (interp && f->len && verbose)
+		fprintf(stderr, "perf rawfrag record: --skb: filter: PERF_RAWFRAG_SKB_FILTER=interpret\n");
+	err = load_program(st, snaplen, f, hooks, f->len && !interp ? &sp : NULL);
 	if (err && f->len && st->skel && err != -EPERM && err != -EACCES) {
 		if (verbose)
 			fprintf(stderr, "perf rawfrag record: --skb: filter: the translation failed (%s), "
@@ -506,6 +511,9 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 		if (!err && verbose)
 			fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, interpreted\n",
 				f->len);
+	} else if (!err && f->len && verbose && interp) {
+		fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, interpreted\n",
+			f->len);
 	} else if (!err && f->len && verbose) {
 		fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, translated to "
 			"eBPF (%zu instructions for skb hooks, %zu for xdp; 0 = not loaded)\n",
