@@ -472,6 +472,13 @@ static void test_refused(void **state)
 	assert_int_equal(out[cnt - 2].code, BPF_ALU | BPF_MOV | BPF_X);
 	assert_int_equal(out[cnt - 1].code, BPF_JMP | BPF_EXIT);
 	free(out);
+	/* 4095 indirect word loads (the longest translation): no jump out of 16-bit reach */
+	for (int i = 0; i < CBPF_XLATE_MAX_CBPF - 1; i++)
+		big[i] = 0x40 | 14ull << 32;
+	assert_int_equal(cbpf_xlate(big, CBPF_XLATE_MAX_CBPF, CBPF_LOAD_SKB, &out, &cnt, msg,
+				    sizeof(msg)), 0);
+	assert_true(cnt > 100 * (CBPF_XLATE_MAX_CBPF - 1));
+	free(out);
 }
 
 #define NEXPR (sizeof(exprs) / sizeof(exprs[0]))

@@ -106,6 +106,18 @@ static void here(struct xl *x, size_t at)
 		x->buf[at].off = (int16_t)(x->cnt - at - 1);
 }
 
+/*
+ * return 0 here unless the test (a jump code) holds: inline, not a jump to a
+ * shared label at the end, which a long program would put beyond the 16-bit
+ * reach of a jump
+ */
+static void reject_unless(struct xl *x, uint8_t code, uint8_t dst, int32_t imm)
+{
+	emit(x, code, dst, 0, 2, imm);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, R0, 0, 0, 0);
+	emit(x, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
 /* n bytes at the offset in w2 into dst, big-endian; 0 from the filter when out of the packet */
 static void ld_at(struct xl *x, uint8_t dst, uint32_t n)
 {
@@ -117,7 +129,7 @@ static void ld_at(struct xl *x, uint8_t dst, uint32_t n)
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, R4, 0, 0, n);
 	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0,
 	     x->how == CBPF_LOAD_XDP ? BPF_FUNC_xdp_load_bytes : BPF_FUNC_skb_load_bytes);
-	jmp_to(x, BPF_JMP | BPF_JNE | BPF_K, R0, 0, 0, x->n);
+	reject_unless(x, BPF_JMP | BPF_JEQ | BPF_K, R0, 0);
 	emit(x, BPF_LDX | BPF_MEM | sz[n], dst, R_FP, OFF_BUF, 0);
 	if (n > 1)
 		emit(x, BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, 8 * n);
@@ -296,12 +308,13 @@ static int xl_alu(struct xl *x, uint16_t c, uint32_t k)
 	if (BPF_SRC(c) == BPF_X) {
 		/* classic BPF: division by zero rejects the packet */
 		if (op == BPF_DIV || op == BPF_MOD)
-			jmp_to(x, BPF_JMP32 | BPF_JEQ | BPF_K, R_X, 0, 0, x->n);
+			reject_unless(x, BPF_JMP32 | BPF_JNE | BPF_K, R_X, 0);
 		alu_x(x, op, R_A, R_X);
 		return 0;
 	}
 	if ((op == BPF_DIV || op == BPF_MOD) && !k) {
-		jmp_to(x, BPF_JMP | BPF_JA, 0, 0, 0, x->n);
+		emit(x, BPF_ALU | BPF_MOV | BPF_K, R0, 0, 0, 0);
+		emit(x, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 		return 0;
 	}
 	/* the verifier refuses constant shifts past 31; x86 masks them the same way */
@@ -447,12 +460,9 @@ static void reachable(const uint64_t *cbpf, uint32_t n, bool *r)
 	}
 }
 
-/* the reject label: used by a failing load or division, or after a last non-return */
+/* a last instruction that is not a return falls through to a "return 0" */
 static bool need_reject(const struct xl *x, const uint64_t *cbpf)
 {
-	for (size_t i = 0; i < x->nfix; i++)
-		if (x->fix[i].to == x->n)
-			return true;
 	return BPF_CLASS(cbpf[x->n - 1] & 0xffff) != BPF_RET;
 }
 
