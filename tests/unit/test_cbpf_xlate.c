@@ -410,6 +410,8 @@ static const char *const exprs[] = {
 	"vlan and ether[(ip[9] & 3) + 11:4] == 0x81000064", "vlan and ether[(ip[9] & 7) + 9:4] > 0x100",
 	"vlan and ether[(ip[9] & 7) + 13:2] == 0x64", "vlan and ether[(ip[9] & 3) + 10:2] == 0x0181",
 	"ether[11:2] == 0x0181", "ether[10:4] == 0x00018100", "ether[15] == 0x64",
+	/* loads at and past the end of the first 128 bytes (copied once per packet) */
+	"udp[250] == 158", "ether[127:2] != 0x1234", "ether[126:2] > 0", "ether[125:4] > 0",
 };
 
 /* one expression (the test's state): every frame, every way of loading */

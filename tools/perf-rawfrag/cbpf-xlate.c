@@ -28,6 +28,14 @@ enum { R0, R1, R2, R3, R4, R5, R_CTX, R_A, R_X, R_TAG, R_FP };
 #define OFF_WIRELEN (-8)
 #define OFF_BUF (-16)
 #define OFF_MEM(k) (-80 + 4 * (int)(k))
+#define OFF_WINLEN (-88)
+/*
+ * The first WIN bytes of the packet, copied once per packet by one helper
+ * call: loads inside them are read from the stack (a few instructions), the
+ * rest through a helper call each (about 20 ns).
+ */
+#define WIN 128
+#define OFF_WIN (-88 - WIN)
 
 struct fix {
 	size_t at; /* the jump instruction */
@@ -118,11 +126,42 @@ static void reject_unless(struct xl *x, uint8_t code, uint8_t dst, int32_t imm)
 	emit(x, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 }
 
-/* n bytes at the offset in w2 into dst, big-endian; 0 from the filter when out of the packet */
+/* dst = dst << 8 | w0 */
+static void acc_byte(struct xl *x, uint8_t dst)
+{
+	alu_k(x, BPF_LSH, dst, 8);
+	alu_x(x, BPF_OR, dst, R0);
+}
+
+/*
+ * n bytes at the packet offset in w2 into dst, big-endian: from the window
+ * when inside what it holds, else by a helper call; 0 from the filter when
+ * out of the packet
+ */
 static void ld_at(struct xl *x, uint8_t dst, uint32_t n)
 {
 	static const uint8_t sz[5] = { 0, BPF_B, BPF_H, 0, BPF_W };
+	size_t far, short_pkt, fast;
 
+	far = jmp_fwd(x, BPF_JMP32 | BPF_JGT | BPF_K, R2, WIN - n);
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, R3, R_FP, OFF_WINLEN, 0);
+	emit(x, BPF_ALU | BPF_MOV | BPF_X, R4, R2, 0, 0);
+	alu_k(x, BPF_ADD, R4, n);
+	short_pkt = jmp_fwd(x, BPF_JMP32 | BPF_JGT | BPF_X, R4, 0);
+	x->buf[short_pkt].src_reg = R3;
+	/* fp - OFF_WIN + off, off in [0, WIN - n]: the verifier checks the range */
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R3, R_FP, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, R3, 0, 0, OFF_WIN);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_X, R3, R2, 0, 0);
+	/* byte by byte: the verifier refuses unaligned stack loads */
+	emit(x, BPF_LDX | BPF_MEM | BPF_B, dst, R3, 0, 0);
+	for (uint32_t i = 1; i < n; i++) {
+		emit(x, BPF_LDX | BPF_MEM | BPF_B, R0, R3, i, 0);
+		acc_byte(x, dst);
+	}
+	fast = jmp_fwd(x, BPF_JMP | BPF_JA, 0, 0);
+	here(x, far);
+	here(x, short_pkt);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R1, R_CTX, 0, 0);
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R3, R_FP, 0, 0);
 	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, R3, 0, 0, OFF_BUF);
@@ -133,13 +172,7 @@ static void ld_at(struct xl *x, uint8_t dst, uint32_t n)
 	emit(x, BPF_LDX | BPF_MEM | sz[n], dst, R_FP, OFF_BUF, 0);
 	if (n > 1)
 		emit(x, BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, 8 * n);
-}
-
-/* dst = dst << 8 | w0 */
-static void acc_byte(struct xl *x, uint8_t dst)
-{
-	alu_k(x, BPF_LSH, dst, 8);
-	alu_x(x, BPF_OR, dst, R0);
+	here(x, fast);
 }
 
 /* w0 = byte o (12..15) of the tag word */
@@ -399,9 +432,39 @@ static int xl_one(struct xl *x, uint32_t i, uint64_t w)
 	}
 }
 
+/*
+ * The window: min(packet length, WIN) bytes from offset 0 (the packet's
+ * length is the wire length less an offloaded tag), its length at
+ * OFF_WINLEN; 0 when the copy fails, and every load takes the helper path.
+ */
+static void window(struct xl *x)
+{
+	size_t untagged, fits, none, ok;
+
+	emit(x, BPF_LDX | BPF_MEM | BPF_W, R4, R_FP, OFF_WIRELEN, 0);
+	untagged = jmp_fwd(x, BPF_JMP32 | BPF_JEQ | BPF_K, R_TAG, 0);
+	alu_k(x, BPF_ADD, R4, -4);
+	here(x, untagged);
+	fits = jmp_fwd(x, BPF_JMP32 | BPF_JLE | BPF_K, R4, WIN);
+	emit(x, BPF_ALU | BPF_MOV | BPF_K, R4, 0, 0, WIN);
+	here(x, fits);
+	emit(x, BPF_STX | BPF_MEM | BPF_W, R_FP, R4, OFF_WINLEN, 0);
+	none = jmp_fwd(x, BPF_JMP32 | BPF_JEQ | BPF_K, R4, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R1, R_CTX, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_K, R2, 0, 0, 0);
+	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R3, R_FP, 0, 0);
+	emit(x, BPF_ALU64 | BPF_ADD | BPF_K, R3, 0, 0, OFF_WIN);
+	emit(x, BPF_JMP | BPF_CALL, 0, 0, 0,
+	     x->how == CBPF_LOAD_XDP ? BPF_FUNC_xdp_load_bytes : BPF_FUNC_skb_load_bytes);
+	ok = jmp_fwd(x, BPF_JMP | BPF_JEQ | BPF_K, R0, 0);
+	emit(x, BPF_ST | BPF_MEM | BPF_W, R_FP, 0, OFF_WINLEN, 0);
+	here(x, ok);
+	here(x, none);
+}
+
 static void prologue(struct xl *x, const uint64_t *cbpf)
 {
-	bool mem = false;
+	bool mem = false, pkt = false;
 
 	emit(x, BPF_ALU64 | BPF_MOV | BPF_X, R_CTX, R1, 0, 0);
 	emit(x, BPF_STX | BPF_MEM | BPF_W, R_FP, R2, OFF_WIRELEN, 0);
@@ -413,10 +476,15 @@ static void prologue(struct xl *x, const uint64_t *cbpf)
 
 		if ((BPF_CLASS(c) == BPF_LD || BPF_CLASS(c) == BPF_LDX) && BPF_MODE(c) == BPF_MEM)
 			mem = true;
+		if ((BPF_CLASS(c) == BPF_LD || BPF_CLASS(c) == BPF_LDX) &&
+		    (BPF_MODE(c) == BPF_ABS || BPF_MODE(c) == BPF_IND || BPF_MODE(c) == BPF_MSH))
+			pkt = true;
 	}
 	/* M[] read before written (libpcap never does) reads 0, not stale stack */
 	for (int k = 0; mem && k < BPF_MEMWORDS; k += 2)
 		emit(x, BPF_ST | BPF_MEM | BPF_DW, R_FP, 0, OFF_MEM(k), 0);
+	if (pkt)
+		window(x);
 }
 
 static int patch(struct xl *x, char *msg, size_t len)
