@@ -439,6 +439,7 @@ struct skb_splice {
 	const struct btf *btf;
 	struct cbpf_splice_mem mem;
 	size_t ninsns[2]; /* eBPF instructions per cbpf_load mode, 0 = not used */
+	int spliced; /* programs that got the filter */
 	char msg[256]; /* why the translation failed */
 };
 
@@ -472,6 +473,7 @@ static int skb_prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts 
 			return err;
 		}
 		sp->ninsns[m] = cnt;
+		sp->spliced++;
 	}
 	return 0;
 }
@@ -550,6 +552,13 @@ static void skb_unload(struct skb_state *st)
 	skb_log_len = 0;
 }
 
+/* dump programs loaded for these hooks (xdp: the frags one and the plain one) */
+static int loaded_progs(const bool *hooks)
+{
+	return hooks[RAWFRAG_SKB_HOOK_SOCKET] + hooks[RAWFRAG_SKB_HOOK_TC_INGRESS] +
+	       hooks[RAWFRAG_SKB_HOOK_TC_EGRESS] + 2 * hooks[RAWFRAG_SKB_HOOK_XDP];
+}
+
 /*
  * The filter translated to eBPF, or, when the translation or the verifier
  * fails, interpreted (-v says which and why). PERF_RAWFRAG_SKB_FILTER=interpret
@@ -568,6 +577,12 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	if (interp && f->len && verbose)
 		fprintf(stderr, "perf rawfrag record: --skb: filter: PERF_RAWFRAG_SKB_FILTER=interpret\n");
 	err = load_program(st, snaplen, f, hooks, f->len && !interp ? &sp : NULL);
+	/* a program left with the placeholder would pass every packet: not loaded */
+	if (!err && f->len && !interp && sp.spliced != loaded_progs(hooks)) {
+		snprintf(sp.msg, sizeof(sp.msg), "the placeholder was replaced in %d of %d programs",
+			 sp.spliced, loaded_progs(hooks));
+		err = -ENOENT;
+	}
 	if (err && f->len && st->skel && err != -EPERM && err != -EACCES) {
 		if (verbose)
 			fprintf(stderr, "perf rawfrag record: --skb: filter: the translation failed (%s), "
