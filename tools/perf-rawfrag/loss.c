@@ -2,8 +2,11 @@
 /*
  * Lost data is never silent: report and check call rf_loss_warn() after their
  * walk. The totals come from the library's stats (no cost for a lossless
- * file); only when something was lost is the file walked once more for the
- * breakdown per CPU (not possible on a pipe: totals only).
+ * file). The breakdown per CPU comes from the caller's counts when it kept
+ * them during a complete walk (report: one add per sample); otherwise, only
+ * when something was lost, the file is walked once more for it (not possible
+ * on a pipe: totals only). That second walk cost a lossy file a fifth of its
+ * report time.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,57 +17,66 @@
 
 #include "util.h"
 
-#define LOSS_MAX_CPUS 4096
-
-struct loss_cpu {
-	uint64_t samples, lost, lost_samples;
-};
-
-static int record_cpu(const struct rawfrag_file *f, const struct rawfrag_record *rec)
+struct rf_loss_cpus *rf_loss_cpus__new(void)
 {
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(f, rec);
-	const struct perf_event_attr *a = ev ? rawfrag_evsel__attr(ev) : NULL;
+	struct rf_loss_cpus *lc = calloc(1, sizeof(*lc));
+
+	if (lc)
+		lc->max = -1;
+	return lc;
+}
+
+/* LOST and LOST_SAMPLES: the events they say were lost, on the CPU of id */
+void rf_loss_cpus__lost(struct rf_loss_cpus *lc, const struct rawfrag_record *rec,
+			const struct rawfrag_sample *id, bool swap)
+{
+	struct rf_loss_cpu *c;
+
+	if (!id || !(id->sample_type & PERF_SAMPLE_CPU) || id->cpu >= RF_LOSS_MAX_CPUS)
+		return;
+	c = &lc->c[id->cpu];
+	if ((int)id->cpu > lc->max)
+		lc->max = (int)id->cpu;
+	if (rec->type == PERF_RECORD_LOST && rec->size >= 24)
+		c->lost += rawfrag__get64((const uint8_t *)rec->data + 16, swap);
+	else if (rec->type == PERF_RECORD_LOST_SAMPLES && rec->size >= 16)
+		c->lost_samples += rawfrag__get64((const uint8_t *)rec->data + 8, swap);
+}
+
+/* the second walk: samples and losses per CPU into lc (max -1: none, or no walk) */
+static void per_cpu(struct rawfrag_file *f, struct rf_loss_cpus *lc)
+{
+	struct rawfrag_record rec;
+	struct rawfrag_evsel *ev;
 	struct rawfrag_sample s;
 	bool swap = rawfrag_file__needs_swap(f);
 	int err;
 
-	if (!a || !(a->sample_type & PERF_SAMPLE_CPU))
-		return -1;
-	if (rec->type == PERF_RECORD_SAMPLE)
-		err = rawfrag_sample__parse(&s, a, rec, swap, NULL);
-	else if (a->sample_id_all)
-		err = rawfrag_sample__parse_id_trailer(&s, a, rec, swap, NULL);
-	else
-		return -1;
-	return err || s.cpu >= LOSS_MAX_CPUS ? -1 : (int)s.cpu;
-}
-
-/* the second walk: samples and losses per CPU; the highest CPU seen, or -1 */
-static int per_cpu(struct rawfrag_file *f, struct loss_cpu *c)
-{
-	struct rawfrag_record rec;
-	bool swap = rawfrag_file__needs_swap(f);
-	int max = -1, cpu;
-
 	if (rawfrag_file__rewind(f))
-		return -1;
+		return;
 	while (rawfrag_file__next(f, &rec) > 0) {
+		const struct perf_event_attr *a;
+
 		if (rec.type != PERF_RECORD_SAMPLE && rec.type != PERF_RECORD_LOST &&
 		    rec.type != PERF_RECORD_LOST_SAMPLES)
 			continue;
-		cpu = record_cpu(f, &rec);
-		if (cpu < 0)
+		ev = rawfrag_file__evsel_of(f, &rec);
+		a = ev ? rawfrag_evsel__attr(ev) : NULL;
+		if (!a || !(a->sample_type & PERF_SAMPLE_CPU))
 			continue;
-		if (cpu > max)
-			max = cpu;
 		if (rec.type == PERF_RECORD_SAMPLE)
-			c[cpu].samples++;
-		else if (rec.type == PERF_RECORD_LOST && rec.size >= 24)
-			c[cpu].lost += rawfrag__get64((const uint8_t *)rec.data + 16, swap);
-		else if (rec.size >= 16)
-			c[cpu].lost_samples += rawfrag__get64((const uint8_t *)rec.data + 8, swap);
+			err = rawfrag_sample__parse(&s, a, &rec, swap, NULL);
+		else if (a->sample_id_all)
+			err = rawfrag_sample__parse_id_trailer(&s, a, &rec, swap, NULL);
+		else
+			continue;
+		if (err)
+			continue;
+		if (rec.type == PERF_RECORD_SAMPLE)
+			rf_loss_cpus__sample(lc, &s);
+		else
+			rf_loss_cpus__lost(lc, &rec, &s, swap);
 	}
-	return max;
 }
 
 static double pct(uint64_t part, uint64_t rest)
@@ -72,13 +84,13 @@ static double pct(uint64_t part, uint64_t rest)
 	return part + rest ? 100.0 * (double)part / (double)(part + rest) : 0.0;
 }
 
-void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f)
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f,
+		  const struct rf_loss_cpus *cpus)
 {
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t events = fs->nr_other_records, lost = fs->nr_lost, lrec = fs->nr_lost_records;
 	uint64_t lsamples = fs->nr_lost_samples, samples = rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE);
-	struct loss_cpu *c;
-	int max;
+	struct rf_loss_cpus *walked = NULL;
 
 	if (!lost && !lsamples && !lrec)
 		return;
@@ -96,15 +108,21 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f)
 		" LOST records, %" PRIu64 " in LOST_SAMPLES (%.2f%% of %" PRIu64
 		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(lost + lsamples, samples),
 		samples + lost + lsamples);
-	c = calloc(LOSS_MAX_CPUS, sizeof(*c));
-	max = c ? per_cpu(f, c) : -1;
-	for (int i = 0; i <= max; i++) {
-		if (!c[i].lost && !c[i].lost_samples)
+	if (!cpus) {
+		walked = rf_loss_cpus__new();
+		if (walked)
+			per_cpu(f, walked);
+		cpus = walked;
+	}
+	for (int i = 0; cpus && i <= cpus->max; i++) {
+		const struct rf_loss_cpu *c = &cpus->c[i];
+
+		if (!c->lost && !c->lost_samples)
 			continue;
 		fprintf(stderr, "  cpu %d: lost %" PRIu64 " events (%.2f%% of %" PRIu64
-			" samples + lost)\n", i, c[i].lost + c[i].lost_samples,
-			pct(c[i].lost + c[i].lost_samples, c[i].samples),
-			c[i].samples + c[i].lost + c[i].lost_samples);
+			" samples + lost)\n", i, c->lost + c->lost_samples,
+			pct(c->lost + c->lost_samples, c->samples),
+			c->samples + c->lost + c->lost_samples);
 	}
-	free(c);
+	free(walked);
 }
