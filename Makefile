@@ -164,6 +164,16 @@ $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) $(LIBPERF_CFLAGS) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS)
 
+# the translator against libpcap's interpreter: with the tool's objects, and the
+# oracle apart (libpcap's struct bpf_insn and the kernel's share the name)
+CBPF_TEST_OBJS := $(O)/tools/perf-rawfrag/cbpf-xlate.o $(O)/tools/perf-rawfrag/skb-filter.o \
+	$(O)/tests/unit/pcap_oracle.o
+$(O)/tests/test_cbpf_xlate: tests/unit/test_cbpf_xlate.c $(CBPF_TEST_OBJS) $(LIB_A)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -I. -Ilib $(LDFLAGS_COMMON) -o $@ $< $(CBPF_TEST_OBJS) $(LIB_A) \
+		$(PKG_LIBS) $(PCAP_LIBS) -lcmocka
+
 # the fuzz harness with a replay main(), for the test suite (no libFuzzer needed)
 $(FUZZ_REPLAY): tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A)
 	$(call msg,CC,$@)
@@ -250,4 +260,4 @@ clean:
 # Every object and every test program (unit tests, generators, the fuzz replay)
 # depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
 # tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(O)/tests/unit/pcap_oracle.d $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

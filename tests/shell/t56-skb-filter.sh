@@ -5,10 +5,12 @@
 # the same frames (compared by content: tcpdump -xx without times), on the socket
 # hook, and for a subset on tc-ingress, tc-egress and xdp. The frames
 # (tests/scripts/pkt_mix.py) go through lo of a namespace made here, so no other
-# traffic mixes in. Bad expressions: libpcap's message, exit 2.
+# traffic mixes in. The filter runs translated to eBPF on every hook (record -v
+# says so); the same subset again through the interpreter, the fallback
+# (PERF_RAWFRAG_SKB_FILTER=interpret). Bad expressions: libpcap's message, exit 2.
 source "$(dirname "$0")/lib.sh"
 MIX=$TOP/tests/scripts/pkt_mix.py
-t_plan 63
+t_plan 73
 
 if ! is_root; then t_skip_rest "skb filters: needs root"; fi
 if ! command -v tcpdump >/dev/null || ! command -v ip >/dev/null; then
@@ -27,7 +29,7 @@ ip -n "$NS" link set lo up
 rec() {
 	local name=$1 hook=$2 f=()
 	[ $# -gt 2 ] && f=(--filter "$3")
-	ip netns exec "$NS" "$RAWFRAG" record --skb lo --hook "$hook" "${f[@]}" -a -e dummy -q \
+	ip netns exec "$NS" "$RAWFRAG" record --skb lo --hook "$hook" "${f[@]}" -a -e dummy -q -v \
 		-o "$name.data" -- python3 "$MIX" --dev lo >"$name.rec" 2>&1 &&
 		"$RAWFRAG" report -i "$name.data" --format pcapng -o "$name.pcapng" 2>>"$name.rec"
 }
@@ -54,14 +56,14 @@ exprs=(
 hook_exprs=("udp and not port 9053" "vlan 100" "icmp[0] == 8" "len > 200" "not ip")
 
 check() {
-	local hook=$1 e=$2 name=f$3
-	if ! rec "$name" "$hook" "$e"; then t_fail "$hook: '$e': record" "$(tail -3 "$name.rec")"; return; fi
+	local hook=$1 e=$2 name=f$3 h=${4:-$1}
+	if ! rec "$name" "$hook" "$e"; then t_fail "$h: '$e': record" "$(tail -3 "$name.rec")"; return; fi
 	pkts all.pcapng "$e" >want.txt
 	pkts "$name.pcapng" >got.txt
 	if cmp -s want.txt got.txt; then
-		t_ok "$hook: '$e': the $(wc -l <got.txt) packets tcpdump selects"
+		t_ok "$h: '$e': the $(wc -l <got.txt) packets tcpdump selects"
 	else
-		t_fail "$hook: '$e': packets differ from tcpdump -r all.pcapng '$e'" \
+		t_fail "$h: '$e': packets differ from tcpdump -r all.pcapng '$e'" \
 			"want $(wc -l <want.txt), got $(wc -l <got.txt)" "$(diff want.txt got.txt | head -4 | cut -c1-160)"
 	fi
 }
@@ -70,6 +72,18 @@ for e in "${exprs[@]}"; do check socket "$e" $((i++)); done
 for h in tc-ingress tc-egress xdp; do
 	for e in "${hook_exprs[@]}"; do check "$h" "$e" $((i++)); done
 done
+# how it ran: translated, on each hook, for every expression (f0.. in the order above)
+first=0
+for h in socket tc-ingress tc-egress xdp; do
+	n=$([ $h = socket ] && echo ${#exprs[@]} || echo ${#hook_exprs[@]})
+	got=$(for ((j = first; j < first + n; j++)); do grep -l "translated to eBPF" "f$j.rec"; done | wc -l)
+	t_eq "$h: the filter runs translated to eBPF for all $n expressions" "$n" "$got"
+	first=$((first + n))
+done
+export PERF_RAWFRAG_SKB_FILTER=interpret
+for e in "${hook_exprs[@]}"; do check socket "$e" $((i++)) "socket, interpreted"; done
+unset PERF_RAWFRAG_SKB_FILTER
+t_grep "the interpreter ran when asked" "classic instructions, interpreted" "f$((i - 1)).rec"
 # the filters above select between 1 and all-but-one of the frames: none is trivial
 sel=$(for e in "${exprs[@]}"; do pkts all.pcapng "$e" | wc -l; done | sort -n | sed -n '1p;$p' | tr '\n' ' ')
 t_eq "every expression selects some frames and not all" "ok" \

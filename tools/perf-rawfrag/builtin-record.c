@@ -47,6 +47,7 @@ static const char record_usage[] =
 	"        --buildid-all     build-ids of every mapped DSO, not only those with samples\n"
 	"        --duration <s>    stop after this many seconds\n"
 	"    -q, --quiet           no summary\n"
+	"    -v, --verbose         more messages (--skb: how the filter runs)\n"
 	"        --skb <ifaces>    dump packets of these interfaces with BPF (comma list)\n"
 	"        --hook <hooks>    --skb attach points: socket, tc-ingress, tc-egress, xdp,\n"
 	"                          xdp-entry, xdp-exit (xdp on an interface with its own XDP\n"
@@ -84,6 +85,7 @@ static const struct option record_options[] = {
 	{ "buildid-all", no_argument, NULL, OPT_BUILDID_ALL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "skb", required_argument, NULL, OPT_SKB },
 	{ "hook", required_argument, NULL, OPT_HOOK },
 	{ "snaplen", required_argument, NULL, OPT_SNAPLEN },
@@ -242,6 +244,7 @@ static int parse_opt(int c, const char *arg, struct record_opts *o, struct skb_o
 	case 'o': o->output = arg; return 0;
 	case 'g': o->callchain = true; o->cg_mode = RF_CG_FP; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 'v': so->verbose++; return 0;
 	case 'T': return 0; /* TIME is always sampled */
 	case 'd': o->sample_addr = true; return 0;
 	case 'N': o->no_buildid_cache = true; return 0;
@@ -300,7 +303,7 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, the workload; ':': we say what is wrong */
-	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:o:m:r:c:F:gqhI::Tdk:z::NB", record_options,
+	while ((c = getopt_long(argc, argv, "+:e:aC:p:t:o:m:r:c:F:gqvhI::Tdk:z::NB", record_options,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			ret = getopt_error(c, argc, argv);

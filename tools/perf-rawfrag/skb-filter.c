@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --filter for --skb: the whole pcap-filter(7) language, compiled by libpcap
- * for DLT_EN10MB into classic BPF, then checked and packed for the bounded
- * interpreter in skbdump.bpf.c, which runs it on every hook (socket, tc, xdp)
- * before anything is written to the ring.
+ * for DLT_EN10MB into classic BPF, then checked and packed: cbpf-xlate.c
+ * translates it to eBPF for every hook (socket, tc, xdp), and the bounded
+ * interpreter in skbdump.bpf.c runs it when the translation cannot be loaded.
  *
- * Checked here so that the BPF side needs no check of its own beyond bounds:
+ * Checked here so that the interpreter needs no check of its own beyond bounds:
  * every opcode is one the interpreter knows, jumps go forward and stay inside
  * the program, scratch memory indexes are < 16, the last instruction returns.
  */

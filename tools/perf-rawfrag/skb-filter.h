@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* --skb --filter: libpcap's classic BPF for skbdump.bpf.c's interpreter (skb-filter.c). */
+/* --skb --filter: libpcap's classic BPF, for cbpf-xlate.c and skbdump.bpf.c's interpreter. */
 #ifndef __PERF_RAWFRAG_SKB_FILTER_H
 #define __PERF_RAWFRAG_SKB_FILTER_H
 
@@ -9,7 +9,7 @@
 /* as skbdump.bpf.c's CBPF_MAX_INSNS (the kernel's BPF_MAXINSNS for classic BPF) */
 #define SKB_FILTER_MAX_INSNS 4096
 
-/* the program in the layout of skbdump.bpf.c's f_insns; len 0 = no filter */
+/* the program in the layout of skbdump.bpf.c's f_insns (and cbpf_xlate()'s); len 0 = no filter */
 struct skb_filter {
 	uint32_t len;
 	uint64_t insns[SKB_FILTER_MAX_INSNS];

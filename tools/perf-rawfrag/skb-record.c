@@ -30,6 +30,7 @@
 #include <arpa/inet.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <rawfrag/skbdump.h>
@@ -37,6 +38,7 @@
 #include "record.h"
 #include "skb.h"
 #include "skb-filter.h"
+#include "cbpf-xlate.h"
 #include "skb-xdp.h"
 #include "tools/perf-rawfrag/bpf/skbdump.skel.h"
 
@@ -73,24 +75,25 @@ static size_t skb_log_len;
 
 static int skb_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char *line = NULL, *p;
 	int n;
-	char *p;
 
 	/* the verifier log and libbpf's errors come at WARN/INFO; DEBUG is noise */
 	if (level == LIBBPF_DEBUG)
 		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	if (n <= 0)
+	/* whole: the verifier log comes as one message, and its end says why */
+	n = vasprintf(&line, fmt, ap);
+	if (n <= 0) {
+		free(line);
 		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
+	}
 	p = realloc(skb_log, skb_log_len + n + 1);
-	if (!p)
-		return 0;
-	memcpy(p + skb_log_len, line, n + 1);
-	skb_log = p;
-	skb_log_len += n;
+	if (p) {
+		memcpy(p + skb_log_len, line, n + 1);
+		skb_log = p;
+		skb_log_len += n;
+	}
+	free(line);
 	return 0;
 }
 
@@ -424,22 +427,104 @@ static int open_events(struct record *rec, struct skb_state *st, const char *nam
 	return err;
 }
 
-static int setup_program(struct skb_state *st, unsigned int snaplen, const struct skb_filter *f,
-			 const bool *hooks)
+/*
+ * The filter as the prepare-load callback sees it: libbpf runs the callback
+ * of our "rawfrag/..." sections for each program right before its load, with
+ * the program relocated (subprograms appended, maps resolved), which is where
+ * the translated filter replaces rawfrag_filter_skb()/rawfrag_filter_xdp().
+ * One load at a time (the tool is single-threaded while it sets up).
+ */
+struct skb_splice {
+	const struct skb_filter *f;
+	const struct btf *btf;
+	struct cbpf_splice_mem mem;
+	size_t ninsns[2]; /* eBPF instructions per cbpf_load mode, 0 = not used */
+	int spliced; /* programs that got the filter */
+	char msg[256]; /* why the translation failed */
+};
+
+static struct skb_splice *skb_splice_cur;
+
+#define SKB_SEC_FRAGS 1 /* cookie: an xdp.frags program */
+
+static int skb_prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long cookie)
+{
+	static const char *const stub[] = { [CBPF_LOAD_SKB] = "rawfrag_filter_skb",
+					    [CBPF_LOAD_XDP] = "rawfrag_filter_xdp" };
+	struct skb_splice *sp = skb_splice_cur;
+
+	if (cookie & SKB_SEC_FRAGS)
+		opts->prog_flags |= BPF_F_XDP_HAS_FRAGS;
+	for (int m = 0; sp && m < 2; m++) {
+		struct bpf_insn *body;
+		size_t cnt;
+		int err = cbpf_xlate(sp->f->insns, sp->f->len, m, &body, &cnt, sp->msg,
+				     sizeof(sp->msg));
+
+		if (err)
+			return err;
+		err = cbpf_splice(prog, opts, sp->btf, stub[m], body, cnt, &sp->mem);
+		free(body);
+		if (err == -ENOENT)
+			continue;
+		if (err) {
+			snprintf(sp->msg, sizeof(sp->msg), "cannot put it in program %s: %s",
+				 bpf_program__name(prog), strerror(-err));
+			return err;
+		}
+		sp->ninsns[m] = cnt;
+		sp->spliced++;
+	}
+	return 0;
+}
+
+/* our section names, each with the program type libbpf would give the usual one */
+static int skb_register_sections(void)
+{
+	static const struct {
+		const char *sec;
+		enum bpf_prog_type type;
+		enum bpf_attach_type attach;
+		long cookie;
+	} secs[] = {
+		{ "rawfrag/socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, 0 },
+		{ "rawfrag/tc", BPF_PROG_TYPE_SCHED_CLS, 0, 0 },
+		{ "rawfrag/xdp", BPF_PROG_TYPE_XDP, BPF_XDP, 0 },
+		{ "rawfrag/xdp.frags", BPF_PROG_TYPE_XDP, BPF_XDP, SKB_SEC_FRAGS },
+	};
+	static bool done;
+
+	for (size_t i = 0; !done && i < sizeof(secs) / sizeof(secs[0]); i++) {
+		LIBBPF_OPTS(libbpf_prog_handler_opts, o, .cookie = secs[i].cookie,
+			    .prog_prepare_load_fn = skb_prepare_load);
+		int id = libbpf_register_prog_handler(secs[i].sec, secs[i].type, secs[i].attach, &o);
+
+		if (id < 0) {
+			skb_err("cannot register the BPF section %s with libbpf: %s", secs[i].sec,
+				strerror(-id));
+			return id;
+		}
+	}
+	done = true;
+	return 0;
+}
+
+/* open and load the skeleton; xlate: with the filter translated (sp) */
+static int load_program(struct skb_state *st, unsigned int snaplen, const struct skb_filter *f,
+			const bool *hooks, struct skb_splice *sp)
 {
 	struct skbdump_bpf__rodata *ro;
 	int err;
 
 	st->skel = skbdump_bpf__open();
-	if (!st->skel) {
-		err = -errno;
-		skb_err("cannot open the BPF object: %s", strerror(-err));
-		return err;
-	}
+	if (!st->skel)
+		return -errno;
 	ro = st->skel->rodata;
 	ro->snaplen = snaplen;
 	ro->f_len = f->len;
-	memcpy((void *)ro->f_insns, f->insns, f->len * sizeof(f->insns[0]));
+	ro->f_xlated = sp != NULL;
+	if (!sp)
+		memcpy((void *)ro->f_insns, f->insns, f->len * sizeof(f->insns[0]));
 	/* load only what is attached: an unsupported program type fails alone */
 	bpf_program__set_autoload(st->skel->progs.skbdump_socket, hooks[RAWFRAG_SKB_HOOK_SOCKET]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_tc_ingress,
@@ -448,8 +533,79 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 				  hooks[RAWFRAG_SKB_HOOK_TC_EGRESS]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_xdp, hooks[RAWFRAG_SKB_HOOK_XDP]);
 	bpf_program__set_autoload(st->skel->progs.skbdump_xdp_mb, hooks[RAWFRAG_SKB_HOOK_XDP]);
+	if (sp)
+		sp->btf = bpf_object__btf(st->skel->obj);
+	skb_splice_cur = sp;
 	err = skbdump_bpf__load(st->skel);
-	if (err == -EPERM || err == -EACCES) {
+	skb_splice_cur = NULL;
+	if (sp)
+		cbpf_splice_mem__free(&sp->mem);
+	return err;
+}
+
+static void skb_unload(struct skb_state *st)
+{
+	skbdump_bpf__destroy(st->skel);
+	st->skel = NULL;
+	free(skb_log);
+	skb_log = NULL;
+	skb_log_len = 0;
+}
+
+/* dump programs loaded for these hooks (xdp: the frags one and the plain one) */
+static int loaded_progs(const bool *hooks)
+{
+	return hooks[RAWFRAG_SKB_HOOK_SOCKET] + hooks[RAWFRAG_SKB_HOOK_TC_INGRESS] +
+	       hooks[RAWFRAG_SKB_HOOK_TC_EGRESS] + 2 * hooks[RAWFRAG_SKB_HOOK_XDP];
+}
+
+/*
+ * The filter translated to eBPF, or, when the translation or the verifier
+ * fails, interpreted (-v says which and why). PERF_RAWFRAG_SKB_FILTER=interpret
+ * forces the interpreter: to compare the two, and to test the fallback.
+ */
+static int setup_program(struct skb_state *st, unsigned int snaplen, const struct skb_filter *f,
+			 const bool *hooks, int verbose)
+{
+	struct skb_splice sp = { .f = f };
+	const char *how = getenv("PERF_RAWFRAG_SKB_FILTER");
+	bool interp = how && !strcmp(how, "interpret");
+	int err = skb_register_sections();
+
+	if (err)
+		return err;
+	if (interp && f->len && verbose)
+		fprintf(stderr, "perf rawfrag record: --skb: filter: PERF_RAWFRAG_SKB_FILTER=interpret\n");
+	err = load_program(st, snaplen, f, hooks, f->len && !interp ? &sp : NULL);
+	/* a program left with the placeholder would pass every packet: not loaded */
+	if (!err && f->len && !interp && sp.spliced != loaded_progs(hooks)) {
+		snprintf(sp.msg, sizeof(sp.msg), "the placeholder was replaced in %d of %d programs",
+			 sp.spliced, loaded_progs(hooks));
+		err = -ENOENT;
+	}
+	if (err && f->len && st->skel && err != -EPERM && err != -EACCES) {
+		if (verbose)
+			fprintf(stderr, "perf rawfrag record: --skb: filter: the translation failed (%s), "
+				"falling back to the interpreter\n",
+				sp.msg[0] ? sp.msg : "the verifier refused it");
+		if (verbose > 1)
+			skb_log_tail(12);
+		skb_unload(st);
+		err = load_program(st, snaplen, f, hooks, NULL);
+		if (!err && verbose)
+			fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, interpreted\n",
+				f->len);
+	} else if (!err && f->len && verbose && interp) {
+		fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, interpreted\n",
+			f->len);
+	} else if (!err && f->len && verbose) {
+		fprintf(stderr, "perf rawfrag record: --skb: filter: %u classic instructions, translated to "
+			"eBPF (%zu instructions for skb hooks, %zu for xdp; 0 = not loaded)\n",
+			f->len, sp.ninsns[CBPF_LOAD_SKB], sp.ninsns[CBPF_LOAD_XDP]);
+	}
+	if (!st->skel) {
+		skb_err("cannot open the BPF object: %s", strerror(-err));
+	} else if (err == -EPERM || err == -EACCES) {
 		skb_err("loading BPF programs is not permitted (%s): run as root or with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN",
 			strerror(-err));
 	} else if (err) {
@@ -530,7 +686,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		goto out;
 	}
 	/* from here on st is freed by record__delete() */
-	err = setup_program(st, snaplen, filt, hooks);
+	err = setup_program(st, snaplen, filt, hooks, opts->verbose);
 	if (err)
 		goto out;
 

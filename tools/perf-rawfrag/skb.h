@@ -15,6 +15,7 @@ struct skb_opts {
 	const char *hooks; /* "socket" (default), "tc-ingress", "tc-egress", "xdp"; comma list */
 	unsigned int snaplen; /* 0 = default 256 */
 	const char *filter; /* pcap-filter(7) expression or NULL */
+	int verbose; /* -v: say whether the filter is translated or interpreted */
 };
 
 /*

@@ -7,7 +7,12 @@
  * in BPF_F_CTXLEN_MASK.
  *
  * The optional filter is libpcap's classic BPF for the --filter expression,
- * interpreted here before anything is written (see filter()).
+ * run before anything is written (see filter()): translated to eBPF and put
+ * in place of rawfrag_filter_skb()/rawfrag_filter_xdp() at load time
+ * (cbpf-xlate.c, cbpf-splice.c), or, when that fails, interpreted here.
+ *
+ * The sections are the tool's own ("rawfrag/..."): libpcap's program is
+ * spliced in by the prepare-load callback libbpf runs for them (skb-record.c).
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
@@ -53,6 +58,25 @@ const volatile __u8 skip_lo_outgoing = 1;
 #define CBPF_MAX_INSNS 4096 /* BPF_MAXINSNS; a power of two for the mask */
 const volatile __u32 f_len;
 const volatile __u64 f_insns[CBPF_MAX_INSNS];
+/* 1: the filter is the translated program in rawfrag_filter_*(), not f_insns */
+const volatile __u8 f_xlated;
+
+/*
+ * Placeholders for the translated filter, replaced whole at load time:
+ * f(ctx, wire length, VLAN tag word or 0) returns classic BPF's verdict
+ * (0 = reject). Global, so that the compiler keeps the call whatever this
+ * body returns, and using every argument, so that it passes each one (it
+ * leaves out what the body ignores); never run as written.
+ */
+__noinline int rawfrag_filter_skb(struct __sk_buff *skb, __u32 wirelen, __u32 tag)
+{
+	return skb->len ^ wirelen ^ tag;
+}
+
+__noinline int rawfrag_filter_xdp(struct xdp_md *ctx, __u32 wirelen, __u32 tag)
+{
+	return ctx->ingress_ifindex ^ wirelen ^ tag;
+}
 
 static __always_inline void count(__u32 i)
 {
@@ -263,6 +287,15 @@ static __always_inline bool filter(void *ctx, bool xdp, __u32 wirelen, int vlan)
 {
 	struct vm v = { .ctx = ctx, .wirelen = wirelen };
 
+	/* one read of f_xlated (volatile): the other hook's placeholder stays out */
+	if (f_xlated) {
+		if (xdp)
+			return rawfrag_filter_xdp(ctx, wirelen, 0) != 0;
+		/* the frame as the pcapng shows it: an offloaded tag is back in it */
+		if (vlan >= 0)
+			return rawfrag_filter_skb(ctx, wirelen + 4, 0x81000000u | (vlan & 0xffff)) != 0;
+		return rawfrag_filter_skb(ctx, wirelen, 0) != 0;
+	}
 	if (vlan >= 0) {
 		v.tagged = true;
 		v.wirelen += 4;
@@ -329,7 +362,7 @@ static __always_inline void dump_skb(struct __sk_buff *skb, __u8 hook, __u8 dir)
  * return value is how much of the packet the socket queues: 0, the socket is
  * never read; the program only sends the dump.
  */
-SEC("socket")
+SEC("rawfrag/socket")
 int skbdump_socket(struct __sk_buff *skb)
 {
 	bool out = skb->pkt_type == PACKET_OUTGOING;
@@ -341,14 +374,14 @@ int skbdump_socket(struct __sk_buff *skb)
 }
 
 /* tcx or clsact: TC_ACT_UNSPEC (-1) lets the next program or the default decide */
-SEC("tc")
+SEC("rawfrag/tc")
 int skbdump_tc_ingress(struct __sk_buff *skb)
 {
 	dump_skb(skb, RAWFRAG_SKB_HOOK_TC_INGRESS, RAWFRAG_SKB_DIR_IN);
 	return -1;
 }
 
-SEC("tc")
+SEC("rawfrag/tc")
 int skbdump_tc_egress(struct __sk_buff *skb)
 {
 	dump_skb(skb, RAWFRAG_SKB_HOOK_TC_EGRESS, RAWFRAG_SKB_DIR_OUT);
@@ -385,13 +418,13 @@ static __always_inline int dump_xdp(struct xdp_md *ctx)
  * frags program there makes the stack rebuild the skb and later hooks (tc
  * ingress) then see it without its MAC header.
  */
-SEC("xdp.frags")
+SEC("rawfrag/xdp.frags")
 int skbdump_xdp_mb(struct xdp_md *ctx)
 {
 	return dump_xdp(ctx);
 }
 
-SEC("xdp")
+SEC("rawfrag/xdp")
 int skbdump_xdp(struct xdp_md *ctx)
 {
 	return dump_xdp(ctx);
