@@ -924,7 +924,7 @@ static int run(struct report *r)
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
-	rf_loss_warn("report", r->input, r->file);
+	rf_loss_warn("report", r->input, r->sess);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:

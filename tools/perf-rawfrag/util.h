@@ -65,6 +65,6 @@ void rf_time__free(struct rf_time *t);
  * the lost events per CPU on stderr (walks a regular file once more for that).
  * Call after the walk, once the file's stats are no longer needed.
  */
-void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f);
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s);
 
 #endif
