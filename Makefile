@@ -144,10 +144,12 @@ $(DLFILTER): $(PLUGIN_SRCS) $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -shared $(LDFLAGS_COMMON) -o $@ $(PLUGIN_SRCS) $(LIB_OBJS) $(PKG_LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(LIB_A)
+# what several unit tests build their input from (tests/unit/fixture.h)
+UNIT_FIXTURE := $(O)/tests/unit/fixture.o
+$(O)/tests/%: tests/unit/%.c $(UNIT_FIXTURE) $(LIB_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) $(PKG_LIBS) -lcmocka
 
 $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(call msg,CC,$@)
@@ -240,4 +242,4 @@ clean:
 # Every object and every test program (unit tests, generators, the fuzz replay)
 # depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
 # tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_FIXTURE:.o=.d) $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)
