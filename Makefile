@@ -83,7 +83,7 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
+.PHONY: all deps run test test-quick fuzz bench doc check-abi check-layers clean install uninstall mutate
 
 # A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
 # one line instead of failing at link time. Goals that run the set-up first pass.
@@ -122,6 +122,11 @@ $(LIB_SO): $(LIB_SO_REAL)
 # public headers must name the same functions.
 check-abi: $(LIB_SO)
 	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
+
+# The reader's layers (lib/include/internal/file.h): no part includes a header
+# of its own layer or above.
+check-layers:
+	$(Q)scripts/check-layers.sh lib
 
 # BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
 $(O)/%.bpf.o: %.bpf.c
@@ -180,7 +185,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
 	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay \
 		build/asan/tests/fuzz-tool-replay
-	$(Q)$(MAKE) --no-print-directory check-abi
+	$(Q)$(MAKE) --no-print-directory check-abi check-layers
 	$(Q)bash tests/run.sh
 
 fuzz:
