@@ -5,17 +5,17 @@
  * one error, messages through the print callback, allocations kept until
  * close; file_core.c) plus inline byte-order helpers.
  *
- * The reader is layered; each part includes only the headers of the parts
- * below it, so none depends on one above:
+ * The reader is layered; each part includes only the headers of the layers
+ * below its own, so none depends on one above (scripts/check-layers.sh):
  *
- *   file.h          core: the structs, errors, messages, kept allocations
- *   attr.h          attr bytes -> host attr (needs nothing of the file)
- *   evsel.h         evsels, their ids and the id hash (file_evsel.c)
- *   features.h      feature payloads -> env and evsel names (header_features.c)
- *   header.h        file mode's header, attrs and feature sections (header.c)
- *   pipe.h          pipe mode, and the user records that describe the file (pipe.c)
- *   compress.h      PERF_RECORD_COMPRESSED (compress.c)
- *   file.c          open, the record walk, close: the public rawfrag_file API
+ *   0  file.h       core: the structs, errors, messages, kept allocations
+ *      attr.h       attr bytes -> host attr (needs nothing of the file)
+ *   1  evsel.h      evsels, their ids and the id hash (file_evsel.c)
+ *   2  features.h   feature payloads -> env and evsel names (header_features.c)
+ *      compress.h   PERF_RECORD_COMPRESSED (compress.c)
+ *   3  header.h     file mode's header, attrs and feature sections (header.c)
+ *      pipe.h       pipe mode, and the user records that describe the file (pipe.c)
+ *   4  file.c       open, the record walk, close: the public rawfrag_file API
  *
  * Ownership: a rawfrag_file owns everything hanging off it: the current mmap
  * window of the data section, the feature payload buffers (read with pread, they
