@@ -69,6 +69,10 @@ TOOL := $(O)/perf-rawfrag
 BPF_SRCS := $(sort $(wildcard tools/perf-rawfrag/bpf/*.bpf.c))
 BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
+# BPF programs the tests attach themselves (e.g. an XDP program to coexist with)
+TEST_BPF_SRCS := $(sort $(wildcard tests/bpf/*.bpf.c))
+TEST_BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(TEST_BPF_SRCS)) \
+	$(patsubst %.bpf.c,$(O)/%.nobtf.o,$(TEST_BPF_SRCS))
 
 DLFILTER := $(O)/plugins/rawfrag-dlfilter.so
 PLUGIN_SRCS := $(sort $(wildcard plugins/dlfilter/*.c)) plugins/common/rfplugin.c
@@ -81,7 +85,7 @@ TEST_HELPER_BINS := $(patsubst tests/gen/%.c,$(O)/tests/%,$(TEST_HELPER_SRCS))
 TOOL_LIBS := $(LIB_A) $(LIBPERF_LIBS) $(PKG_LIBS) $(PCAP_LIBS) -lpthread -ldl
 FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
-all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS)
+all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS) $(TEST_BPF_OBJS)
 
 .PHONY: all deps run test test-quick fuzz bench doc check-abi check-layers clean install uninstall mutate
 
@@ -134,6 +138,12 @@ $(O)/%.bpf.o: %.bpf.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
 		-Ilib/include -c $< -o $@
+# the same without BTF (no -g): programs that cannot be traced with fentry/fexit
+$(O)/tests/bpf/%.nobtf.o: tests/bpf/%.bpf.c
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
+		-c $< -o $@
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@

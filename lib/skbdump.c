@@ -18,6 +18,13 @@ static const char *const hook_names[] = {
 	[RAWFRAG_SKB_HOOK_TC_INGRESS] = "tc-ingress",
 	[RAWFRAG_SKB_HOOK_TC_EGRESS] = "tc-egress",
 	[RAWFRAG_SKB_HOOK_XDP] = "xdp",
+	[RAWFRAG_SKB_HOOK_XDP_ENTRY] = "xdp-entry",
+	[RAWFRAG_SKB_HOOK_XDP_EXIT] = "xdp-exit",
+};
+
+/* enum xdp_action of <linux/bpf.h> */
+static const char *const xdp_actions[] = {
+	"XDP_ABORTED", "XDP_DROP", "XDP_PASS", "XDP_TX", "XDP_REDIRECT",
 };
 
 #define NR_HOOKS (sizeof(hook_names) / sizeof(hook_names[0]))
@@ -95,6 +102,11 @@ int rawfrag_skb_dump__split(struct rawfrag_skb_dump *d, const void *raw, size_t 
 const char *rawfrag_skb_hook__name(unsigned int hook)
 {
 	return hook < NR_HOOKS ? hook_names[hook] : "unknown";
+}
+
+const char *rawfrag_skb_xdp_action__name(unsigned int action)
+{
+	return action < sizeof(xdp_actions) / sizeof(xdp_actions[0]) ? xdp_actions[action] : "XDP_?";
 }
 
 int rawfrag_skb_hook__parse(const char *name)

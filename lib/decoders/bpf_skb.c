@@ -67,6 +67,12 @@ struct skb_split {
 	const char *why; /* !found: reason */
 };
 
+/* the hooks on someone else's XDP program: no skb, so no mark or hash */
+static bool is_xdp_trace(uint8_t hook)
+{
+	return hook == RAWFRAG_SKB_HOOK_XDP_ENTRY || hook == RAWFRAG_SKB_HOOK_XDP_EXIT;
+}
+
 static const char *dir_name(uint8_t d)
 {
 	return d == RAWFRAG_SKB_DIR_IN ? "In" : d == RAWFRAG_SKB_DIR_OUT ? "Out" : "?";
@@ -360,11 +366,17 @@ static int skb_text(void *priv, const struct rawfrag_raw *raw, const struct rawf
 	if (x.ours) {
 		rawfrag_out__printf(out, "%s %s %s ", ifname(sp, x.m.ifindex, buf), rawfrag_skb_hook__name(x.m.hook),
 				    dir_name(x.m.dir));
-		if (verbose)
+		if (verbose && is_xdp_trace(x.m.hook))
+			rawfrag_out__printf(out, "[prog id %u proto %#06x caplen %u snaplen %u] ",
+					    x.m.xdp_prog_id, x.m.protocol, x.m.caplen, x.m.snaplen);
+		else if (verbose)
 			rawfrag_out__printf(out,
 					    "[pkt_type %u mark %#x hash %#x proto %#06x caplen %u snaplen %u%s] ",
 					    x.m.pkt_type, x.m.mark, x.m.hash, x.m.protocol, x.m.caplen,
 					    x.m.snaplen, x.m.flags & RAWFRAG_SKB_F_VLAN ? " vlan" : "");
+		/* the traced program's verdict on the packet that follows */
+		if (x.m.flags & RAWFRAG_SKB_F_XDP_ACTION)
+			rawfrag_out__printf(out, "%s ", rawfrag_skb_xdp_action__name(x.m.xdp_action));
 		/* the tag was taken off the bytes by the driver or the stack */
 		if (x.m.flags & RAWFRAG_SKB_F_VLAN)
 			rawfrag_out__printf(out, "vlan %u (offloaded), p %u, ", x.m.vlan_tci & 0xfff,
@@ -431,8 +443,15 @@ static void our_meta_fields(const struct skb_priv *sp, const struct rawfrag_skb_
 	rawfrag_emit__hex(em, "protocol", m->protocol);
 	if (m->flags & RAWFRAG_SKB_F_VLAN)
 		rawfrag_emit__u64(em, "vlan_tci", m->vlan_tci);
-	rawfrag_emit__u64(em, "mark", m->mark);
-	rawfrag_emit__hex(em, "hash", m->hash);
+	if (is_xdp_trace(m->hook)) {
+		rawfrag_emit__u64(em, "xdp_prog_id", m->xdp_prog_id);
+		if (m->flags & RAWFRAG_SKB_F_XDP_ACTION)
+			rawfrag_emit__str(em, "xdp_action",
+					  rawfrag_skb_xdp_action__name(m->xdp_action), (size_t)-1);
+	} else {
+		rawfrag_emit__u64(em, "mark", m->mark);
+		rawfrag_emit__hex(em, "hash", m->hash);
+	}
 	rawfrag_emit__end_object(em);
 }
 

@@ -27,7 +27,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pkt_send import gen  # noqa: E402
 
-HOOKS = {1: "socket", 2: "tc-ingress", 3: "tc-egress", 4: "xdp"}
+HOOKS = {1: "socket", 2: "tc-ingress", 3: "tc-egress", 4: "xdp", 5: "xdp-entry", 6: "xdp-exit"}
 
 
 def read_pcap(path):

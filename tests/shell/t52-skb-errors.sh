@@ -21,10 +21,10 @@ err "unknown hook" "unknown hook 'bogus'" --skb lo --hook socket,bogus
 # libpcap's own messages (tests/shell/t56-skb-filter.sh compares them with tcpdump's)
 err "bad filter" "--filter 'tcp or': can't parse filter expression: syntax error" --skb lo --filter "tcp or"
 err "filter: bad port" "--filter 'port 70000': illegal port number 70000 > 65535" --skb lo --filter "port 70000"
-# the second xdp attach on lo fails after the socket and the first xdp are attached:
-# everything attached so far must be undone
-err "hook busy (partial attach undone)" "cannot attach hook xdp to interface lo: .*another program" \
-	--skb lo,lo --hook socket,xdp
+# xdp-entry fails (lo had no XDP program to trace) after the socket, tc-ingress
+# and our xdp are attached: everything attached so far must be undone
+err "a late hook fails (partial attach undone)" "xdp-entry/xdp-exit: lo has no XDP program to trace" \
+	--skb lo --hook socket,tc-ingress,xdp,xdp-entry
 
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	chmod a+rwx "$T"

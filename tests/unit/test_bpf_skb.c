@@ -99,8 +99,9 @@ static void udp4(struct frame *f, uint32_t payload)
 struct meta_in {
 	uint32_t magic, caplen, orig, snap;
 	uint16_t meta_len;
-	uint8_t hook, dir;
+	uint8_t hook, dir, flags;
 	uint32_t ifindex;
+	uint32_t xdp_action, xdp_prog_id; /* hooks xdp-entry, xdp-exit */
 };
 
 /* raw = meta (our struct) + caplen frame bytes + pad of 0xee (stale) */
@@ -126,6 +127,11 @@ static uint8_t *make_raw(const struct frame *f, const struct meta_in *mi, uint32
 	uint8_t *r = malloc(sz);
 
 	m.caplen = cap;
+	m.flags = mi->flags;
+	if (m.hook == RAWFRAG_SKB_HOOK_XDP_ENTRY || m.hook == RAWFRAG_SKB_HOOK_XDP_EXIT) {
+		m.xdp_action = mi->xdp_action;
+		m.xdp_prog_id = mi->xdp_prog_id;
+	}
 	assert_non_null(r);
 	memset(r, 0xee, sz);
 	memcpy(r, &m, sizeof(m));
@@ -346,6 +352,37 @@ static void test_udp_text_json(void **state)
 	assert_true(has(r[1].json, "\"orig_len\":1042,\"caplen\":256"));
 	assert_true(has(r[2].text, "veth0 tc-egress Out "));
 	assert_true(has(r[2].text, "UDP, length 1"));
+	fx_free(&fx);
+	free(r);
+}
+
+/* dumps at the entry and exit of someone else's XDP program: its id and action */
+static void test_xdp_trace(void **state)
+{
+	struct fixture fx = { 0 };
+	struct result *r = calloc(2, sizeof(*r));
+	struct meta_in mi = { .ifindex = 7, .xdp_prog_id = 77 };
+	struct frame f;
+	uint32_t sz;
+
+	udp4(&f, 10);
+	mi.hook = RAWFRAG_SKB_HOOK_XDP_ENTRY;
+	fx_add(&fx, 0, make_raw(&f, &mi, 0, &sz), &sz);
+	mi.hook = RAWFRAG_SKB_HOOK_XDP_EXIT;
+	mi.flags = RAWFRAG_SKB_F_XDP_ACTION;
+	mi.xdp_action = 1; /* XDP_DROP */
+	fx_add(&fx, 0, make_raw(&f, &mi, 0, &sz), &sz);
+	fx_write(&fx);
+	fx_decode(&fx, NULL, r);
+
+	assert_true(has(r[0].text, "veth0 xdp-entry In 02:00:00:00:00:01 > 02:00:00:00:00:02, "));
+	assert_true(has(r[0].json, "\"hook\":\"xdp-entry\""));
+	assert_true(has(r[0].json, "\"xdp_prog_id\":77"));
+	assert_null(strstr(r[0].json, "xdp_action"));
+	assert_null(strstr(r[0].json, "\"mark\""));
+	assert_true(has(r[1].text, "veth0 xdp-exit In XDP_DROP 02:00:00:00:00:01 > 02:00:00:00:00:02, "));
+	assert_true(has(r[1].text, "UDP, length 10"));
+	assert_true(has(r[1].json, "\"xdp_prog_id\":77,\"xdp_action\":\"XDP_DROP\""));
 	fx_free(&fx);
 	free(r);
 }
@@ -653,6 +690,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_udp_text_json),
+		cmocka_unit_test(test_xdp_trace),
 		cmocka_unit_test(test_protocols),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_foreign),

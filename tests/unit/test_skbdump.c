@@ -118,19 +118,25 @@ static void test_split_bad(void **state)
 
 static void test_hooks(void **state)
 {
-	static const char *const names[] = { "socket", "tc-ingress", "tc-egress", "xdp" };
+	static const char *const names[] = { "socket", "tc-ingress", "tc-egress",
+					     "xdp", "xdp-entry", "xdp-exit" };
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 6; i++) {
 		assert_int_equal(rawfrag_skb_hook__parse(names[i]), i + 1);
 		assert_string_equal(rawfrag_skb_hook__name(i + 1), names[i]);
 	}
 	assert_string_equal(rawfrag_skb_hook__name(0), "none");
-	assert_string_equal(rawfrag_skb_hook__name(5), "unknown");
+	assert_string_equal(rawfrag_skb_hook__name(7), "unknown");
 	assert_string_equal(rawfrag_skb_hook__name(0xffffffffu), "unknown");
 	assert_int_equal(rawfrag_skb_hook__parse("none"), -EINVAL);
 	assert_int_equal(rawfrag_skb_hook__parse("XDP"), -EINVAL);
 	assert_int_equal(rawfrag_skb_hook__parse(""), -EINVAL);
 	assert_int_equal(rawfrag_skb_hook__parse(NULL), -EINVAL);
+	assert_string_equal(rawfrag_skb_xdp_action__name(0), "XDP_ABORTED");
+	assert_string_equal(rawfrag_skb_xdp_action__name(2), "XDP_PASS");
+	assert_string_equal(rawfrag_skb_xdp_action__name(4), "XDP_REDIRECT");
+	assert_string_equal(rawfrag_skb_xdp_action__name(5), "XDP_?");
+	assert_string_equal(rawfrag_skb_xdp_action__name(0xffffffffu), "XDP_?");
 }
 
 static void test_event_names(void **state)

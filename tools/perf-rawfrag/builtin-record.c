@@ -45,7 +45,9 @@ static const char record_usage[] =
 	"        --duration <s>    stop after this many seconds\n"
 	"    -q, --quiet           no summary\n"
 	"        --skb <ifaces>    dump packets of these interfaces with BPF (comma list)\n"
-	"        --hook <hooks>    --skb attach points: socket, tc-ingress, tc-egress, xdp\n"
+	"        --hook <hooks>    --skb attach points: socket, tc-ingress, tc-egress, xdp,\n"
+	"                          xdp-entry, xdp-exit (xdp on an interface with its own XDP\n"
+	"                          program: fentry/fexit on it, at its entry and exit)\n"
 	"        --snaplen <n>     --skb bytes per packet (default 256, 0 = the largest, 65436)\n"
 	"    -h, --help            this help\n\n";
 

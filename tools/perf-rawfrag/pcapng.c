@@ -285,7 +285,7 @@ static uint32_t epb_flags(const struct rawfrag_skb_meta *m)
 	uint32_t fl = m->dir == RAWFRAG_SKB_DIR_IN ? EPB_IN : m->dir == RAWFRAG_SKB_DIR_OUT ? EPB_OUT : 0;
 
 	/* xdp runs before the stack has classified the packet: pkt_type says nothing */
-	if (m->dir == RAWFRAG_SKB_DIR_IN && m->hook != RAWFRAG_SKB_HOOK_XDP && m->pkt_type < 4)
+	if (m->dir == RAWFRAG_SKB_DIR_IN && m->hook < RAWFRAG_SKB_HOOK_XDP && m->pkt_type < 4)
 		fl |= rx[m->pkt_type];
 	return fl;
 }
@@ -324,7 +324,7 @@ static bool do_sample(struct pcap *pc, struct rawfrag_session *sess,
 {
 	const char *name = rawfrag_evsel__name(evsel), *why = NULL;
 	struct rawfrag_skb_dump d;
-	char comment[96];
+	char comment[128];
 	struct epb e;
 	int err;
 
@@ -348,8 +348,11 @@ static bool do_sample(struct pcap *pc, struct rawfrag_session *sess,
 		pc->clock_off = clock_offset(rawfrag_file__env(rawfrag_session__file(sess)));
 		pc->clock_set = true;
 	}
-	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s", smp->cpu, smp->pid,
-		 smp->tid, comm_of(pc, sess, smp->pid, smp->time));
+	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s%s%s", smp->cpu, smp->pid,
+		 smp->tid, comm_of(pc, sess, smp->pid, smp->time),
+		 d.meta.flags & RAWFRAG_SKB_F_XDP_ACTION ? " xdp_action " : "",
+		 d.meta.flags & RAWFRAG_SKB_F_XDP_ACTION ?
+			 rawfrag_skb_xdp_action__name(d.meta.xdp_action) : "");
 	e.ts = smp->time + pc->clock_off;
 	e.pkt = d.data;
 	e.caplen = d.meta.caplen;

@@ -6,7 +6,9 @@
  * Everything attached dies with the process: socket hook = an AF_PACKET socket
  * (closed on exit), tc hooks = tcx links (kernel 6.6+; on older kernels a
  * clsact filter removed by the cleanup, which a crash would leave behind),
- * xdp = a bpf_link (driver mode if the driver has it, else generic).
+ * xdp = a bpf_link (driver mode if the driver has it, else generic), or, when
+ * the interface already has an XDP program, fentry/fexit links on that
+ * program (skb-xdp.c).
  *
  * Ownership: struct skb_state owns the skeleton, sockets and links; it is freed
  * by the cleanup registered with the record (record__delete()).
@@ -35,6 +37,7 @@
 #include "record.h"
 #include "skb.h"
 #include "skb-filter.h"
+#include "skb-xdp.h"
 #include "tools/perf-rawfrag/bpf/skbdump.skel.h"
 
 /* uapi values of kernels newer than the build host's headers */
@@ -42,7 +45,8 @@
 #define SKB_TCX_EGRESS 47
 
 #define SKB_MAX_IFACES 32
-#define SKB_MAX_ATTACH (SKB_MAX_IFACES * 4)
+#define SKB_NR_HOOKS (RAWFRAG_SKB_HOOK_XDP_EXIT + 1)
+#define SKB_MAX_ATTACH (SKB_MAX_IFACES * SKB_NR_HOOKS)
 #define SKB_NAME_MAX 4096
 
 struct skb_attach {
@@ -52,6 +56,7 @@ struct skb_attach {
 	struct bpf_tc_hook tc_hook; /* clsact fallback */
 	struct bpf_tc_opts tc_opts;
 	bool tc_attached, tc_created;
+	struct skb_xdp *xdp; /* xdp-entry/xdp-exit on the interface's own program */
 };
 
 struct skb_state {
@@ -126,6 +131,8 @@ static void skb_state__detach(struct skb_state *st)
 		if (a->fd >= 0)
 			close(a->fd);
 		a->fd = -1;
+		skb_xdp__close(a->xdp);
+		a->xdp = NULL;
 		if (a->tc_attached) {
 			a->tc_opts.prog_fd = a->tc_opts.prog_id = a->tc_opts.flags = 0;
 			bpf_tc_detach(&a->tc_hook, &a->tc_opts);
@@ -302,6 +309,68 @@ static int attach_one(struct skb_state *st, struct skb_attach *a, const char *if
 	return err;
 }
 
+/*
+ * The hooks of one interface. With an XDP program already there, "xdp" traces
+ * that program at its entry and exit instead of failing next to it, as xdpdump
+ * does; "xdp-entry"/"xdp-exit" ask for one of them.
+ */
+static int attach_iface(struct skb_state *st, int ifindex, const char *ifname, const bool *hooks,
+			unsigned int snaplen, bool filtered)
+{
+	struct skb_xdp_opts xo = {
+		.entry = hooks[RAWFRAG_SKB_HOOK_XDP_ENTRY],
+		.exit = hooks[RAWFRAG_SKB_HOOK_XDP_EXIT],
+		.snaplen = snaplen,
+		.events_fd = bpf_map__fd(st->skel->maps.events),
+		.stats_fd = bpf_map__fd(st->skel->maps.stats),
+	};
+	struct skb_attach *a;
+	char msg[256];
+	uint32_t id = 0;
+	int err;
+
+	if (hooks[RAWFRAG_SKB_HOOK_XDP] || xo.entry || xo.exit) {
+		err = skb_xdp__attached(ifindex, &id);
+		if (err) {
+			skb_err("cannot query the XDP program of %s: %s", ifname, strerror(-err));
+			return err;
+		}
+	}
+	if (hooks[RAWFRAG_SKB_HOOK_XDP] && id)
+		xo.entry = xo.exit = true;
+	for (int h = 1; h <= RAWFRAG_SKB_HOOK_XDP; h++) {
+		if (!hooks[h] || (h == RAWFRAG_SKB_HOOK_XDP && id))
+			continue;
+		a = &st->att[st->nr_att++];
+		a->hook = h;
+		a->ifindex = ifindex;
+		err = attach_one(st, a, ifname);
+		if (err)
+			return err;
+	}
+	if (!xo.entry && !xo.exit)
+		return 0;
+	if (!id) {
+		skb_err("hook xdp-entry/xdp-exit: %s has no XDP program to trace ('--hook xdp' attaches ours)",
+			ifname);
+		return -ENOENT;
+	}
+	if (filtered) {
+		skb_err("--filter is not applied at xdp-entry/xdp-exit, where %s's own XDP program (id %u) is traced: record without --filter (tcpdump -r of the pcapng selects afterwards) or use --hook tc-ingress",
+			ifname, id);
+		return -EOPNOTSUPP;
+	}
+	a = &st->att[st->nr_att++];
+	a->hook = RAWFRAG_SKB_HOOK_XDP_ENTRY;
+	a->ifindex = ifindex;
+	err = skb_xdp__open(&a->xdp, ifindex, ifname, id, &xo, msg, sizeof(msg));
+	if (err) {
+		skb_err("xdp on %s: %s", ifname, msg);
+		skb_log_tail(8);
+	}
+	return err;
+}
+
 /* one bpf-output event per recorded cpu, each put in the events map */
 static int open_events(struct record *rec, struct skb_state *st, const char *name, int *fds,
 		       int n)
@@ -396,7 +465,7 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 	char *ifcopy = NULL, *hkcopy = NULL, *ifn[SKB_MAX_IFACES], *hkn[8], msg[256], name[SKB_NAME_MAX];
 	uint32_t ifidx[SKB_MAX_IFACES];
 	int nif, nhk, err = -EINVAL, ncpu, *fds = NULL;
-	bool hooks[5] = {};
+	bool hooks[SKB_NR_HOOKS] = {};
 	libbpf_print_fn_t old_print;
 	unsigned int snaplen = opts->snaplen ? opts->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
 	struct skb_filter *filt = NULL;
@@ -441,7 +510,8 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		int h = rawfrag_skb_hook__parse(hkn[i]);
 
 		if (h < 0) {
-			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp)", hkn[i]);
+			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp, xdp-entry, xdp-exit)",
+				hkn[i]);
 			goto out;
 		}
 		hooks[h] = true;
@@ -492,20 +562,12 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 	}
 
 	for (int i = 0; i < nif; i++) {
-		for (int h = 1; h < 5; h++) {
-			struct skb_attach *a;
-
-			if (!hooks[h])
-				continue;
-			a = &st->att[st->nr_att++];
-			a->hook = h;
-			a->ifindex = ifidx[i];
-			err = attach_one(st, a, ifn[i]);
-			if (err) {
-				skb_state__detach(st);
-				st->loaded = false; /* no summary for a run that never started */
-				goto out;
-			}
+		err = attach_iface(st, ifidx[i], ifn[i], hooks, snaplen,
+				   opts->filter && *opts->filter);
+		if (err) {
+			skb_state__detach(st);
+			st->loaded = false; /* no summary for a run that never started */
+			goto out;
 		}
 	}
 out:

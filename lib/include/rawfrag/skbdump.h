@@ -44,6 +44,13 @@ enum rawfrag_skb_hook {
 	RAWFRAG_SKB_HOOK_TC_INGRESS = 2,
 	RAWFRAG_SKB_HOOK_TC_EGRESS = 3,
 	RAWFRAG_SKB_HOOK_XDP = 4,
+	/*
+	 * fentry and fexit of an XDP program attached by someone else (the
+	 * interface's own program): the packet as that program gets it and as
+	 * it leaves it, with the action it returned (RAWFRAG_SKB_F_XDP_ACTION)
+	 */
+	RAWFRAG_SKB_HOOK_XDP_ENTRY = 5,
+	RAWFRAG_SKB_HOOK_XDP_EXIT = 6,
 };
 
 enum rawfrag_skb_dir {
@@ -54,6 +61,7 @@ enum rawfrag_skb_dir {
 
 /* flags */
 #define RAWFRAG_SKB_F_VLAN 0x01 /* vlan_tci holds an offloaded tag (not in the bytes) */
+#define RAWFRAG_SKB_F_XDP_ACTION 0x02 /* xdp_action holds the traced program's return value */
 
 /* the event name of a dump: RAWFRAG_SKB_EVENT_PREFIX then "IFINDEX=NAME" pairs */
 #define RAWFRAG_SKB_EVENT_PREFIX "skbdump:"
@@ -72,8 +80,15 @@ struct rawfrag_skb_meta {
 	__u32 snaplen; /* the capture limit in force */
 	__u16 protocol; /* skb->protocol (EtherType), host order */
 	__u16 vlan_tci; /* with RAWFRAG_SKB_F_VLAN */
-	__u32 mark; /* skb->mark */
-	__u32 hash; /* skb->hash (0 if not computed) */
+	/* the xdp-entry/xdp-exit hooks have no skb: their own values share the space */
+	union {
+		__u32 mark; /* skb->mark */
+		__u32 xdp_action; /* with RAWFRAG_SKB_F_XDP_ACTION: XDP_ABORTED .. XDP_REDIRECT */
+	};
+	union {
+		__u32 hash; /* skb->hash (0 if not computed) */
+		__u32 xdp_prog_id; /* xdp-entry, xdp-exit: id of the traced XDP program */
+	};
 };
 
 #ifndef __bpf__
@@ -111,10 +126,15 @@ struct rawfrag_skb_dump {
 RAWFRAG_API int rawfrag_skb_dump__split(struct rawfrag_skb_dump *d, const void *raw,
 					size_t size, const char **why);
 
-/* "socket", "tc-ingress", "tc-egress", "xdp"; "none" for 0, "unknown" past the end */
+/*
+ * "socket", "tc-ingress", "tc-egress", "xdp", "xdp-entry", "xdp-exit"; "none"
+ * for 0, "unknown" past the end
+ */
 RAWFRAG_API const char *rawfrag_skb_hook__name(unsigned int hook);
 /* the enum rawfrag_skb_hook of a name above (not "none"), or -EINVAL */
 RAWFRAG_API int rawfrag_skb_hook__parse(const char *name);
+/* "XDP_ABORTED", "XDP_DROP", "XDP_PASS", "XDP_TX", "XDP_REDIRECT"; else "XDP_?" */
+RAWFRAG_API const char *rawfrag_skb_xdp_action__name(unsigned int action);
 
 /*
  * Write the event name for n interfaces into buf (always NUL-terminated).
