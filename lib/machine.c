@@ -470,6 +470,9 @@ static int do_ksymbol(struct rawfrag_machine *m, const struct rawfrag_record *re
 	return maps_insert(&m->kmaps, &map);
 }
 
+static int add_bid(struct rawfrag_machine *m, const uint8_t *p, uint64_t avail, bool swap,
+		   uint16_t *esz_out);
+
 int rawfrag_machine__process_record(struct rawfrag_machine *m, const struct rawfrag_record *rec,
 				    bool swap)
 {
@@ -482,6 +485,12 @@ int rawfrag_machine__process_record(struct rawfrag_machine *m, const struct rawf
 		return do_fork(m, rec, swap);
 	case PERF_RECORD_KSYMBOL:
 		return do_ksymbol(m, rec, swap);
+	case RAWFRAG_RECORD_HEADER_BUILD_ID: {
+		uint16_t esz;
+		int ret = add_bid(m, rec->data, rec->size, swap, &esz);
+
+		return ret == -ENOMEM ? ret : 0;
+	}
 	default:
 		return 0;
 	}
@@ -764,7 +773,48 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 
 /* ---- setup ---- */
 
-/* HEADER_BUILD_ID: build_id_event entries (header, pid, 24 bytes of id, name) */
+/*
+ * One build_id_event (header, pid, 24 bytes of id, name): an entry of the
+ * HEADER_BUILD_ID feature, or a PERF_RECORD_HEADER_BUILD_ID record of a pipe
+ * (perf inject -b). A DSO met before its id, whose symbols are not loaded
+ * yet, takes it as perf's dso__set_build_id() does. 0, -EINVAL (malformed),
+ * -ENOMEM.
+ */
+static int add_bid(struct rawfrag_machine *m, const uint8_t *p, uint64_t avail, bool swap,
+		   uint16_t *esz_out)
+{
+	uint16_t misc, esz;
+	struct rf_bid *b;
+	size_t nlen;
+
+	if (avail < 37)
+		return -EINVAL;
+	misc = rawfrag__get16(p + 4, swap);
+	esz = rawfrag__get16(p + 6, swap);
+	if (esz < 37 || esz > avail)
+		return -EINVAL;
+	*esz_out = esz;
+	nlen = strnlen((const char *)p + 36, esz - 36);
+	b = realloc(m->bids, (size_t)(m->nr_bids + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	m->bids = b;
+	b = &m->bids[m->nr_bids];
+	b->name = strndup((const char *)p + 36, nlen);
+	if (!b->name)
+		return -ENOMEM;
+	memcpy(b->bid, p + 12, 20);
+	b->size = (misc & MISC_BUILD_ID_SIZE) && p[32] <= 20 ? p[32] : 20;
+	m->nr_bids++;
+	for (struct rf_dso *d = m->dsos; d; d = d->next)
+		if (!d->bid_size && !d->loaded && !strcmp(d->name, b->name)) {
+			memcpy(d->bid, b->bid, b->size);
+			d->bid_size = b->size;
+		}
+	return 0;
+}
+
+/* the HEADER_BUILD_ID feature: build_id_event entries one after the other */
 static int read_build_ids(struct rawfrag_machine *m, struct rawfrag_file *f)
 {
 	bool swap = rawfrag_file__needs_swap(f);
@@ -772,26 +822,13 @@ static int read_build_ids(struct rawfrag_machine *m, struct rawfrag_file *f)
 	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_BUILD_ID, &size);
 
 	while (p && off + 36 < size) {
-		uint16_t misc = rawfrag__get16(p + off + 4, swap);
-		uint16_t esz = rawfrag__get16(p + off + 6, swap);
-		struct rf_bid *b;
-		size_t nlen;
+		uint16_t esz = 0;
+		int ret = add_bid(m, p + off, size - off, swap, &esz);
 
-		if (esz < 37 || esz > size - off)
+		if (ret == -EINVAL)
 			break;
-		nlen = strnlen((const char *)p + off + 36, esz - 36);
-		b = realloc(m->bids, (size_t)(m->nr_bids + 1) * sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		m->bids = b;
-		b = &m->bids[m->nr_bids];
-		b->name = strndup((const char *)p + off + 36, nlen);
-		if (!b->name)
-			return -ENOMEM;
-		memcpy(b->bid, p + off + 12, 20);
-		b->size = (misc & MISC_BUILD_ID_SIZE) && p[off + 32] <= 20 ?
-				  p[off + 32] : 20;
-		m->nr_bids++;
+		if (ret)
+			return ret;
 		off += esz;
 	}
 	return 0;

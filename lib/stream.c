@@ -256,6 +256,9 @@ static int user_record(struct rf_stream *st, const struct rawfrag_record *rec)
 			ret = handler_ret(st, st->t.describe(st->user_tool, st->s, &ev));
 	} else if (rec->type == RAWFRAG_RECORD_FINISHED_ROUND && st->oq) {
 		ret = handler_ret(st, oe_queue__round(st->oq));
+	} else if (rec->type == RAWFRAG_RECORD_HEADER_BUILD_ID && st->obs) {
+		/* a pipe's build-id table (perf inject -b): maps met later use it */
+		ret = handler_ret(st, st->obs(st->obs_ctx, st->s, &ev));
 	}
 	if (!ret && st->t.user)
 		ret = handler_ret(st, st->t.user(st->user_tool, st->s, &ev));

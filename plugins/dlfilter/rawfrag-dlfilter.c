@@ -12,6 +12,9 @@
  *       producer=NAME  keep only samples decoded by NAME (tracepoint, ibs_op, ...)
  *       strict     stale (non-zero) pad counts as a violation
  *       where=EXPR keep only samples whose decoded fields match EXPR (report --where)
+ *       frames     print the sample's ip and call chain as perf resolves them for a
+ *                  dlfilter, one JSON object in report --format json's shape
+ *                  ("ip", "sym", "symoff", "dso", "callchain"), before perf's line
  *
  * The plugin opens the same perf.data itself (file=PATH, else perf script's -i/--input,
  * else ./perf.data) for what the samples alone do not carry: the tracing formats, CPUID,
@@ -24,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +52,7 @@ struct plugin {
 	struct rawfrag_out *wout; /* the fields as JSON for where= */
 	struct rawfrag_emit *wem;
 	enum mode mode;
-	bool strict;
+	bool strict, frames;
 	const char *producer;
 	uint64_t nr_samples, nr_kept, nr_errors, nr_warnings;
 	bool failed; /* a sample could not be checked: no summary that looks clean */
@@ -71,7 +75,7 @@ static void plugin_free(struct plugin *p)
 	free(p);
 }
 
-static struct plugin *plugin_new(const char *path, enum mode mode, bool strict,
+static struct plugin *plugin_new(const char *path, enum mode mode, bool strict, bool frames,
 				 const char *producer, const char *where)
 {
 	struct plugin *p = calloc(1, sizeof(*p));
@@ -93,6 +97,7 @@ static struct plugin *plugin_new(const char *path, enum mode mode, bool strict,
 	}
 	p->mode = mode;
 	p->strict = strict;
+	p->frames = frames;
 	p->producer = producer;
 	p->out = rawfrag_out__new(-1);
 	if (!p->out || rfp_open(&p->rfp, path, strict, plugin_print, NULL, &err)) {
@@ -154,6 +159,71 @@ static void sample_from_dlfilter(const struct perf_dlfilter_sample *s, struct ra
 	o->raw_data = s->raw_data;
 }
 
+/* ---- frames as perf resolves them for a dlfilter ---- */
+
+/* "ip":..,"sym":..,"symoff":..,"dso":.. of report's JSON */
+static void al_json(struct rawfrag_out *o, uint64_t ip, const struct perf_dlfilter_al *al)
+{
+	rawfrag_out__printf(o, "\"ip\":\"0x%" PRIx64 "\",\"sym\":", ip);
+	if (al && al->sym) {
+		rawfrag_out__json_str(o, al->sym, (size_t)-1);
+		rawfrag_out__printf(o, ",\"symoff\":%u,\"dso\":", al->symoff);
+	} else {
+		rawfrag_out__puts(o, "null,\"symoff\":null,\"dso\":");
+	}
+	if (al && al->dso)
+		rawfrag_out__json_str(o, al->dso, (size_t)-1);
+	else
+		rawfrag_out__puts(o, "null");
+}
+
+/*
+ * PERF_SAMPLE_CALLCHAIN as perf hands it over (raw_callchain, PERF_CONTEXT_*
+ * markers included), each address through perf's resolve_address(). The ip
+ * shown is perf script's: the offset in the DSO for user frames. perf gives a
+ * dlfilter neither the user registers nor the stack copy, so a DWARF chain's
+ * user part and inlined frames are not there.
+ */
+static void chain_json(struct rawfrag_out *o, const struct perf_dlfilter_sample *sample,
+		       void *ctx)
+{
+	uint32_t n = 0;
+
+	rawfrag_out__puts(o, ",\"callchain\":[");
+	for (uint64_t i = 0; i < sample->raw_callchain_nr && n < 127; i++) {
+		uint64_t a = sample->raw_callchain[i];
+		struct perf_dlfilter_al al = { .size = sizeof(al) };
+		bool ok;
+
+		if (a >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;
+		ok = perf_dlfilter_fns.resolve_address &&
+		     !perf_dlfilter_fns.resolve_address(ctx, a, &al);
+		rawfrag_out__puts(o, n++ ? ",{" : "{");
+		al_json(o, ok && al.dso && !al.is_kernel_ip ? al.addr : a, ok ? &al : NULL);
+		rawfrag_out__putc(o, '}');
+	}
+	rawfrag_out__putc(o, ']');
+}
+
+static void print_frames(struct plugin *p, const struct perf_dlfilter_sample *sample, void *ctx,
+			 FILE *f)
+{
+	const struct perf_dlfilter_al *al =
+		perf_dlfilter_fns.resolve_ip ? perf_dlfilter_fns.resolve_ip(ctx) : NULL;
+	const char *text;
+	size_t len;
+
+	rawfrag_out__reset(p->out);
+	rawfrag_out__putc(p->out, '{');
+	al_json(p->out, sample->ip, al);
+	if (sample->raw_callchain)
+		chain_json(p->out, sample, ctx);
+	rawfrag_out__putc(p->out, '}');
+	text = rawfrag_out__mem(p->out, &len);
+	fprintf(f, "  rawfrag frames: %.*s\n", (int)len, text);
+}
+
 /* ---- dlfilter entry points ---- */
 
 RAWFRAG_PLUGIN_API int start(void **data, void *ctx);
@@ -180,7 +250,7 @@ int start(void **data, void *ctx)
 	char path[4096];
 	const char *producer = NULL, *where = NULL;
 	enum mode mode = MODE_CHECK;
-	bool strict = false, file_arg = false;
+	bool strict = false, file_arg = false, frames = false;
 	char **args = NULL;
 	int argc = 0;
 	enum rfp_input in = rfp_perf_input(path, sizeof(path));
@@ -197,6 +267,8 @@ int start(void **data, void *ctx)
 			mode = MODE_DECODE;
 		else if (!strcmp(args[i], "strict"))
 			strict = true;
+		else if (!strcmp(args[i], "frames"))
+			frames = true;
 		else if (!strncmp(args[i], "file=", 5)) {
 			snprintf(path, sizeof(path), "%s", args[i] + 5);
 			file_arg = true;
@@ -206,15 +278,15 @@ int start(void **data, void *ctx)
 			where = args[i] + 6;
 		else {
 			fprintf(stderr, "rawfrag-dlfilter: unknown --dlarg '%s' (want check, "
-					"violations, decode, strict, file=PATH, producer=NAME, "
-					"where=EXPR)\n",
+					"violations, decode, frames, strict, file=PATH, "
+					"producer=NAME, where=EXPR)\n",
 				args[i]);
 			return -EINVAL;
 		}
 	}
 	if ((in == RFP_INPUT_PIPE && !file_arg) || !strcmp(path, "-"))
 		return refuse_pipe();
-	*data = plugin_new(path, mode, strict, producer, where);
+	*data = plugin_new(path, mode, strict, frames, producer, where);
 	return *data ? 0 : -EINVAL;
 }
 
@@ -292,6 +364,8 @@ int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ct
 	}
 	if (keep && p->mode == MODE_DECODE)
 		print_decoded(p, &r, stdout);
+	if (keep && p->frames)
+		print_frames(p, sample, ctx, stdout);
 	p->nr_kept += keep;
 	if (rfp_trim_violations(&p->rfp, p->strict, 4096))
 		return -1;
@@ -327,6 +401,7 @@ const char *filter_description(const char **long_description)
 {
 	if (long_description)
 		*long_description =
-			"--dlarg check|violations|decode|strict|file=PATH|producer=NAME|where=EXPR";
+			"--dlarg check|violations|decode|frames|strict|file=PATH|producer=NAME|"
+			"where=EXPR";
 	return "perf-rawfrag: check and decode PERF_SAMPLE_RAW payloads";
 }

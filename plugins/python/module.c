@@ -423,8 +423,8 @@ static PyObject *rfpy_version(PyObject *mod, PyObject *unused)
 
 static PyMethodDef rfpy_methods[] = {
 	{ "open", (PyCFunction)(void (*)(void))rfpy_open, METH_VARARGS | METH_KEYWORDS,
-	  "open(source, *, events=None, ordered=True, force=False, strict=False, where=None)\n"
-	  "  -> Reader\n\n"
+	  "open(source, *, events=None, ordered=True, force=False, strict=False, where=None,\n"
+	  "     symbols=True) -> Reader\n\n"
 	  "Open a perf.data file for reading its samples. source: a path (str, bytes or\n"
 	  "os.PathLike; '-' reads stdin) or a binary file object. File and pipe format and\n"
 	  "zstd-compressed records are read. events: names or globs (a list, or one comma\n"
@@ -432,6 +432,8 @@ static PyMethodDef rfpy_methods[] = {
 	  "report), else in file order. force: go on past bad records where the framing\n"
 	  "allows. strict: non-zero pad bytes are errors in violations and check().\n"
 	  "where: keep samples whose fields match this expression (report --where).\n"
+	  "symbols: resolve ip, call chains (sym, symoff, dso, callchain) as report does;\n"
+	  "False leaves them None and reads no symbol tables (faster).\n"
 	  "The Reader is a context manager and an iterator of Sample objects.\n"
 	  "Errors raise rawfrag.Error." },
 	{ "version", rfpy_version, METH_NOARGS, "version() -> str: librawfrag's version." },

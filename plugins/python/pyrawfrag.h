@@ -53,17 +53,45 @@ PyObject *rfpy_violation(const struct rawfrag_violation *v);
  */
 enum {
 	RFPY_HAS_TIME = 1, RFPY_HAS_CPU = 2, RFPY_HAS_TID = 4, RFPY_HAS_PERIOD = 8,
-	RFPY_HAS_IP = 16, RFPY_LEN_KNOWN = 32, RFPY_PAD_ZERO = 64,
+	RFPY_HAS_IP = 16, RFPY_LEN_KNOWN = 32, RFPY_PAD_ZERO = 64, RFPY_HAS_ADDR = 128,
 };
 typedef struct {
 	PyObject_HEAD
 	PyObject *event, *producer, *raw, *fields, *violations;
-	uint64_t time, period, ip, offset;
+	/* symbolized (symbols.c): str/None, list of frame dicts, {"user"/"intr": {...}} */
+	PyObject *sym, *dso, *callchain, *regs;
+	uint64_t time, period, ip, offset, addr, symoff;
 	uint32_t cpu, pid, tid, raw_size, raw_len;
 	uint16_t flags;
 	uint8_t comm_len;
 	char comm[33];
 } rfpy_sample;
+
+/* A name as report's JSON writes it: UTF-8 where it is, other bytes as Latin-1. */
+PyObject *rfpy_json_str(const char *s, size_t len);
+
+/*
+ * The machine a Reader symbolizes with, as report does (symbols.c): the maps
+ * follow the stream; names decoded once per name.
+ */
+#define RFPY_NAME_SLOTS 1024
+struct rawfrag_machine;
+struct rawfrag_callchain;
+struct perf_event_attr;
+struct rfpy_sym {
+	struct rawfrag_machine *m;
+	struct rawfrag_callchain *cc;
+	struct rfpy_name {
+		const char *name;
+		PyObject *str;
+	} names[RFPY_NAME_SLOTS];
+};
+/* ip's sym/symoff/dso, addr, callchain, regs of smp into s; -1 with an exception */
+int rfpy_sym_fill(struct rfpy_sym *y, rfpy_sample *s, const struct rawfrag_sample *smp,
+		  const struct perf_event_attr *a, const char *arch);
+/* those members into d as report --format json has them; -1 with an exception */
+int rfpy_sym_json(rfpy_sample *s, PyObject *d);
+void rfpy_sym_clear(struct rfpy_sym *y);
 
 /* rawfrag.open() */
 PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw);

@@ -6,7 +6,9 @@
 #
 # perf script takes the options before "--" as its own; the hook's come after it.
 # Prints one JSON object per sample with a raw buffer: perf's view (event, pid, tid,
-# cpu, time_ns) plus rawfrag's (producer, errors, violations, decoded fields).
+# cpu, time_ns; ip, sym, symoff, dso and callchain as perf resolved them, in the
+# shape of report --format json) plus rawfrag's (producer, errors, violations,
+# decoded fields).
 # --violations prints only samples that break a raw-layout rule; --strict makes
 # non-zero pad bytes errors; --file names the recording the formats come from
 # (default: perf script's -i, else perf.data; needed when perf reads a pipe).
@@ -65,7 +67,34 @@ def trace_begin():
                         " (the hook: perf script -s rawfrag.py -- --file PATH)"))
 
 
-def _handle(name, s, raw):
+def _hex(v):
+    return "0x%x" % v
+
+
+def _frame(node):
+    # perf's node: {'ip': address, 'sym': {'name', 'start', ...}, 'sym_off', 'dso'}.
+    # report's frame ip is what perf script prints: the offset in the DSO for user
+    # frames, the address for kernel ones; perf's symbol start is in that space,
+    # so start + offset is it. A frame without a symbol keeps the address.
+    sym = node.get("sym")
+    off = node.get("sym_off") if sym else None
+    ip = sym["start"] + off if sym and off is not None else node["ip"]
+    return {"ip": _hex(ip), "sym": sym["name"] if sym else None, "symoff": off,
+            "dso": node.get("dso")}
+
+
+def _frames(p, out):
+    s = p["sample"]
+    if "ip" in s:
+        out["ip"] = _hex(s["ip"])
+        out["sym"] = p.get("symbol")
+        out["symoff"] = p.get("symoff") if out["sym"] is not None else None
+        out["dso"] = p.get("dso")
+    if p.get("callchain"):
+        out["callchain"] = [_frame(n) for n in p["callchain"]]
+
+
+def _handle(name, s, raw, p):
     global _count, _samples, _errors, _warnings
     try:
         fields, viol = _dec.decode_check(name, raw, s)
@@ -81,19 +110,20 @@ def _handle(name, s, raw):
     out = {"event": name, "pid": s.get("pid"), "tid": s.get("tid"), "cpu": s.get("cpu"),
            "time_ns": s.get("time"), "producer": _dec.producer(name), "errors": errors,
            "violations": viol, "fields": fields}
+    _frames(p, out)
     print(json.dumps(out))
 
 
 def process_event(param_dict):
     raw = param_dict.get("raw_buf")
     if raw:
-        _handle(param_dict["ev_name"], param_dict["sample"], raw)
+        _handle(param_dict["ev_name"], param_dict["sample"], raw, param_dict)
 
 
 def trace_unhandled(event_name, context, event_fields_dict, perf_sample_dict):
     raw = perf_sample_dict.get("raw_buf")
     if raw:
-        _handle(perf_sample_dict["ev_name"], perf_sample_dict["sample"], raw)
+        _handle(perf_sample_dict["ev_name"], perf_sample_dict["sample"], raw, perf_sample_dict)
 
 
 def trace_end():

@@ -26,10 +26,18 @@ class Sample:
     tid: Optional[int]
     comm: Optional[str]  # as perf script shows it
     period: Optional[int]
-    ip: Optional[int]
-    sym: None  # None until the call-chain work lands
-    dso: None  # None until the call-chain work lands
-    callchain: None  # None until the call-chain work lands
+    ip: Optional[int]  # the address as sampled
+    # Symbols as report resolves them (the maps as the stream had them at this sample):
+    sym: Optional[str]  # symbol of ip; None: [unknown] (or no PERF_SAMPLE_IP)
+    symoff: Optional[int]  # ip's offset in sym
+    dso: Optional[str]  # DSO of ip as perf names it; None: no map
+    addr: Optional[int]  # PERF_SAMPLE_ADDR
+    # callee first; each {'ip': int, 'sym': str|None, 'symoff': int|None, 'dso': str|None}
+    # plus 'inlined': True for a function perf adds from DWARF inline info. ip is what
+    # perf script prints: the offset in the DSO for user frames. None: no callchain.
+    callchain: Optional[list[dict[str, Any]]]
+    # {'user': {'abi': int, 'AX': int, ...}, 'intr': {...}} by perf's register names
+    regs: Optional[dict[str, dict[str, int]]]
     raw: Optional[bytes]  # the raw area: raw_size bytes (payload + pad)
     raw_size: Optional[int]
     raw_len: Optional[int]  # the producer's true length, None if not known
@@ -39,7 +47,8 @@ class Sample:
     violations: tuple[dict[str, Any], ...]  # raw-layout findings of this sample (() = clean)
     offset: int  # file offset of the record
     def to_dict(self) -> dict[str, _Json]:
-        """The object report --format json prints for this sample."""
+        """The object report --format json prints for this sample (addresses and
+        register values as its "0x.." strings)."""
 
 class Reader:
     """An open input: context manager and iterator of Sample (memory flat in file size)."""
@@ -61,10 +70,12 @@ class Reader:
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
-         where: Optional[str] = None) -> Reader:
+         where: Optional[str] = None, symbols: bool = True) -> Reader:
     """Open a perf.data (file or pipe format, zstd records too); '-' is stdin.
     events: names/globs (list or comma list). ordered: perf script's time order.
-    where: only samples whose fields match (the language of report --where)."""
+    where: only samples whose fields match (the language of report --where).
+    symbols: sym/symoff/dso/callchain as report resolves them; False leaves them
+    None and reads no symbol tables (faster)."""
 
 class Decoder:
     """Decodes perf script's raw_buf inside a handler. path: the recording (default:

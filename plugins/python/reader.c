@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rawfrag/machine.h>
 #include <rawfrag/tool.h>
 
 #include "pyrawfrag.h"
@@ -35,7 +36,7 @@ typedef struct {
 	char *name; /* for messages */
 	char *reopen; /* path to open the same input again, NULL if not possible */
 	int fd; /* owned, -1 for a path */
-	bool ordered, force, strict, started, done, closed;
+	bool ordered, force, strict, symbols, started, done, closed;
 	PyObject *events; /* list of patterns (bytes) or NULL */
 	struct rawfrag_file *file;
 	struct rawfrag_session *sess;
@@ -50,6 +51,7 @@ typedef struct {
 	char name_buf[33];
 	struct rfpy_keys *keys;
 	struct rawfrag_where *where; /* where= */
+	struct rfpy_sym sym; /* symbols and call chains, as report's */
 } rfpy_reader;
 
 /* ---- per-evsel cache ---- */
@@ -237,6 +239,13 @@ static PyObject *violations(rfpy_reader *r, const struct ev_cache *c,
 	return t;
 }
 
+static const char *arch_of(rfpy_reader *r)
+{
+	const struct rawfrag_env *env = rawfrag_file__env(r->file);
+
+	return env ? env->arch : NULL; /* a pipe's arch comes with its features */
+}
+
 static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 			    const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
@@ -270,7 +279,8 @@ static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 		s->comm_len = (uint8_t)l;
 	}
 	s->violations = violations(r, c, rec, smp);
-	if (!s->violations || raw_members(r, s, c, rec, smp)) {
+	if (!s->violations || raw_members(r, s, c, rec, smp) ||
+	    rfpy_sym_fill(&r->sym, s, smp, rawfrag_evsel__attr(c->ev), arch_of(r))) {
 		Py_DECREF(s);
 		return NULL;
 	}
@@ -360,6 +370,7 @@ static int stream_step(rfpy_reader *r)
 
 static void reader_release(rfpy_reader *r)
 {
+	rfpy_sym_clear(&r->sym);
 	rawfrag_emit__delete(r->em);
 	rawfrag_out__delete(r->out);
 	free_evc(r);
@@ -649,6 +660,28 @@ static int rfpy_reader_open_file(rfpy_reader *r, bool again, struct rawfrag_file
 	return 0;
 }
 
+/* the machine's maps follow every non-sample record in delivery order */
+static int machine_observer(void *ctx, struct rawfrag_session *s, const struct rawfrag_event *ev)
+{
+	rfpy_reader *r = ctx;
+
+	return rawfrag_machine__process_record(r->sym.m, ev->rec, r->swap);
+}
+
+static int machine_init(rfpy_reader *r)
+{
+	RAWFRAG_OPTS(rawfrag_machine_opts, mopts, .print = lib_print);
+
+	if (!r->symbols)
+		return 0;
+	r->sym.m = rawfrag_machine__new(r->file, &mopts);
+	r->sym.cc = rawfrag_callchain__new();
+	if (!r->sym.m || !r->sym.cc)
+		return -1;
+	rawfrag_session__set_observer(r->sess, machine_observer, r);
+	return 0;
+}
+
 static int reader_init(rfpy_reader *r)
 {
 	if (rfpy_reader_open_file(r, false, &r->file, &r->sess))
@@ -665,7 +698,7 @@ static int reader_init(rfpy_reader *r)
 		.describe = reader_describe,
 		.ordered = r->ordered,
 	};
-	if (!r->em || !r->pending || !r->keys) {
+	if (!r->em || !r->pending || !r->keys || machine_init(r)) {
 		if (!PyErr_Occurred())
 			PyErr_NoMemory();
 		return -1;
@@ -676,15 +709,15 @@ static int reader_init(rfpy_reader *r)
 PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "source", "events", "ordered", "force", "strict", "where",
-				  NULL };
+				  "symbols", NULL };
 	PyObject *src, *events = NULL;
-	int ordered = 1, force = 0, strict = 0;
+	int ordered = 1, force = 0, strict = 0, symbols = 1;
 	const char *where = NULL;
 	struct rawfrag_err err;
 	rfpy_reader *r;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Opppz:open", kwlist, &src, &events,
-					 &ordered, &force, &strict, &where))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Opppzp:open", kwlist, &src, &events,
+					 &ordered, &force, &strict, &where, &symbols))
 		return NULL;
 	r = PyObject_New(rfpy_reader, &rfpy_reader_type);
 	if (!r)
@@ -694,6 +727,7 @@ PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 	r->ordered = ordered;
 	r->force = force;
 	r->strict = strict;
+	r->symbols = symbols;
 	if (where) {
 		r->where = rawfrag_where__new(where, &err);
 		if (!r->where) {

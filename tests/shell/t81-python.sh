@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The rawfrag Python module and the perf script hooks on recordings made here
-# (tracepoints + skb dumps of lo; file, pipe and zstd formats): every
-# Sample.fields equals report --format json, a perf script handler's
+# (tracepoints + skb dumps of lo; file, pipe and zstd formats; -g and
+# --call-graph dwarf with registers): every Sample.to_dict() equals report
+# --format json (symbols, call chains and registers included), a perf script handler's
 # Decoder().decode() equals it too (run from outside the tree, -i elsewhere),
 # every pipe case works or fails loudly, hostile files only raise rawfrag.Error
 # (also under ASan), and the installed module works.
 source "$(dirname "$0")/lib.sh"
-t_plan 39
+t_plan 43
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 PYDIR=$O/python
@@ -54,21 +55,31 @@ if src == "-":
     src = sys.stdin.buffer
 with rawfrag.open(src, **kw) as r:
     got = [s for s in r]
-# report's sample context: ip and period are Sample attributes; the symbolized
-# members (sym, symoff, dso, callchain, regs, addr) are not in the module yet
-def context_equal(g, w):
-    w = dict(w)
-    for k in ("sym", "symoff", "dso", "callchain", "regs", "addr"):
-        w.pop(k, None)
-    if "ip" in w and int(w.pop("ip"), 16) != g.ip:
-        return None
-    if "period" in w and w.pop("period") != g.period:
-        return None
-    return w
+# the attributes are report's members as Python values: ints, not "0x.." strings
+def h(v):
+    return None if v is None else "0x%x" % v
+def attrs_equal(g, w):
+    if "ip" in w and (h(g.ip), g.sym, g.symoff, g.dso) != (w["ip"], w["sym"], w["symoff"], w["dso"]):
+        return False
+    if h(g.addr) != w.get("addr") or g.period != w.get("period", g.period):
+        return False
+    chain = None if g.callchain is None else [dict(f, ip=h(f["ip"])) for f in g.callchain]
+    regs = None if g.regs is None else {k: {r: v if r == "abi" else h(v) for r, v in d.items()}
+                                        for k, d in g.regs.items()}
+    return chain == w.get("callchain") and regs == w.get("regs")
 same = sum(1 for g, w in zip(got, want)
-           if g.to_dict() == context_equal(g, w) and g.fields == w["fields"])
+           if g.to_dict() == w and g.fields == w["fields"] and attrs_equal(g, w))
 raw = sum(1 for w in want if w["raw"])
-print("samples=%d report=%d equal=%d with_raw=%d" % (len(got), len(want), same, raw))
+frames = sum(len(w.get("callchain", [])) for w in want)
+regs = sum(1 for w in want if "regs" in w)
+print("samples=%d report=%d equal=%d with_raw=%d frames=%d regs=%d" %
+      (len(got), len(want), same, raw, frames, regs))
+for g, w in zip(got, want):
+    if g.to_dict() != w or not attrs_equal(g, w):
+        d = g.to_dict()
+        print("# first difference:", {k: (d.get(k), w.get(k)) for k in set(d) | set(w)
+                                       if d.get(k) != w.get(k)})
+        break
 EOF
 for f in file pipe z; do
 	"$RAWFRAG" report --format json -i rec/$f.data >rec/$f.json 2>/dev/null
@@ -98,6 +109,47 @@ if [ "$n" -gt 0 ] && grep -q '\\u00ff' rec/bad.json &&
 else
 	t_fail "a name that is not UTF-8: Samples equal report" "$(cat cmp.txt)" "$(head -c 300 rec/bad.json)"
 fi
+# symbols, call chains (kernel and user frames, DWARF-unwound ones) and registers
+command -v gcc >/dev/null || t_skip_rest "no gcc for the call-chain program"
+cat >prog.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((noinline)) static long leaf(long n) { long s = 0; for (long i = 0; i < n; i++) s += getppid() + i * i % 7; return s; }
+__attribute__((noinline)) long mid(long n) { return leaf(n) + 1; }
+int main(int c, char **v) { long t = 0, n = atol(v[1]); for (long i = 0; i < n; i++) { t += mid(50); if (i % 4 == 0) usleep(100); } printf("%ld\n", t > 0); return 0; }
+EOF
+t_setup "program with frame pointers" gcc -O1 -g -fno-omit-frame-pointer -o prog_fp prog.c
+t_setup "program without frame pointers" gcc -O1 -g -fomit-frame-pointer -o prog_nofp prog.c
+CEV="-e syscalls:sys_enter_getppid -e sched:sched_switch"
+(export HOME=$T; $PERF record -q -g $CEV -o rec/g.data ./prog_fp 40 >/dev/null 2>&1)
+(export HOME=$T; $PERF record -q --call-graph dwarf,4096 -m 2048 --user-regs=ip,sp,bp -I $CEV \
+	-o rec/d.data ./prog_nofp 20 >/dev/null 2>&1)
+(export HOME=$T; "$RAWFRAG" record -g $CEV -o - -- ./prog_fp 40 >rec/gp.data 2>/dev/null)
+for f in g d gp; do
+	(export HOME=$T; "$RAWFRAG" report --format json -i rec/$f.data >rec/$f.json 2>/dev/null)
+done
+n=$(wc -l <rec/g.json)
+(export HOME=$T; $PY compare.py rec/g.data rec/g.json) >cmp.txt 2>&1
+t_grep "perf record -g: all $n Samples (ip, sym, dso, kernel+user callchain) equal report" \
+	"^samples=$n report=$n equal=$n with_raw=$n frames=[1-9][0-9]* regs=0$" cmp.txt
+(export HOME=$T; $PY -c 'import json, sys, rawfrag
+want = [json.loads(l) for l in open(sys.argv[2])]
+for w in want:
+    w.pop("callchain", None)
+    w.update(sym=None, symoff=None, dso=None)
+got = [s for s in rawfrag.open(sys.argv[1], symbols=False)]
+print(len(got), all(s.callchain is None and s.sym is None for s in got),
+      [s.to_dict() for s in got] == want)' rec/g.data rec/g.json) >cmp.txt 2>&1
+t_eq "symbols=False: no sym/dso/callchain, the rest equal report" "$n True True" "$(cat cmp.txt)"
+n=$(wc -l <rec/d.json)
+(export HOME=$T; $PY compare.py rec/d.data rec/d.json) >cmp.txt 2>&1
+t_grep "perf record --call-graph dwarf -I: all $n Samples (unwound chains, user+intr regs) equal report" \
+	"^samples=$n report=$n equal=$n with_raw=$n frames=[1-9][0-9]* regs=$n$" cmp.txt
+n=$(wc -l <rec/gp.json)
+(export HOME=$T; $PY compare.py - rec/gp.json <rec/gp.data) >cmp.txt 2>&1
+t_grep "our record -g into a pipe, read from stdin: all $n Samples equal report" \
+	"^samples=$n report=$n equal=$n with_raw=$n frames=[1-9][0-9]* regs=0$" cmp.txt
 n=$(wc -l <rec/file.noorder.json)
 $PY compare.py rec/file.data rec/file.noorder.json ordered=False >cmp.txt 2>&1
 t_grep "ordered=False equals report --no-order ($n samples)" "^samples=$n report=$n equal=$n " cmp.txt

@@ -25,6 +25,7 @@
 #include <rawfrag/where.h>
 
 #include "builtin.h"
+#include "report-header.h"
 #include "report-sym.h"
 #include "skb.h"
 #include "util.h"
@@ -43,6 +44,7 @@ struct report {
 	unsigned int fields;
 	bool fields_set;
 	bool show_task; /* --show-task-events */
+	bool header, header_only; /* --header, --header-only */
 	/* symbols and call chains (report-sym.c) */
 	struct rs_ctx rs;
 	struct rawfrag_machine_opts mopts;
@@ -110,6 +112,8 @@ static const char report_usage[] =
 	"        --max-stack <n>   at most n frames per call chain (default 127)\n"
 	"        --ns              times with nanoseconds\n"
 	"        --show-task-events  also COMM, FORK and EXIT records, as perf script\n"
+	"        --header          the file's header first, as perf script --header\n"
+	"        --header-only     only the header, as perf report --header-only\n"
 	"        --no-inline       no inlined functions in DWARF-unwound chains\n"
 	"        --symfs <dir>     look for DSOs and debug files under dir\n"
 	"        --kallsyms <file> kernel symbols from this file\n"
@@ -777,6 +781,43 @@ static int report_task(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	return rawfrag_out__error(r->out) ? 1 : 0;
 }
 
+/*
+ * --header on a pipe: each feature as its HEADER_FEATURE record arrives, as
+ * perf prints them; --header-only stops at the record that ends them.
+ */
+static int report_header_user(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			      const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+	uint64_t feat;
+
+	if (ev->rec->type != RAWFRAG_RECORD_HEADER_FEATURE || ev->rec->size < 16)
+		return 0;
+	feat = rawfrag__get64((const uint8_t *)ev->rec->data + 8, r->swap);
+	if (feat >= RAWFRAG_FEAT_LAST)
+		return r->header_only ? 1 : 0;
+	rh_feature(r->out, r->file, (int)feat);
+	return rawfrag_out__error(r->out) ? 1 : 0;
+}
+
+/* --header-only: the header, and for a pipe its feature records, nothing else */
+static int header_only(struct report *r, struct rawfrag_err *err)
+{
+	int ret = 0;
+
+	rh_top(r->out, r->file, r->input);
+	if (rawfrag_file__mode(r->file) == RAWFRAG_MODE_PIPE) {
+		r->tool = (struct rawfrag_tool){
+			.sz = sizeof(r->tool),
+			.user = report_header_user,
+			.no_parse = true,
+		};
+		ret = rawfrag_session__process(r->sess, &r->tool, err);
+	}
+	rawfrag_out__flush(r->out);
+	return ret < 0 ? ret : 0;
+}
+
 /* the machine's maps follow every non-sample record in delivery order */
 static int machine_observer(void *ctx, struct rawfrag_session *s, const struct rawfrag_event *ev)
 {
@@ -833,6 +874,15 @@ static int run(struct report *r)
 	r->sess = rawfrag_session__new(r->file, &sopts, &err);
 	if (!r->sess)
 		goto fail;
+	if (r->header_only) {
+		fd = open_output(r);
+		if (fd < 0)
+			goto out;
+		if (header_only(r, &err))
+			goto fail;
+		rc = RF_EXIT_OK;
+		goto out;
+	}
 	if (update_evsels(r))
 		goto oom;
 	if (check_fields(r))
@@ -887,6 +937,10 @@ static int run(struct report *r)
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
+	if (r->header) {
+		rh_top(r->out, r->file, r->input);
+		r->tool.user = report_header_user;
+	}
 	ret = rawfrag_session__process(r->sess, &r->tool, &err);
 	if (ret < 0)
 		goto fail;
@@ -944,7 +998,7 @@ out:
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
-       O_WHERE };
+       O_WHERE, O_HEADER, O_HEADER_ONLY };
 
 static char *dopt(const char *key, const char *val)
 {
@@ -984,6 +1038,8 @@ int cmd_report(int argc, char **argv)
 		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
 		{ "vmlinux", required_argument, NULL, 'k' },
 		{ "where", required_argument, NULL, O_WHERE },
+		{ "header", no_argument, NULL, O_HEADER },
+		{ "header-only", no_argument, NULL, O_HEADER_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1060,6 +1116,8 @@ int cmd_report(int argc, char **argv)
 		case 'G': r.rs.hide_cg = true; break;
 		case O_NS: r.rs.ns = true; break;
 		case O_SHOW_TASK: r.show_task = true; break;
+		case O_HEADER: r.header = true; break;
+		case O_HEADER_ONLY: r.header_only = true; break;
 		case O_NO_INLINE: r.mopts.no_inline = true; break;
 		case O_SYMFS: r.mopts.symfs = optarg; break;
 		case O_KALLSYMS: r.mopts.kallsyms = optarg; break;
@@ -1101,6 +1159,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (r.where_src && r.stats) {
 		rf_errorf("report", "--where and --stats do not go together");
+		goto out;
+	}
+	if (r.header && !r.header_only && (r.fmt != FMT_TEXT || r.stats)) {
+		rf_errorf("report", "--header goes with text output (not --format json/pcapng or "
+				    "--stats); --header-only prints the header alone");
 		goto out;
 	}
 	if (r.fmt == FMT_PCAPNG && r.stats) {

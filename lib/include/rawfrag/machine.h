@@ -61,8 +61,9 @@ rawfrag_machine__new(struct rawfrag_file *f, const struct rawfrag_machine_opts *
 RAWFRAG_API void rawfrag_machine__delete(struct rawfrag_machine *m);
 
 /*
- * Feed a non-sample record (MMAP, MMAP2, COMM, FORK, EXIT, KSYMBOL; others
- * are ignored), in perf's delivery order. 0 or -ENOMEM; malformed records are
+ * Feed a non-sample record (MMAP, MMAP2, COMM, FORK, EXIT, KSYMBOL, and a
+ * pipe's HEADER_BUILD_ID: one more entry of the build-id table; others are
+ * ignored), in perf's delivery order. 0 or -ENOMEM; malformed records are
  * ignored, as perf does.
  */
 RAWFRAG_API int rawfrag_machine__process_record(struct rawfrag_machine *m,

@@ -124,7 +124,8 @@ RAWFRAG_API const char *rawfrag_session__thread_comm(struct rawfrag_session *s, 
 /*
  * Something that wants every non-sample kernel record in delivery order, after
  * the thread table and before the tool's handler (e.g. a map table fed by
- * MMAP/MMAP2/KSYMBOL). One per session; NULL removes it. Return as a handler.
+ * MMAP/MMAP2/KSYMBOL), and the HEADER_BUILD_ID records of a pipe as they are
+ * read. One per session; NULL removes it. Return as a handler.
  */
 typedef int (*rawfrag_observer_fn)(void *ctx, struct rawfrag_session *s,
 				   const struct rawfrag_event *ev);
