@@ -68,7 +68,7 @@ int rf_zstd__feed(struct rawfrag_file *f, const struct rawfrag_record *rec)
 	size_t len = rec->size - 8u;
 
 	if (!f->z && zstd_init(f))
-		return rf_error(f, -1, rec->type, "out of memory");
+		return rf_rec_error(f, (int64_t)rec->offset, rec->type, "out of memory");
 	z = f->z;
 	if (!f->env.has_compressed && !z->warned) {
 		/* perf 6.1 refuses this ("Couldn't decompress data"); we can still read it */
@@ -135,7 +135,7 @@ int rf_zstd__next(struct rawfrag_file *f, struct rawfrag_record *rec)
 			rec->offset = z->rec_offset;
 			rec->in_compressed = true;
 			if (size < 8)
-				return rf_error(f, (int64_t)z->rec_offset, rec->type,
+				return rf_rec_error(f, (int64_t)z->rec_offset, rec->type,
 						"record size %u < 8 (in compressed data)", size);
 			if (size <= avail) {
 				rec->data = h;

@@ -25,6 +25,19 @@ int rf_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *
 	return -EINVAL;
 }
 
+int rf_rec_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *fmt, ...)
+{
+	char why[sizeof(f->err.reason)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (type)
+		return rf_error(f, offset, type, "%s", why);
+	return rf_error(f, offset, 0, "UNKNOWN(0): %s", why);
+}
+
 void rf_print(const struct rawfrag_file *f, enum rawfrag_print_level level, const char *fmt,
 	      ...)
 {

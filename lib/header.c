@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,28 +75,57 @@ static void read_bitmap(struct rawfrag_file *f, const uint8_t *raw)
 		 f->path);
 }
 
+/*
+ * An error in the file's header: the part it is about stands where a record
+ * error names its record type ("offset 0x..: ATTR: ..."), first in the reason.
+ */
+static int __attribute__((format(printf, 4, 5)))
+hdr_error(struct rawfrag_file *f, int64_t offset, const char *part, const char *fmt, ...)
+{
+	char why[sizeof(f->err.reason)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return rf_error(f, offset, 0, "%s: %s", part, why);
+}
+
+/* perf's names of the feature sections (enum HEADER_*), by bit */
+static const char *const feat_names[RAWFRAG_FEAT_LAST] = {
+	"HEADER_RESERVED", "HEADER_TRACING_DATA", "HEADER_BUILD_ID", "HEADER_HOSTNAME",
+	"HEADER_OSRELEASE", "HEADER_VERSION", "HEADER_ARCH", "HEADER_NRCPUS",
+	"HEADER_CPUDESC", "HEADER_CPUID", "HEADER_TOTAL_MEM", "HEADER_CMDLINE",
+	"HEADER_EVENT_DESC", "HEADER_CPU_TOPOLOGY", "HEADER_NUMA_TOPOLOGY",
+	"HEADER_BRANCH_STACK", "HEADER_PMU_MAPPINGS", "HEADER_GROUP_DESC", "HEADER_AUXTRACE",
+	"HEADER_STAT", "HEADER_CACHE", "HEADER_SAMPLE_TIME", "HEADER_MEM_TOPOLOGY",
+	"HEADER_CLOCKID", "HEADER_DIR_FORMAT", "HEADER_BPF_PROG_INFO", "HEADER_BPF_BTF",
+	"HEADER_COMPRESSED", "HEADER_CPU_PMU_CAPS", "HEADER_CLOCK_DATA",
+	"HEADER_HYBRID_TOPOLOGY", "HEADER_PMU_CAPS",
+};
+
 static int read_file_header(struct rawfrag_file *f)
 {
 	uint8_t h[RF_FILE_HEADER_SIZE];
 	int err, swap;
 
 	if (f->size < RF_FILE_HEADER_OLD)
-		return rf_error(f, 0, 0, "file too short for a perf.data header (%" PRIu64 " bytes)",
+		return hdr_error(f, 0, "HEADER", "file too short for a perf.data header (%" PRIu64 " bytes)",
 				f->size);
 	memset(h, 0, sizeof(h));
 	err = rf_pread(f, h, f->size < sizeof(h) ? f->size : sizeof(h), 0);
 	if (err)
-		return rf_error(f, 0, 0, "cannot read the file header: %s", strerror(-err));
+		return hdr_error(f, 0, "HEADER", "cannot read the file header: %s", strerror(-err));
 	swap = rf_magic_swap(h);
 	if (swap < 0)
-		return rf_error(f, 0, 0, "not a perf.data file (bad magic)");
+		return hdr_error(f, 0, "HEADER", "not a perf.data file (bad magic)");
 	f->swap = swap;
 
 	f->hdr_size = rf_u64(h + 8, f->swap);
 	if (f->hdr_size != RF_FILE_HEADER_SIZE && f->hdr_size != RF_FILE_HEADER_OLD)
-		return rf_error(f, 8, 0, "unsupported header size %" PRIu64, f->hdr_size);
+		return hdr_error(f, 8, "HEADER", "unsupported header size %" PRIu64, f->hdr_size);
 	if (f->size < f->hdr_size)
-		return rf_error(f, 8, 0, "file too short for the %" PRIu64 "-byte header",
+		return hdr_error(f, 8, "HEADER", "file too short for the %" PRIu64 "-byte header",
 				f->hdr_size);
 	f->attr_size = rf_u64(h + 16, f->swap);
 	f->attrs_offset = rf_u64(h + 24, f->swap);
@@ -105,9 +136,9 @@ static int read_file_header(struct rawfrag_file *f)
 		read_bitmap(f, h + 72);
 
 	if (f->attr_size == 0)
-		return rf_error(f, 16, 0, "attr size field is 0");
+		return hdr_error(f, 16, "HEADER", "attr size field is 0");
 	if (!rf_fits(f->attrs_offset, f->attrs_size, f->size))
-		return rf_error(f, 24, 0,
+		return hdr_error(f, 24, "HEADER",
 				"attrs section 0x%" PRIx64 "+0x%" PRIx64
 				" beyond the file size 0x%" PRIx64,
 				f->attrs_offset, f->attrs_size, f->size);
@@ -122,9 +153,9 @@ static int read_file_header(struct rawfrag_file *f)
 		return 0;
 	}
 	if (f->data_size == 0)
-		return rf_error(f, 48, 0, "data size is 0 (was perf record properly terminated?)");
+		return hdr_error(f, 48, "HEADER", "data size is 0 (was perf record properly terminated?)");
 	if (!rf_fits(f->data_offset, f->data_size, f->size))
-		return rf_error(f, 40, 0,
+		return hdr_error(f, 40, "HEADER",
 				"data section 0x%" PRIx64 "+0x%" PRIx64
 				" beyond the file size 0x%" PRIx64 " (truncated file?)",
 				f->data_offset, f->data_size, f->size);
@@ -140,14 +171,14 @@ static int read_attrs(struct rawfrag_file *f)
 
 	/* a real attrs section is a few KiB; do not allocate what a hostile header says */
 	if (f->attrs_size > RF_MAX_SECTION)
-		return rf_error(f, 32, 0, "attrs section size 0x%" PRIx64 " too large",
+		return hdr_error(f, 32, "HEADER", "attrs section size 0x%" PRIx64 " too large",
 				f->attrs_size);
 	buf = malloc(f->attrs_size ? f->attrs_size : 1);
 	if (!buf)
-		return rf_error(f, -1, 0, "out of memory");
+		return hdr_error(f, (int64_t)off, "ATTR", "out of memory");
 	err = rf_pread(f, buf, f->attrs_size, f->attrs_offset);
 	if (err) {
-		err = rf_error(f, (int64_t)f->attrs_offset, 0, "cannot read the attrs");
+		err = hdr_error(f, (int64_t)f->attrs_offset, "ATTR", "cannot read the attrs");
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {
@@ -159,14 +190,14 @@ static int read_attrs(struct rawfrag_file *f)
 		const uint8_t *p;
 
 		if (off >= end) {
-			err = rf_error(f, (int64_t)off, 0, "attr %" PRIu64 " beyond the attrs section",
+			err = hdr_error(f, (int64_t)off, "ATTR", "attr %" PRIu64 " beyond the attrs section",
 				       i);
 			goto out;
 		}
 		p = buf + (off - f->attrs_offset);
 		err = rf_attr__read(&attr, &asz, p, end - off, f->swap, &why);
 		if (err) {
-			err = rf_error(f, (int64_t)off, 0, "attr %" PRIu64 ": %s", i, why);
+			err = hdr_error(f, (int64_t)off, "ATTR", "attr %" PRIu64 ": %s", i, why);
 			goto out;
 		}
 		if (asz > sizeof(attr))
@@ -174,7 +205,7 @@ static int read_attrs(struct rawfrag_file *f)
 				 "rawfrag: %s: attr %" PRIu64 " has %u bytes, %zu more than known: ignored\n",
 				 f->path, i, asz, (size_t)(asz - sizeof(attr)));
 		if (!rf_fits(off + asz, 16, end)) {
-			err = rf_error(f, (int64_t)(off + asz), 0,
+			err = hdr_error(f, (int64_t)(off + asz), "ATTR",
 				       "attr %" PRIu64 ": ids section beyond the attrs section", i);
 			goto out;
 		}
@@ -182,7 +213,7 @@ static int read_attrs(struct rawfrag_file *f)
 		ids_size = rf_u64(p + asz + 8, f->swap);
 		if (!rf_fits(ids_off, ids_size, f->size) || ids_size % 8 ||
 		    ids_size > RF_MAX_SECTION) {
-			err = rf_error(f, (int64_t)(off + asz), 0,
+			err = hdr_error(f, (int64_t)(off + asz), "ATTR",
 				       "attr %" PRIu64 ": ids 0x%" PRIx64 "+0x%" PRIx64
 				       " beyond the file size or not u64s",
 				       i, ids_off, ids_size);
@@ -190,25 +221,25 @@ static int read_attrs(struct rawfrag_file *f)
 		}
 		e = rf_evsel__new(f, &attr, asz);
 		if (!e) {
-			err = rf_error(f, -1, 0, "out of memory");
+			err = hdr_error(f, (int64_t)off, "ATTR", "out of memory");
 			goto out;
 		}
 		if (ids_size) {
 			free(ids);
 			ids = malloc(ids_size);
 			if (!ids) {
-				err = rf_error(f, -1, 0, "out of memory");
+				err = hdr_error(f, (int64_t)off, "ATTR", "out of memory");
 				goto out;
 			}
 			err = rf_pread(f, ids, ids_size, ids_off);
 			if (err) {
-				err = rf_error(f, (int64_t)ids_off, 0, "attr %" PRIu64 ": cannot read ids",
+				err = hdr_error(f, (int64_t)ids_off, "ATTR", "attr %" PRIu64 ": cannot read ids",
 					       i);
 				goto out;
 			}
 			err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
 			if (err) {
-				err = rf_error(f, (int64_t)(off + asz), 0,
+				err = hdr_error(f, (int64_t)(off + asz), "ATTR",
 					       err == -E2BIG ? "attr %" PRIu64 ": more than %u ids in all" :
 							       "attr %" PRIu64 ": out of memory",
 					       i, RF_MAX_IDS);
@@ -219,7 +250,7 @@ static int read_attrs(struct rawfrag_file *f)
 		off += asz + 16;
 	}
 	if (f->nr_evsels == 0)
-		err = rf_error(f, 24, 0, "no attrs in the file");
+		err = hdr_error(f, 24, "HEADER", "no attrs in the file");
 out:
 	free(ids);
 	free(buf);
@@ -238,15 +269,15 @@ static int read_features(struct rawfrag_file *f)
 		return 0;
 	size = n * 16;
 	if (!rf_fits(table, size, f->size))
-		return rf_error(f, (int64_t)table, 0,
+		return hdr_error(f, (int64_t)table, "HEADER",
 				"feature table (%" PRIu64 " entries) beyond the file size 0x%" PRIx64,
 				n, f->size);
 	tab = malloc(size);
 	if (!tab)
-		return rf_error(f, -1, 0, "out of memory");
+		return hdr_error(f, (int64_t)table, "HEADER", "out of memory");
 	err = rf_pread(f, tab, size, table);
 	if (err) {
-		err = rf_error(f, (int64_t)table, 0, "cannot read the feature table");
+		err = hdr_error(f, (int64_t)table, "HEADER", "cannot read the feature table");
 		goto out;
 	}
 	for (bit = 0; bit < RAWFRAG_FEAT_BITS; bit++) {
@@ -262,7 +293,7 @@ static int read_features(struct rawfrag_file *f)
 		ft->offset = rf_u64(ent, f->swap);
 		ft->size = rf_u64(ent + 8, f->swap);
 		if (!rf_fits(ft->offset, ft->size, f->size) || ft->size > RF_MAX_SECTION) {
-			err = rf_error(f, (int64_t)(table + 16 * (i - 1)), 0,
+			err = hdr_error(f, (int64_t)(table + 16 * (i - 1)), feat_names[bit],
 				       "feature %d section 0x%" PRIx64 "+0x%" PRIx64
 				       " beyond the file size 0x%" PRIx64,
 				       bit, ft->offset, ft->size, f->size);
@@ -270,12 +301,12 @@ static int read_features(struct rawfrag_file *f)
 		}
 		ft->buf = malloc(ft->size ? ft->size : 1);
 		if (!ft->buf) {
-			err = rf_error(f, -1, 0, "out of memory");
+			err = hdr_error(f, (int64_t)ft->offset, feat_names[bit], "out of memory");
 			goto out;
 		}
 		err = rf_pread(f, ft->buf, ft->size, ft->offset);
 		if (err) {
-			err = rf_error(f, (int64_t)ft->offset, 0, "cannot read feature %d", bit);
+			err = hdr_error(f, (int64_t)ft->offset, feat_names[bit], "cannot read feature %d", bit);
 			goto out;
 		}
 		/* a malformed payload loses only that feature (perf drops it too) */
@@ -299,7 +330,7 @@ static int scan_interrupted(struct rawfrag_file *f)
 	uint8_t *buf = malloc(RF_SCAN_BUF);
 
 	if (!buf)
-		return rf_error(f, -1, 0, "out of memory");
+		return hdr_error(f, (int64_t)off, "DATA", "out of memory");
 	/* header fields read through a 1 MiB buffer: a pread per record is slow */
 	while (end - off >= 8) {
 		uint16_t size;
@@ -319,7 +350,7 @@ static int scan_interrupted(struct rawfrag_file *f)
 	free(buf);
 	f->data_size = off - f->data_offset;
 	if (!f->force)
-		return rf_error(f, (int64_t)off, 0,
+		return hdr_error(f, (int64_t)off, "DATA",
 				"recording was interrupted at offset %" PRIu64 "; %" PRIu64
 				" complete records (%s; --force reads them)", off, n,
 				f->interrupted == 1 ? "data size is 0: was perf record properly terminated?" :

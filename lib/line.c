@@ -23,6 +23,10 @@ struct rawfrag_line {
 	uint64_t time_hi;
 	int time_hi_len;
 	char time_hi_digits[24];
+	/* text: the seconds column of the previous sample, as "%5lu" made it */
+	uint64_t secs_base; /* its second in ns */
+	int secs_len;
+	char secs_digits[32];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -127,13 +131,24 @@ static char *put_cpu(char *p, uint32_t cpu)
 	return p;
 }
 
-/* "%5lu.%06lu: " */
-static char *put_time(char *p, uint64_t t)
+/* "%5lu.%06lu: ", the seconds kept from the previous sample (they change once a second) */
+static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 {
-	uint64_t secs = t / 1000000000ULL;
-	uint32_t usecs = (uint32_t)(t % 1000000000ULL / 1000);
+	/* in the same second as the previous sample: one subtraction, no division by 10^9 */
+	uint64_t rem = t - l->secs_base;
+	uint32_t usecs;
 
-	p = put_num(p, (int64_t)secs, 5, false, ' ');
+	if (rem >= 1000000000ULL || !l->secs_len) {
+		uint64_t secs = t / 1000000000ULL;
+
+		l->secs_base = secs * 1000000000ULL;
+		rem = t - l->secs_base;
+		l->secs_len = (int)(put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
+				    l->secs_digits);
+	}
+	usecs = (uint32_t)(rem / 1000);
+	memcpy(p, l->secs_digits, 24);
+	p += l->secs_len;
 	*p = '.';
 	memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
 	memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
@@ -172,7 +187,7 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	if (f & RAWFRAG_LINE_CPU)
 		p = put_cpu(p, smp->cpu);
 	if (f & RAWFRAG_LINE_TIME)
-		p = put_time(p, smp->time);
+		p = put_time(l, p, smp->time);
 	copy_small(p, event, event_len);
 	p += event_len;
 	o->len = (size_t)(p - o->buf);

@@ -258,6 +258,22 @@ static const unsigned char json_plain[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/*
+ * True when no byte of w needs escaping or a UTF-8 check: none below 0x20,
+ * none 0x80 or above, no '"' and no '\\' (the exact "has a byte < n" and "has
+ * a zero byte" tests on the 8 bytes at once).
+ */
+static inline bool swar_plain(uint64_t w)
+{
+	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
+	uint64_t bad = ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((b - ONES) & ~b) | w;
+
+	return !(bad & HIGHS);
+}
+
 void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 {
 	static const char hx[] = "0123456789abcdef";
@@ -272,6 +288,15 @@ void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 	if (o->cap - o->len >= len + 2 && !o->err) {
 		char *d = o->buf + o->len;
 
+		/* eight bytes at a time while none needs a look (names, symbols) */
+		for (; i + 8 <= len; i += 8) {
+			uint64_t w;
+
+			memcpy(&w, s + i, 8);
+			if (!swar_plain(w))
+				break;
+			memcpy(d + i + 1, &w, 8);
+		}
 		for (; i < len && json_plain[s[i]]; i++)
 			d[i + 1] = (char)s[i];
 		if (i == len) {

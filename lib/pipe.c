@@ -71,20 +71,20 @@ int rf_pipe__open(struct rawfrag_file *f)
 		return rf_error(f, -1, 0, "out of memory");
 	r = rd_read(f, h, sizeof(h));
 	if (r < 0) {
-		rf_error(f, 0, 0, "read: %s", strerror((int)-r));
+		rf_error(f, 0, 0, "HEADER: read: %s", strerror((int)-r));
 		f->err.err = (int)r;
 		return (int)r;
 	}
 	if (r < (int64_t)sizeof(h))
-		return rf_error(f, 0, 0, "file too short for a perf.data header (%" PRId64 " bytes)",
+		return rf_error(f, 0, 0, "HEADER: file too short for a perf.data header (%" PRId64 " bytes)",
 				r);
 	swap = rf_magic_swap(h);
 	if (swap < 0)
-		return rf_error(f, 0, 0, "not a perf.data file (bad magic)");
+		return rf_error(f, 0, 0, "HEADER: not a perf.data file (bad magic)");
 	f->swap = swap;
 	size = rf_u64(h + 8, f->swap);
 	if (size != RF_PIPE_HEADER_SIZE)
-		return rf_error(f, 8, 0, "pipe header size %" PRIu64 " is not 16", size);
+		return rf_error(f, 8, 0, "HEADER: pipe header size %" PRIu64 " is not 16", size);
 	f->size = RF_PIPE_HEADER_SIZE;
 	f->data_offset = RF_PIPE_HEADER_SIZE;
 	return 0;
@@ -111,7 +111,7 @@ static int read_trailer(struct rawfrag_file *f, const struct rawfrag_record *rec
 			nb = realloc(buf, ncap);
 			if (!nb) {
 				free(buf);
-				return rf_error(f, -1, 0, "out of memory");
+				return rf_rec_error(f, (int64_t)rec->offset, rec->type, "out of memory");
 			}
 			buf = nb;
 			cap = ncap;
@@ -119,7 +119,7 @@ static int read_trailer(struct rawfrag_file *f, const struct rawfrag_record *rec
 		r = rd_read(f, buf + got, cap - got);
 		if (r <= 0) {
 			free(buf);
-			return rf_error(f, (int64_t)rec->offset, rec->type,
+			return rf_rec_error(f, (int64_t)rec->offset, rec->type,
 					"truncated: %" PRIu64 " of %" PRIu64
 					" bytes following the record",
 					got, tsz);
@@ -142,22 +142,22 @@ int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 	if (r == 0)
 		return 0;
 	if (r < 0)
-		return rf_error(f, (int64_t)off, 0, "read: %s", strerror((int)-r));
+		return rf_error(f, (int64_t)off, 0, "DATA: read: %s", strerror((int)-r));
 	if (r < 8)
 		return rf_error(f, (int64_t)off, 0,
-				"truncated record header (%" PRId64 " bytes at the end)", r);
+				"DATA: truncated record header (%" PRId64 " bytes at the end)", r);
 	rec->type = rf_u32(f->rec_buf, f->swap);
 	rec->misc = rawfrag__get16(f->rec_buf + 4, f->swap);
 	rec->size = rawfrag__get16(f->rec_buf + 6, f->swap);
 	rec->offset = off;
 	rec->data = f->rec_buf;
 	if (rec->size < 8)
-		return rf_error(f, (int64_t)off, rec->type, "record size %u < 8", rec->size);
+		return rf_rec_error(f, (int64_t)off, rec->type, "record size %u < 8", rec->size);
 	r = rd_read(f, f->rec_buf + 8, rec->size - 8u);
 	if (r < 0)
-		return rf_error(f, (int64_t)off, rec->type, "read: %s", strerror((int)-r));
+		return rf_rec_error(f, (int64_t)off, rec->type, "read: %s", strerror((int)-r));
 	if (r < rec->size - 8)
-		return rf_error(f, (int64_t)off, rec->type,
+		return rf_rec_error(f, (int64_t)off, rec->type,
 				"truncated record: %" PRId64 " of %u bytes", r + 8, rec->size);
 	/* 12 bytes from older perf (no pad), 16 from newer: the blob follows either */
 	if (rec->type == RAWFRAG_RECORD_HEADER_TRACING_DATA && rec->size >= 12)
@@ -171,7 +171,7 @@ int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 		if (rec->type == RAWFRAG_RECORD_HEADER_TRACING_DATA) {
 			/* the blob becomes env->tracing_data: keep it until close */
 			if (!rf_keep(f, tb))
-				return rf_error(f, -1, 0, "out of memory");
+				return rf_rec_error(f, (int64_t)off, rec->type, "out of memory");
 		} else {
 			free(f->trailer_buf);
 			f->trailer_buf = tb;
@@ -199,7 +199,7 @@ static int apply_attr(struct rawfrag_file *f, const struct rawfrag_record *rec)
 	uint32_t asz;
 
 	if (rf_attr__read(&attr, &asz, d + 8, rec->size - 8u, f->swap, &why))
-		return rf_error(f, (int64_t)rec->offset, rec->type, "%s", why);
+		return rf_rec_error(f, (int64_t)rec->offset, rec->type, "%s", why);
 	e = rf_evsel__new(f, &attr, asz);
 	if (!e || rf_evsel__set_ids(e, d + 8 + asz, (rec->size - 8u - asz) / 8, f->swap))
 		return rf_error(f, -1, rec->type, "out of memory");
@@ -250,7 +250,7 @@ static int apply_event_update(struct rawfrag_file *f, const struct rawfrag_recor
 		return 0;
 	len = strnlen((const char *)d + 24, rec->size - 24u);
 	if (len == rec->size - 24u)
-		return rf_error(f, (int64_t)rec->offset, rec->type, "name not NUL-terminated");
+		return rf_rec_error(f, (int64_t)rec->offset, rec->type, "name not NUL-terminated");
 	if (f->id_hash_dirty && rf_build_id_hash(f))
 		return rf_error(f, -1, rec->type, "out of memory");
 	e = rf_find_id(f, id);

@@ -83,8 +83,13 @@ struct piece {
 	size_t prelen;
 };
 
-/* how a piece is rendered: one switch in the run loop */
-enum { H_SLOW, H_HEX, H_HEX_UPPER, H_DEC_U, H_DEC_S, H_PTR, H_LIT, H_STR };
+/*
+ * how a piece is rendered: one switch in the run loop. The _F8 forms read an
+ * 8-byte field in host order straight (most syscall and pointer arguments),
+ * with no cast to apply: no size switch per piece.
+ */
+enum { H_SLOW, H_HEX, H_HEX_UPPER, H_DEC_U, H_DEC_S, H_PTR, H_LIT, H_STR, H_HEX_F8, H_DEC_S_F8,
+       H_DEC_U_F8 };
 
 struct rawfrag_tp_prog {
 	const struct tep_event *ev;
@@ -96,6 +101,12 @@ struct rawfrag_tp_prog {
 	size_t strings_len, strings_cap;
 	struct sym *symtab; /* all pieces' symbols */
 	int nr_symtab;
+	/*
+	 * The most one sample can write when no piece is a string or printf's
+	 * (0: unbounded): the run loop then makes room once per sample, not per
+	 * piece.
+	 */
+	size_t bound;
 };
 
 /* ---- compiling ---- */
@@ -469,6 +480,34 @@ static void finish(struct piece *pc)
 		pc->how = pc->conv == 'X' ? H_HEX_UPPER : H_HEX;
 }
 
+/* A plain conversion of an 8-byte host-order field with no narrowing cast */
+static void finish_f8(const struct rawfrag_tp_prog *p, struct piece *pc)
+{
+	if (p->swap || pc->fsize != 8 || pc->umask != ~0ULL)
+		return;
+	if (pc->how == H_HEX)
+		pc->how = H_HEX_F8;
+	else if (pc->how == H_DEC_S)
+		pc->how = H_DEC_S_F8;
+	else if (pc->how == H_DEC_U)
+		pc->how = H_DEC_U_F8;
+}
+
+/* see struct rawfrag_tp_prog's bound */
+static size_t prog_bound(const struct rawfrag_tp_prog *p)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < p->nr_pieces; i++) {
+		const struct piece *pc = &p->pieces[i];
+
+		if (pc->how == H_STR || pc->how == H_SLOW)
+			return 0;
+		n += PIECE_ROOM + (pc->how == H_LIT ? pc->litlen : 0);
+	}
+	return n <= RAWFRAG_TP_SB_MIN ? n : 0;
+}
+
 /* A short literal before a conversion becomes its prefix: half the loop turns. */
 static void fold_literals(struct rawfrag_tp_prog *p)
 {
@@ -552,6 +591,9 @@ struct rawfrag_tp_prog *rawfrag_tp_prog__compile(const struct tep_event *ev, boo
 		finish(&p->pieces[i]);
 	}
 	fold_literals(p);
+	for (int i = 0; i < p->nr_pieces; i++)
+		finish_f8(p, &p->pieces[i]);
+	p->bound = prog_bound(p);
 	shrink_symtab(p);
 	return p;
 fail:
@@ -820,13 +862,15 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 {
 	struct rawfrag_tp_sb sb, *o = &sb;
 
+	/* a fresh sb has RAWFRAG_TP_SB_MIN bytes of room: enough for a bounded program */
 	rawfrag_tp_sb__init(&sb, out);
 	for (int i = 0; i < p->nr_pieces; i++) {
 		const struct piece *pc = &p->pieces[i];
 		uint64_t v;
 
 		/* room for the prefix and any number: the cases below write without checks */
-		rawfrag_tp_sb__reserve(o, PIECE_ROOM);
+		if (!p->bound)
+			rawfrag_tp_sb__reserve(o, PIECE_ROOM);
 		if (pc->prelen) {
 			/* the strings buffer has LIT_COPY bytes of slack */
 			memcpy(o->b + o->len, pc->pre, LIT_COPY);
@@ -844,6 +888,15 @@ void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data
 			break;
 		case H_STR:
 			put_strnode(p, o, pc, pc->arg, data, size);
+			break;
+		case H_HEX_F8:
+			put_hex_room(o, rawfrag__get64(data + pc->foff, false), false);
+			break;
+		case H_DEC_S_F8:
+			rawfrag_tp_sb__s64_room(o, (int64_t)rawfrag__get64(data + pc->foff, false));
+			break;
+		case H_DEC_U_F8:
+			rawfrag_tp_sb__u64_room(o, rawfrag__get64(data + pc->foff, false));
 			break;
 		case H_HEX:
 		case H_HEX_UPPER:

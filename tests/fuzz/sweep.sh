@@ -6,7 +6,9 @@
 #   crashes     exit > 2 (sanitizer reports exit 98/99, signals 128+)
 #   hangs       the 10 s timeout hit
 #   memory      peak RSS over MEM_MB (default 512: ASan's shadow included)
-#   format      exit 2 without 'perf rawfrag CMD: FILE: offset 0x..: ' on stderr
+#   format      exit 2 without 'perf rawfrag CMD: FILE: offset 0x..: TYPE: ' on stderr
+#               (TYPE: a record type, UNKNOWN(N), or the header part: HEADER,
+#               ATTR, HEADER_<feature>, DATA)
 #   disagree    text, JSON and --stats exit differently, or check accepts (0/1)
 #               what they refuse (2) or refuses what they accept
 #   pcapng      pcapng's exit differs from text's, or its exit 2 lacks that
@@ -49,7 +51,7 @@ one() {
 		memory=$((memory + 1)); problem memory "$f" "$mode peak $((kb / 1024)) MB"
 	fi
 	fmt_ok=1
-	if [ "$rc" = 2 ] && ! grep -qE "^perf rawfrag $cmd: $f: offset 0x[0-9a-f]+: " "$tmp/err"; then
+	if [ "$rc" = 2 ] && ! grep -qE "^perf rawfrag $cmd: $f: offset 0x[0-9a-f]+: [A-Z][A-Z0-9_]*(\([0-9]+\))?: " "$tmp/err"; then
 		fmt_ok=0
 		[ "$mode" = pcapng ] && return
 		format=$((format + 1)); problem format "$f" "$mode: $(head -c 200 "$tmp/err" | tr '\n' '|')"

@@ -678,17 +678,17 @@ int main(int argc, char **argv)
 	entry("bad-header-size.data", 2, msg);
 	write_tp("bad-magic.data", &(struct tp_opts){ .bad_sample = -1 });
 	patch_file("bad-magic.data", 0, "PERFILE3", 8);
-	entry("bad-magic.data", 2, "offset 0x0: not a perf.data file (bad magic)");
+	entry("bad-magic.data", 2, "offset 0x0: HEADER: not a perf.data file (bad magic)");
 	write_tp("trunc-data.data", &(struct tp_opts){ .bad_sample = -1 });
 	cut_file("trunc-data.data", file_size("trunc-data.data") / 2 + 3);
-	entry("trunc-data.data", 2, "recording was interrupted at offset");
+	entry("trunc-data.data", 2, "DATA: recording was interrupted at offset");
 	write_tp("trunc-header.data", &(struct tp_opts){ .bad_sample = -1 });
 	cut_file("trunc-header.data", 60);
-	entry("trunc-header.data", 2, "file too short for a perf.data header (60 bytes)");
+	entry("trunc-header.data", 2, "HEADER: file too short for a perf.data header (60 bytes)");
 	write_tp("attr-size-zero.data", &(struct tp_opts){ .bad_sample = -1 });
 	v = 0;
 	patch_file("attr-size-zero.data", 16, &v, 8);
-	entry("attr-size-zero.data", 2, "offset 0x10: attr size field is 0");
+	entry("attr-size-zero.data", 2, "offset 0x10: HEADER: attr size field is 0");
 	/* garbage in the first COMPRESSED record's zstd bytes (data offset @40, LE) */
 	write_tp("bad-zstd.data", &(struct tp_opts){ .bad_sample = -1, .z = true });
 	{

@@ -110,7 +110,7 @@ end=$(printf '0x%x' $((data_off + data_size)))
 
 cp tp.data bad.data; put_le bad.data 0 1 0x51
 t_run "bad magic: exit 2" 2 "$WALK" bad.data
-t_eq "bad magic: error" "bad.data: offset 0x0: not a perf.data file (bad magic)" "$(cat "$T/err")"
+t_eq "bad magic: error" "bad.data: offset 0x0: HEADER: not a perf.data file (bad magic)" "$(cat "$T/err")"
 
 # an interrupted recording: the complete records before the cut, from the walk above
 head -c $((data_off + 100)) tp.data >trunc.data
@@ -121,7 +121,7 @@ while read -r off _ size _; do
 done <recs.txt
 t_run "truncated: exit 2" 2 "$WALK" trunc.data
 t_eq "truncated: error says where and how many complete records" \
-	"$(printf 'trunc.data: offset 0x%x: recording was interrupted at offset %d; %d complete records (the data section runs past the end of the file; --force reads them)' \
+	"$(printf 'trunc.data: offset 0x%x: DATA: recording was interrupted at offset %d; %d complete records (the data section runs past the end of the file; --force reads them)' \
 	$cut $cut $n_ok)" "$(cat "$T/err")"
 
 cp tp.data bad.data; put_le bad.data 48 8 0
@@ -152,7 +152,7 @@ t_eq "unknown type with force: other records all read" "$want" "$(our_counts -f 
 
 cp tp.data bad.data; put_le bad.data 16 8 0
 t_run "attr size 0: exit 2" 2 "$WALK" bad.data
-t_eq "attr size 0: error" "bad.data: offset 0x10: attr size field is 0" "$(cat "$T/err")"
+t_eq "attr size 0: error" "bad.data: offset 0x10: HEADER: attr size field is 0" "$(cat "$T/err")"
 
 # ---- bounded memory over a 1 GB data section (no ASan: measure the library) ----
 if [ "${RAWFRAG_SKIP_BIG:-0}" = 1 ]; then

@@ -93,6 +93,33 @@ static void test_json_str(void **state)
 	rawfrag_out__delete(o);
 }
 
+/*
+ * Long names are scanned 8 bytes at a time: one byte that needs a look, at
+ * every place in a 24-byte name, is escaped as when it is alone.
+ */
+static void test_json_str_words(void **state)
+{
+	static const char *const odd[] = { "\"", "\\", "\n", "\x1f", "\x01", "\xc3\xa9", "\xff",
+					   "\x7f", " " };
+	static const char *const want[] = { "\\\"", "\\\\", "\\n", "\\u001f", "\\u0001",
+					    "\xc3\xa9", "\\u00ff", "\x7f", " " };
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	char in[64], exp[96];
+
+	for (size_t k = 0; k < sizeof(odd) / sizeof(odd[0]); k++) {
+		for (int at = 0; at < 24; at++) {
+			snprintf(in, sizeof(in), "%.*s%s%.*s", at, "abcdefghijklmnopqrstuvwx", odd[k],
+				 23 - at, "ABCDEFGHIJKLMNOPQRSTUVW");
+			snprintf(exp, sizeof(exp), "\"%.*s%s%.*s\"", at, "abcdefghijklmnopqrstuvwx",
+				 want[k], 23 - at, "ABCDEFGHIJKLMNOPQRSTUVW");
+			rawfrag_out__reset(o);
+			rawfrag_out__json_str(o, in, (size_t)-1);
+			assert_string_equal(mem(o), exp);
+		}
+	}
+	rawfrag_out__delete(o);
+}
+
 static void build(struct rawfrag_emit *e)
 {
 	rawfrag_emit__begin_object(e, NULL);
@@ -340,6 +367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_integers), cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_json_str_words),
 		cmocka_unit_test(test_emit),	 cmocka_unit_test(test_fd_flush),
 		cmocka_unit_test(test_epipe),	 cmocka_unit_test(test_mem_big),
 		cmocka_unit_test(test_formatter), cmocka_unit_test(test_emit_keys),

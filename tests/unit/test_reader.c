@@ -421,10 +421,10 @@ static void expect_interrupted(const struct img *b, const char *why)
 	f = open_img(b, false, NULL, &err);
 	assert_null(f);
 	assert_int_equal(err.err, -EINVAL);
-	assert_int_equal(sscanf(err.reason, "recording was interrupted at offset %llu; %llu complete",
+	assert_int_equal(sscanf(err.reason, "DATA: recording was interrupted at offset %llu; %llu complete",
 				&off, &n), 2);
 	snprintf(want, sizeof(want),
-		 "recording was interrupted at offset %llu; %llu complete records (%s; --force reads them)",
+		 "DATA: recording was interrupted at offset %llu; %llu complete records (%s; --force reads them)",
 		 off, n, why);
 	assert_string_equal(err.reason, want);
 	assert_int_equal(err.offset, (int64_t)off);
@@ -950,7 +950,7 @@ static void test_pipe_errors(void **state)
 
 	/* header size */
 	set64(&b, 8, 24);
-	expect_open_err(&b, 8, 0, "unsupported header size 24");
+	expect_open_err(&b, 8, 0, "HEADER: unsupported header size 24");
 	set64(&b, 8, 16);
 	/* truncated inside the last (64-byte) sample, FINISHED_ROUND is the last 8 bytes */
 	b.len -= 8 + 10;
@@ -1176,19 +1176,19 @@ static void test_header_errors(void **state)
 	len = b.len;
 
 	b.p[0] ^= 1;
-	expect_open_err(&b, 0, 0, "not a perf.data file (bad magic)");
+	expect_open_err(&b, 0, 0, "HEADER: not a perf.data file (bad magic)");
 	b.p[0] ^= 1;
 
 	set64(&b, 8, 100);
-	expect_open_err(&b, 8, 0, "unsupported header size 100");
+	expect_open_err(&b, 8, 0, "HEADER: unsupported header size 100");
 	set64(&b, 8, 104);
 
 	set64(&b, 16, 0);
-	expect_open_err(&b, 16, 0, "attr size field is 0");
+	expect_open_err(&b, 16, 0, "HEADER: attr size field is 0");
 	set64(&b, 16, 144);
 
 	set64(&b, 32, ~0ULL - 8);
-	snprintf(reason, sizeof(reason), "attrs section 0x%zx+0x%llx beyond the file size 0x%zx",
+	snprintf(reason, sizeof(reason), "HEADER: attrs section 0x%zx+0x%llx beyond the file size 0x%zx",
 		 lay.attrs_off, ~0ULL - 8, len);
 	expect_open_err(&b, 24, 0, reason);
 	set64(&b, 32, lay.data_off - lay.attrs_off);
@@ -1205,27 +1205,27 @@ static void test_header_errors(void **state)
 
 	/* attr.size below VER0 */
 	set32(&b, lay.attrs_off + 4, 32);
-	snprintf(reason, sizeof(reason), "attr 0: attr size smaller than 64 (PERF_ATTR_SIZE_VER0)");
+	snprintf(reason, sizeof(reason), "ATTR: attr 0: attr size smaller than 64 (PERF_ATTR_SIZE_VER0)");
 	expect_open_err(&b, (int64_t)lay.attrs_off, 0, reason);
 	set32(&b, lay.attrs_off + 4, 128);
 
 	/* ids section outside the file */
 	set64(&b, lay.attrs_off + 128, len);
 	snprintf(reason, sizeof(reason),
-		 "attr 0: ids 0x%zx+0x10 beyond the file size or not u64s", len);
+		 "ATTR: attr 0: ids 0x%zx+0x10 beyond the file size or not u64s", len);
 	expect_open_err(&b, (int64_t)(lay.attrs_off + 128), 0, reason);
 	set64(&b, lay.attrs_off + 128, 104);
 
 	/* feature section outside the file (entry 0: HOSTNAME) */
 	set64(&b, lay.table_off + 8, 1ULL << 40);
 	snprintf(reason, sizeof(reason),
-		 "feature 3 section 0x%llx+0x%llx beyond the file size 0x%zx",
+		 "HEADER_HOSTNAME: feature 3 section 0x%llx+0x%llx beyond the file size 0x%zx",
 		 (unsigned long long)rawfrag__get64(b.p + lay.table_off, false), 1ULL << 40, len);
 	expect_open_err(&b, (int64_t)lay.table_off, 0, reason);
 
 	/* feature table cut off */
 	b.len = lay.table_off + 20;
-	snprintf(reason, sizeof(reason), "feature table (5 entries) beyond the file size 0x%zx",
+	snprintf(reason, sizeof(reason), "HEADER: feature table (5 entries) beyond the file size 0x%zx",
 		 b.len);
 	expect_open_err(&b, (int64_t)lay.table_off, 0, reason);
 
@@ -1341,7 +1341,7 @@ static void test_record_errors(void **state)
 		p32(&s.data, 0);
 		b = build_file(false, &s, &lay);
 		expect_walk_err(&b, (int64_t)(lay.data_off + lay.data_size - 4), 0,
-				"truncated record header (4 bytes left in the data section)");
+				"DATA: truncated record header (4 bytes left in the data section)");
 		img_free(&b);
 		spec_free(&s);
 	}

@@ -83,6 +83,7 @@ struct report {
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
 	uint64_t *ev_samples, *ev_lost; /* --stats */
+	struct rf_loss_cpus *loss; /* samples and losses per CPU, for the loss warning */
 	uint64_t nr_bad;
 	/* perf's order (default): the session orders records */
 	bool no_order;
@@ -656,6 +657,7 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 
 	if (idx >= r->nr_known && update_evsels(r))
 		return -ENOMEM;
+	rf_loss_cpus__sample(r->loss, ev->sample);
 	if (r->stats) {
 		r->ev_samples[idx]++;
 		return 0;
@@ -696,14 +698,25 @@ static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *
 	return 0;
 }
 
-/* --stats: perf shows the samples lost per event */
+/* LOST: the events lost per CPU, for the warning at the end */
+static int report_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev)
+{
+	struct report *r = (struct report *)tool;
+
+	rf_loss_cpus__lost(r->loss, ev->rec, ev->sample, r->swap);
+	return 0;
+}
+
+/* LOST_SAMPLES: per CPU for the warning; --stats shows the samples lost per event */
 static int report_lost_samples(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			       const struct rawfrag_event *ev)
 {
 	struct report *r = (struct report *)tool;
 	int idx = ev->evsel ? rawfrag_evsel__idx(ev->evsel) : -1;
 
-	if (ev->rec->size < 16)
+	rf_loss_cpus__lost(r->loss, ev->rec, ev->sample, r->swap);
+	if (!r->stats || ev->rec->size < 16)
 		return 0;
 	if (idx >= r->nr_known && update_evsels(r))
 		return -ENOMEM;
@@ -865,6 +878,7 @@ static int run(struct report *r)
 		     .dopts = r->dopts);
 	struct rawfrag_err err = { .offset = -1 };
 	int ret, rc = RF_EXIT_USAGE, fd = -1;
+	bool complete;
 
 	r->dopts[r->nr_dopts] = NULL;
 	r->file = rawfrag_file__open(r->input, &fopts, &err);
@@ -915,7 +929,8 @@ static int run(struct report *r)
 		.sz = sizeof(r->tool),
 		.sample = report_sample,
 		.sample_error = report_bad_sample,
-		.lost_samples = r->stats ? report_lost_samples : NULL,
+		.lost = report_lost,
+		.lost_samples = report_lost_samples,
 		.describe = report_describe,
 		.ordered = !r->stats && !r->no_order,
 		/* --stats parses too: a sample text and JSON refuse is not counted as fine */
@@ -934,6 +949,9 @@ static int run(struct report *r)
 		r->rs.arch = r->rs.env ? r->rs.env->arch : NULL;
 		rawfrag_session__set_observer(r->sess, machine_observer, r);
 	}
+	r->loss = rf_loss_cpus__new();
+	if (!r->loss)
+		goto oom;
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
@@ -944,6 +962,7 @@ static int run(struct report *r)
 	ret = rawfrag_session__process(r->sess, &r->tool, &err);
 	if (ret < 0)
 		goto fail;
+	complete = !ret;
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -965,7 +984,8 @@ static int run(struct report *r)
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
-	rf_loss_warn("report", r->input, r->sess);
+	/* the counts cover the file only when the walk went to its end */
+	rf_loss_warn("report", r->input, r->sess, complete ? r->loss : NULL);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:
@@ -993,6 +1013,7 @@ out:
 	free(r->selected);
 	free(r->ev_samples);
 	free(r->ev_lost);
+	free(r->loss);
 	return rc;
 }
 

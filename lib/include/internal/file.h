@@ -129,6 +129,12 @@ struct rawfrag_file {
 /* file_core.c */
 __attribute__((format(printf, 4, 5))) int rf_error(struct rawfrag_file *f, int64_t offset,
 						     uint32_t type, const char *fmt, ...);
+/*
+ * rf_error() for a record's own error: type 0 is the type of a zeroed header,
+ * not "no type", and is named UNKNOWN(0) like any type the library does not know.
+ */
+__attribute__((format(printf, 4, 5))) int rf_rec_error(struct rawfrag_file *f, int64_t offset,
+							  uint32_t type, const char *fmt, ...);
 __attribute__((format(printf, 3, 4))) void rf_print(const struct rawfrag_file *f,
 						    enum rawfrag_print_level level,
 						    const char *fmt, ...);
