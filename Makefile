@@ -51,7 +51,7 @@ CFLAGS_COMMON := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP \
 LIB_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Ilib
 LDFLAGS_COMMON := $(LDSAN)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/decoders/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librawfrag.a
 # librawfrag.so.MAJOR.MINOR.0 is the real file, .so.MAJOR (the SONAME) and .so link to it
