@@ -51,7 +51,7 @@ CFLAGS_COMMON := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP \
 LIB_CFLAGS := $(CFLAGS_COMMON) -fPIC -fvisibility=hidden -Ilib
 LDFLAGS_COMMON := $(LDSAN)
 
-LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/decoders/*.c))
+LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
 LIB_A := $(O)/lib/librawfrag.a
 # librawfrag.so.MAJOR.MINOR.0 is the real file, .so.MAJOR (the SONAME) and .so link to it
@@ -87,7 +87,7 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS) $(TEST_BPF_OBJS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi clean install uninstall mutate
+.PHONY: all deps run test test-quick fuzz bench doc check-abi check-layers clean install uninstall mutate
 
 # A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
 # one line instead of failing at link time. Goals that run the set-up first pass.
@@ -127,6 +127,11 @@ $(LIB_SO): $(LIB_SO_REAL)
 check-abi: $(LIB_SO)
 	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
 
+# The reader's layers (lib/include/internal/file.h): no part includes a header
+# of its own layer or above.
+check-layers:
+	$(Q)scripts/check-layers.sh lib
+
 # BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
 $(O)/%.bpf.o: %.bpf.c
 	$(call msg,BPF,$@)
@@ -154,10 +159,12 @@ $(DLFILTER): $(PLUGIN_SRCS) $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -shared $(LDFLAGS_COMMON) -o $@ $(PLUGIN_SRCS) $(LIB_OBJS) $(PKG_LIBS)
 
-$(O)/tests/%: tests/unit/%.c $(LIB_A)
+# what several unit tests build their input from (tests/unit/fixture.h)
+UNIT_FIXTURE := $(O)/tests/unit/fixture.o
+$(O)/tests/%: tests/unit/%.c $(UNIT_FIXTURE) $(LIB_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(LIB_A) $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) $(PKG_LIBS) -lcmocka
 
 $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(call msg,CC,$@)
@@ -198,7 +205,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
 	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay \
 		build/asan/tests/fuzz-tool-replay
-	$(Q)$(MAKE) --no-print-directory check-abi
+	$(Q)$(MAKE) --no-print-directory check-abi check-layers
 	$(Q)bash tests/run.sh
 
 fuzz:
@@ -260,4 +267,4 @@ clean:
 # Every object and every test program (unit tests, generators, the fuzz replay)
 # depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
 # tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(O)/tests/unit/pcap_oracle.d $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_FIXTURE:.o=.d) $(O)/tests/unit/pcap_oracle.d $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rawfrag/file.h>
+
 #include "internal/opts.h"
 
 #define STR_(x) #x
@@ -72,6 +74,35 @@ RAWFRAG_API const char *rawfrag_record_type__name(uint32_t type)
 		return user_types[type - 64];
 	if (type < ARRAY_LEN(unknown_types))
 		return unknown_types[type];
+	return "UNKNOWN";
+}
+
+/*
+ * perf_event__name(), as perf report --stats and perf report -D print the
+ * types: the user records that describe the file drop their "HEADER_", 0 is
+ * the total's row, a type perf has no name for is "UNKNOWN" and one past
+ * what perf knows "INVALID".
+ */
+RAWFRAG_API const char *rawfrag_record_type__perf_name(uint32_t type)
+{
+	static const char *const header_types[] = {
+		[RAWFRAG_RECORD_HEADER_ATTR - 64] = "ATTR",
+		[RAWFRAG_RECORD_HEADER_EVENT_TYPE - 64] = "EVENT_TYPE",
+		[RAWFRAG_RECORD_HEADER_TRACING_DATA - 64] = "TRACING_DATA",
+		[RAWFRAG_RECORD_HEADER_BUILD_ID - 64] = "BUILD_ID",
+		[RAWFRAG_RECORD_HEADER_FEATURE - 64] = "FEATURE",
+	};
+
+	if (type == 0)
+		return "TOTAL";
+	if (type >= RAWFRAG_RECORD_USER_MAX)
+		return "INVALID";
+	if (type >= 64 && type - 64 < ARRAY_LEN(header_types) && header_types[type - 64])
+		return header_types[type - 64];
+	if (type < ARRAY_LEN(kernel_types) && kernel_types[type])
+		return kernel_types[type];
+	if (type >= 64 && type - 64 < ARRAY_LEN(user_types))
+		return user_types[type - 64];
 	return "UNKNOWN";
 }
 

@@ -73,7 +73,7 @@ bench_read() { # file recipe (make_file | make_file4)
 		"perf script -F comm,tid,cpu,time,event,trace|perf script -F comm,tid,cpu,time,event,trace -i $f"
 		"raw-walk floor (rawfrag-walk -r)|$O/tests/rawfrag-walk -r $f"
 		"sequential read (dd bs=1M)|dd if=$f of=/dev/null bs=1M"
-		"bare walk of record headers (rawfrag-walk -q)|$O/tests/rawfrag-walk -q $f"
+		"bare walk of record headers (rawfrag-walk -b)|$O/tests/rawfrag-walk -b $f"
 		"perf rawfrag check|$tool check -q $f"
 		"perf rawfrag report --stats|$tool report --stats -i $f"
 		"perf report --stats|perf report --stats -i $f"

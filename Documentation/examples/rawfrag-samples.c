@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * rawfrag-samples: the smallest librawfrag program. Opens a perf.data file (or a
- * pipe-mode stream on stdin, "-"), walks its records in file order, and prints
- * every sample's RAW payload decoded by the producer's decoder:
+ * pipe-mode stream on stdin, "-"), hands a struct rawfrag_tool to the session,
+ * which reads every record in file order (applying the records that describe
+ * the file itself) and calls on_sample() with each sample parsed once; it
+ * prints the sample's RAW payload decoded by the producer's decoder:
  *
  *   rawfrag-samples [file] [--json]
  *
@@ -26,34 +28,44 @@ static int print_msg(enum rawfrag_print_level level, void *ctx, const char *fmt,
 	return level == RAWFRAG_WARN ? vfprintf(stderr, fmt, ap) : 0;
 }
 
-/* records that (in pipe mode) describe the file: the session binds new evsels */
-static bool describes(uint32_t type)
+/* the tool comes first: a handler finds the program's state from its tool */
+struct samples {
+	struct rawfrag_tool tool;
+	struct rawfrag_out *out;
+	struct rawfrag_emit *em; /* --json */
+};
+
+/* one sample, parsed once by the session */
+static int on_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		     const struct rawfrag_event *ev)
 {
-	return type == RAWFRAG_RECORD_HEADER_ATTR || type == RAWFRAG_RECORD_HEADER_TRACING_DATA ||
-	       type == RAWFRAG_RECORD_HEADER_FEATURE || type == RAWFRAG_RECORD_EVENT_UPDATE;
+	struct samples *p = (struct samples *)tool;
+	const char *producer = rawfrag_decoder__name(rawfrag_session__decoder(s, ev->evsel));
+	const struct rawfrag_sample *smp = ev->sample;
+
+	if (p->em) {
+		rawfrag_emit__reset(p->em);
+		rawfrag_emit__begin_object(p->em, NULL);
+		rawfrag_emit__str(p->em, "event", rawfrag_evsel__name(ev->evsel), (size_t)-1);
+		rawfrag_emit__str(p->em, "producer", producer ? producer : "none", (size_t)-1);
+		rawfrag_emit__begin_object(p->em, "fields");
+		rawfrag_session__sample_fields(s, ev->evsel, ev->rec, smp, p->em);
+		rawfrag_emit__end_object(p->em);
+		rawfrag_emit__end_object(p->em);
+	} else {
+		rawfrag_out__printf(p->out, "%u [%03u] %s: ", smp->tid, smp->cpu,
+				    rawfrag_evsel__name(ev->evsel));
+		rawfrag_session__sample_text(s, ev->evsel, ev->rec, smp, p->out, false);
+	}
+	rawfrag_out__putc(p->out, '\n');
+	return 0; /* > 0 would stop quietly, < 0 fail */
 }
 
-static void print_sample(struct rawfrag_session *s, struct rawfrag_evsel *ev,
-			 const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
-			 struct rawfrag_out *out, struct rawfrag_emit *em)
+/* a sample that does not parse: skip it (`perf rawfrag check` says why) */
+static int on_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			 const struct rawfrag_event *ev, const struct rawfrag_err *err)
 {
-	const char *producer = rawfrag_decoder__name(rawfrag_session__decoder(s, ev));
-
-	if (em) {
-		rawfrag_emit__reset(em);
-		rawfrag_emit__begin_object(em, NULL);
-		rawfrag_emit__str(em, "event", rawfrag_evsel__name(ev), (size_t)-1);
-		rawfrag_emit__str(em, "producer", producer ? producer : "none", (size_t)-1);
-		rawfrag_emit__begin_object(em, "fields");
-		rawfrag_session__sample_fields(s, ev, rec, smp, em);
-		rawfrag_emit__end_object(em);
-		rawfrag_emit__end_object(em);
-	} else {
-		rawfrag_out__printf(out, "%u [%03u] %s: ", smp->tid, smp->cpu,
-				    rawfrag_evsel__name(ev));
-		rawfrag_session__sample_text(s, ev, rec, smp, out, false);
-	}
-	rawfrag_out__putc(out, '\n');
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -62,11 +74,11 @@ int main(int argc, char **argv)
 	bool json = argc > 2 && !strcmp(argv[2], "--json");
 	RAWFRAG_OPTS(rawfrag_file_opts, fopts, .print = print_msg);
 	RAWFRAG_OPTS(rawfrag_session_opts, sopts, .print = print_msg);
+	/* file order (.ordered = false), as report --no-order */
+	struct samples p = { .tool = { .sz = sizeof(p.tool), .sample = on_sample,
+				       .sample_error = on_bad_sample } };
 	struct rawfrag_session *s = NULL;
-	struct rawfrag_emit *em = NULL;
-	struct rawfrag_out *out = NULL;
 	struct rawfrag_file *f;
-	struct rawfrag_record rec;
 	struct rawfrag_err err = { 0 };
 	char msg[512];
 	int ret = -1;
@@ -74,33 +86,22 @@ int main(int argc, char **argv)
 	f = rawfrag_file__open(path, &fopts, &err);
 	if (!f)
 		goto fail;
+	/* binds each evsel to its decoder; pipe mode's attrs rebind as they come */
 	s = rawfrag_session__new(f, &sopts, &err);
 	if (!s)
 		goto fail;
-	out = rawfrag_out__new(STDOUT_FILENO);
-	if (json)
-		em = rawfrag_emit__new(out, RAWFRAG_EMIT_JSON);
-	while ((ret = rawfrag_file__next(f, &rec)) > 0) {
-		struct rawfrag_sample smp;
-		struct rawfrag_evsel *ev;
-
-		if (describes(rec.type) && rawfrag_session__refresh(s, &err))
-			goto fail;
-		if (rec.type != PERF_RECORD_SAMPLE)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		if (!ev || rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev), &rec,
-						 rawfrag_file__needs_swap(f), &err))
-			continue; /* `perf rawfrag check` says why */
-		print_sample(s, ev, &rec, &smp, out, em);
-	}
-	if (ret < 0)
-		err = *rawfrag_file__error(f);
+	p.out = rawfrag_out__new(STDOUT_FILENO);
+	if (!p.out)
+		goto fail;
+	if (json && !(p.em = rawfrag_emit__new(p.out, RAWFRAG_EMIT_JSON)))
+		goto fail;
+	/* the one read loop: describing records, threads, then our handlers */
+	ret = rawfrag_session__process(s, &p.tool, &err);
 fail:
-	rawfrag_emit__delete(em);
-	if (out && rawfrag_out__flush(out) && ret >= 0)
-		ret = rawfrag_out__error(out);
-	rawfrag_out__delete(out);
+	rawfrag_emit__delete(p.em);
+	if (p.out && rawfrag_out__flush(p.out) && ret >= 0)
+		ret = rawfrag_out__error(p.out);
+	rawfrag_out__delete(p.out);
 	rawfrag_session__delete(s);
 	rawfrag_file__close(f);
 	if (ret < 0 && err.err) {

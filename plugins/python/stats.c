@@ -6,19 +6,6 @@
 
 #include <rawfrag/tool.h>
 
-/* perf's names for record types in --stats */
-static const char *stats_name(uint32_t type)
-{
-	switch (type) {
-	case RAWFRAG_RECORD_HEADER_ATTR: return "ATTR";
-	case RAWFRAG_RECORD_HEADER_EVENT_TYPE: return "EVENT_TYPE";
-	case RAWFRAG_RECORD_HEADER_TRACING_DATA: return "TRACING_DATA";
-	case RAWFRAG_RECORD_HEADER_BUILD_ID: return "BUILD_ID";
-	case RAWFRAG_RECORD_HEADER_FEATURE: return "FEATURE";
-	default: return rawfrag_record_type__name(type);
-	}
-}
-
 static int dict_set_u64(PyObject *d, const char *k, uint64_t v)
 {
 	PyObject *o = PyLong_FromUnsignedLongLong(v);
@@ -158,7 +145,7 @@ static PyObject *stats_dict(struct stats_ctx *c)
 
 		total += n;
 		if (n)
-			ok = !dict_set_u64(recs, stats_name(t), n);
+			ok = !dict_set_u64(recs, rawfrag_record_type__perf_name(t), n);
 	}
 	if (ok && fs->nr_other_records)
 		ok = !dict_set_u64(recs, "UNKNOWN", fs->nr_other_records);

@@ -2,23 +2,36 @@
 /*
  * rawfrag-walk: walk a perf.data file with librawfrag, for tests/shell/t05-reader.sh.
  *   rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-
+ *   rawfrag-walk -r|-b FILE|-        (the floors of make bench)
+ * Records come through the session (rawfrag_session__process(), file order,
+ * samples not parsed), so the counts compared with perf report -D are what
+ * every tool of the session gets.
  * Default: one line per record "offset type size evsel".
- * -s: per record type counts and lost sums at the end ("count TYPE N").
+ * -s: per record type counts and lost sums at the end ("count TYPE N"): the
+ *     records the session delivered, COMPRESSED ones (which the reader unpacks
+ *     and never hands out) from the reader's stats.
  * -H: evsels and env first ("evsel IDX NAME type=T config=C ids=N pmu=P", "env KEY VALUE").
  * -q: no per-record lines.  -f: force past bad records.
  * -m: print "peak_rss_kb N" (VmHWM) at the end.
  * -e: per evsel sample counts at the end ("samples NAME N").
- * -r: the raw-walk floor for make bench: find each sample's raw payload (its
- *     evsel's fixed words before RAW) and read its first u16 ("raw N SUM").
+ * The floors measure what no reader of samples can skip, so they use the
+ * reader alone, below the session (its describing records, thread table and
+ * handlers are what the floor is a floor of); they read nothing else:
+ * -r: the raw-walk floor: find each sample's raw payload (its evsel's fixed
+ *     words before RAW) and read its first u16 ("raw N SUM").
+ * -b: the bare walk of record headers ("records N").
  * Exit 0, or 2 with "path: offset 0x..: TYPE: reason" on stderr for bad input.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <rawfrag/decoder.h>
 #include <rawfrag/file.h>
+#include <rawfrag/tool.h>
 
 static int print_fn(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
 {
@@ -114,6 +127,111 @@ static int raw_walk(struct rawfrag_file *f)
 	return r;
 }
 
+/* the bare walk floor: every record's header, nothing else */
+static int bare_walk(struct rawfrag_file *f)
+{
+	struct rawfrag_record rec;
+	uint64_t n = 0;
+	int r;
+
+	while ((r = rawfrag_file__next(f, &rec)) == 1)
+		n++;
+	printf("records %" PRIu64 "\n", n);
+	return r;
+}
+
+/* the walk's state; the tool comes first so the handlers find it */
+struct walk {
+	struct rawfrag_tool tool;
+	bool quiet, per_evsel;
+	uint64_t nr[RAWFRAG_RECORD_USER_MAX];
+	uint64_t *nr_samples; /* per evsel, the last slot for no evsel */
+	int cap;
+};
+
+static int count_sample(struct walk *w, struct rawfrag_session *s,
+			const struct rawfrag_event *ev)
+{
+	/* pipe mode may add evsels as it goes */
+	int n = rawfrag_file__nr_evsels(rawfrag_session__file(s));
+
+	if (n + 1 > w->cap) {
+		uint64_t *p = realloc(w->nr_samples, sizeof(*p) * (n + 1));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + w->cap, 0, sizeof(*p) * (n + 1 - w->cap));
+		w->nr_samples = p;
+		w->cap = n + 1;
+	}
+	w->nr_samples[ev->evsel ? rawfrag_evsel__idx(ev->evsel) : n]++;
+	return 0;
+}
+
+static int on_record(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		     const struct rawfrag_event *ev)
+{
+	struct walk *w = (struct walk *)tool;
+	const struct rawfrag_record *rec = ev->rec;
+
+	if (rec->type < RAWFRAG_RECORD_USER_MAX)
+		w->nr[rec->type]++;
+	if (w->per_evsel && rec->type == PERF_RECORD_SAMPLE && count_sample(w, s, ev))
+		return -ENOMEM;
+	if (!w->quiet)
+		printf("0x%" PRIx64 " %s %u %s%s\n", rec->offset,
+		       rawfrag_record_type__name(rec->type), rec->size,
+		       ev->evsel ? rawfrag_evsel__name(ev->evsel) : "-",
+		       rec->in_compressed ? " z" : "");
+	return 0;
+}
+
+/* a sample whose id names no evsel is still a record of the file */
+static int on_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			 const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return on_record(tool, s, ev);
+}
+
+static int walk(struct rawfrag_file *f, struct walk *w, const char *path)
+{
+	RAWFRAG_OPTS(rawfrag_session_opts, so, .print = print_fn);
+	struct rawfrag_session *s;
+	struct rawfrag_err err;
+	char buf[512];
+	int r;
+
+	w->tool = (struct rawfrag_tool){
+		.sz = sizeof(w->tool), .sample = on_record, .sample_error = on_bad_sample,
+		.comm = on_record, .fork = on_record, .exit = on_record, .mmap = on_record,
+		.mmap2 = on_record, .ksymbol = on_record, .lost = on_record,
+		.lost_samples = on_record, .other = on_record, .user = on_record,
+		.no_parse = true,
+	};
+	s = rawfrag_session__new(f, &so, &err);
+	r = s ? rawfrag_session__process(s, &w->tool, &err) : err.err;
+	rawfrag_session__delete(s);
+	if (r < 0)
+		fprintf(stderr, "%s\n", rawfrag_err__format(&err, path, buf, sizeof(buf)));
+	return r;
+}
+
+static void print_stats(struct rawfrag_file *f, const struct walk *w)
+{
+	const struct rawfrag_file_stats *st = rawfrag_file__stats(f);
+
+	for (int i = 0; i < RAWFRAG_RECORD_USER_MAX; i++) {
+		uint64_t n = i == RAWFRAG_RECORD_COMPRESSED ? rawfrag_file__nr_records(f, i) : w->nr[i];
+
+		if (n)
+			printf("count %s %" PRIu64 "\n", rawfrag_record_type__name(i), n);
+	}
+	printf("other %" PRIu64 "\n", st->nr_other_records);
+	printf("lost %" PRIu64 " %" PRIu64 "\n", st->nr_lost_records, st->nr_lost);
+	printf("lost_samples %" PRIu64 "\n", st->nr_lost_samples);
+	printf("skipped %" PRIu64 " %" PRIu64 "\n", st->nr_skipped, st->bytes_skipped);
+}
+
 static void print_rss(void)
 {
 	char line[256];
@@ -126,20 +244,24 @@ static void print_rss(void)
 		fclose(fp);
 }
 
+static void usage(void)
+{
+	fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n"
+			"       rawfrag-walk [-f] -r|-b FILE|-\n");
+}
+
 int main(int argc, char **argv)
 {
-	bool stats = false, header = false, quiet = false, rss = false, per_evsel = false;
-	bool raw = false;
-	uint64_t *nr_samples = NULL;
-	int cap = 0;
+	bool stats = false, header = false, rss = false;
+	int floor = 0;
 	RAWFRAG_OPTS(rawfrag_file_opts, opts, .print = print_fn);
-	struct rawfrag_record rec;
+	struct walk w = { 0 };
 	struct rawfrag_file *f;
 	struct rawfrag_err err;
 	char buf[512];
 	int c, r, i;
 
-	while ((c = getopt(argc, argv, "fsHqmer")) != -1) {
+	while ((c = getopt(argc, argv, "fsHqmerb")) != -1) {
 		switch (c) {
 		case 'f':
 			opts.force = true;
@@ -151,24 +273,25 @@ int main(int argc, char **argv)
 			header = true;
 			break;
 		case 'q':
-			quiet = true;
+			w.quiet = true;
 			break;
 		case 'm':
 			rss = true;
 			break;
 		case 'e':
-			per_evsel = true;
+			w.per_evsel = true;
 			break;
 		case 'r':
-			raw = true;
+		case 'b':
+			floor = c;
 			break;
 		default:
-			fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] [-r] FILE|-\n");
+			usage();
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] [-r] FILE|-\n");
+		usage();
 		return 2;
 	}
 	f = rawfrag_file__open(argv[optind], &opts, &err);
@@ -176,65 +299,30 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", rawfrag_err__format(&err, argv[optind], buf, sizeof(buf)));
 		return 2;
 	}
+	if (floor) {
+		r = floor == 'r' ? raw_walk(f) : bare_walk(f);
+		if (r < 0)
+			fprintf(stderr, "%s\n", rawfrag_err__format(rawfrag_file__error(f),
+								    argv[optind], buf, sizeof(buf)));
+		rawfrag_file__close(f);
+		return r < 0 ? 2 : 0;
+	}
 	if (header)
 		print_header(f);
-	if (raw) {
-		r = raw_walk(f);
-		goto end;
-	}
-	while ((r = rawfrag_file__next(f, &rec)) == 1) {
-		struct rawfrag_evsel *e;
-
-		if (per_evsel && rec.type == PERF_RECORD_SAMPLE) {
-			int n = rawfrag_file__nr_evsels(f);
-
-			/* pipe mode may add evsels as it goes */
-			if (n + 1 > cap) {
-				nr_samples = realloc(nr_samples, sizeof(*nr_samples) * (n + 1));
-				if (!nr_samples)
-					return 2;
-				memset(nr_samples + cap, 0, sizeof(*nr_samples) * (n + 1 - cap));
-				cap = n + 1;
-			}
-			e = rawfrag_file__evsel_of(f, &rec);
-			nr_samples[e ? rawfrag_evsel__idx(e) : n]++;
-		}
-		if (quiet)
-			continue;
-		e = rawfrag_file__evsel_of(f, &rec);
-		printf("0x%" PRIx64 " %s %u %s%s\n", rec.offset, rawfrag_record_type__name(rec.type),
-		       rec.size, e ? rawfrag_evsel__name(e) : "-", rec.in_compressed ? " z" : "");
-	}
+	r = walk(f, &w, argv[optind]);
 	if (header && rawfrag_file__mode(f) == RAWFRAG_MODE_PIPE) {
 		/* pipe mode learns its evsels and env from the stream */
 		print_header(f);
 	}
-	if (stats) {
-		const struct rawfrag_file_stats *st = rawfrag_file__stats(f);
-
-		for (i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
-			if (rawfrag_file__nr_records(f, i))
-				printf("count %s %" PRIu64 "\n", rawfrag_record_type__name(i),
-				       rawfrag_file__nr_records(f, i));
-		printf("other %" PRIu64 "\n", st->nr_other_records);
-		printf("lost %" PRIu64 " %" PRIu64 "\n", st->nr_lost_records, st->nr_lost);
-		printf("lost_samples %" PRIu64 "\n", st->nr_lost_samples);
-		printf("skipped %" PRIu64 " %" PRIu64 "\n", st->nr_skipped, st->bytes_skipped);
-	}
+	if (r >= 0 && stats)
+		print_stats(f, &w);
 	if (rss)
 		print_rss();
-	if (per_evsel && nr_samples)
-		for (i = 0; i < rawfrag_file__nr_evsels(f); i++)
+	if (r >= 0 && w.per_evsel && w.nr_samples)
+		for (i = 0; i < rawfrag_file__nr_evsels(f) && i < w.cap; i++)
 			printf("samples %s %" PRIu64 "\n",
-			       rawfrag_evsel__name(rawfrag_file__evsel(f, i)), nr_samples[i]);
-	free(nr_samples);
-end:
-	if (r < 0) {
-		fprintf(stderr, "%s\n",
-			rawfrag_err__format(rawfrag_file__error(f), argv[optind], buf, sizeof(buf)));
-		rawfrag_file__close(f);
-		return 2;
-	}
+			       rawfrag_evsel__name(rawfrag_file__evsel(f, i)), w.nr_samples[i]);
+	free(w.nr_samples);
 	rawfrag_file__close(f);
-	return 0;
+	return r < 0 ? 2 : 0;
 }

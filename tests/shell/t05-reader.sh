@@ -5,7 +5,7 @@
 # copies must give one exact error and exit 2; a 1 GB file is walked in bounded
 # memory.
 source "$(dirname "$0")/lib.sh"
-t_plan 45
+t_plan 47
 
 WALK=$(t_bin rawfrag-walk)
 if [ ! -x "$WALK" ]; then t_fail "reader" "rawfrag-walk not built"; exit 1; fi
@@ -49,6 +49,12 @@ compare() {
 
 "$PERF" record -q -a -e sched:sched_switch -e sched:sched_wakeup -o tp.data -- sleep 0.3 >/dev/null 2>&1
 compare "tracepoints -a" tp.data
+# the bench floors read the bare reader, below the session: they must still see every record
+# (-b) and every sample's raw payload (-r) the session's walk counts
+t_eq "floor -b: every record the session's walk counts" \
+	"$(our_counts tp.data | awk '{ s += $2 } END { print "records", s }')" "$("$WALK" -b tp.data)"
+t_eq "floor -r: every sample's raw payload" \
+	"$(our_counts tp.data | awk '$1 == "SAMPLE" { print "raw", $2 }')" "$("$WALK" -r tp.data | cut -d' ' -f1-2)"
 "$PERF" record -q -z -a -e sched:sched_switch -e sched:sched_wakeup -o z.data -- sleep 0.3 >/dev/null 2>&1
 compare "-z" z.data
 "$WALK" -q -s z.data | grep -q '^count COMPRESSED [1-9]' && t_ok "-z: file has COMPRESSED records" ||

@@ -19,6 +19,8 @@
 
 #include <rawfrag/rawfrag.h>
 
+#include "fixture.h"
+
 /* a PMU no decoder claims: every evsel of the file goes to the hexdump fallback */
 static const struct perf_event_attr raw_attr = {
 	.type = 0x7ff0,
@@ -63,12 +65,8 @@ static int setup(void **state)
 	struct rawfrag_err err = { 0 };
 	const uint64_t id0 = 11, id1 = 12;
 	struct rawfrag_writer *w;
-	int fd;
 
-	strcpy(x->path, "/tmp/rawfrag-test-api.XXXXXX");
-	fd = mkstemp(x->path);
-	assert_true(fd >= 0);
-	close(fd);
+	snprintf(x->path, sizeof(x->path), "%s", fx_tmpfile("rawfrag-test-api"));
 	w = rawfrag_writer__new(x->path, NULL, &err);
 	assert_non_null(w);
 	assert_int_equal(rawfrag_writer__add_evsel(w, &raw_attr, "test:raw", &id0, 1), 0);

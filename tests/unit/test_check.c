@@ -19,6 +19,7 @@
 #include <rawfrag/check.h>
 #include <rawfrag/writer.h>
 #include "internal/check_sink.h"
+#include "fixture.h"
 
 #define MAX_FOUND 16
 
@@ -344,13 +345,10 @@ static char *write_file(void)
 {
 	static const uint8_t clean[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 	static const uint8_t zero[4], junk[4] = { 1, 0, 0, 0 };
-	char *path = strdup("/tmp/rawfrag-test-check.XXXXXX");
+	char *path = strdup(fx_tmpfile("rawfrag-test-check"));
 	struct rawfrag_err err = { 0 };
 	struct rawfrag_writer *w;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	close(fd);
 	w = rawfrag_writer__new(path, NULL, &err);
 	assert_non_null(w);
 	assert_int_equal(rawfrag_writer__add_evsel(w, &file_attr, "test:raw", NULL, 0), 0);

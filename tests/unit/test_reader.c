@@ -491,6 +491,24 @@ static void test_names(void **state)
 	assert_string_equal(rawfrag_record_type__name(83), "UNKNOWN(83)");
 	assert_string_equal(rawfrag_record_type__name(200), "UNKNOWN(200)");
 
+	/* perf_event__name(): what perf report --stats prints */
+	assert_string_equal(rawfrag_record_type__perf_name(0), "TOTAL");
+	assert_string_equal(rawfrag_record_type__perf_name(9), "SAMPLE");
+	assert_string_equal(rawfrag_record_type__perf_name(21), "AUX_OUTPUT_HW_ID");
+	assert_string_equal(rawfrag_record_type__perf_name(22), "UNKNOWN");
+	assert_string_equal(rawfrag_record_type__perf_name(63), "UNKNOWN");
+	assert_string_equal(rawfrag_record_type__perf_name(64), "ATTR");
+	assert_string_equal(rawfrag_record_type__perf_name(65), "EVENT_TYPE");
+	assert_string_equal(rawfrag_record_type__perf_name(66), "TRACING_DATA");
+	assert_string_equal(rawfrag_record_type__perf_name(67), "BUILD_ID");
+	assert_string_equal(rawfrag_record_type__perf_name(68), "FINISHED_ROUND");
+	assert_string_equal(rawfrag_record_type__perf_name(78), "EVENT_UPDATE");
+	assert_string_equal(rawfrag_record_type__perf_name(80), "FEATURE");
+	assert_string_equal(rawfrag_record_type__perf_name(81), "COMPRESSED");
+	assert_string_equal(rawfrag_record_type__perf_name(82), "FINISHED_INIT");
+	assert_string_equal(rawfrag_record_type__perf_name(83), "INVALID");
+	assert_string_equal(rawfrag_record_type__perf_name(UINT32_MAX), "INVALID");
+
 	strcpy(e.reason, "record size 4 < 8");
 	assert_string_equal(rawfrag_err__format(&e, "x.data", buf, sizeof(buf)),
 			    "x.data: offset 0x1a8: SAMPLE: record size 4 < 8");

@@ -23,6 +23,8 @@
 #include <rawfrag/tool.h>
 #include <rawfrag/writer.h>
 
+#include "fixture.h"
+
 #define MAX_SEEN 64
 
 /* the handlers' log; the tool comes first so they find it */
@@ -35,28 +37,11 @@ struct seen {
 	char comm_of_101[16];
 };
 
-static char *tmpname(void)
-{
-	static char buf[64];
-	int fd;
-
-	snprintf(buf, sizeof(buf), "/tmp/test_session.XXXXXX");
-	fd = mkstemp(buf);
-	assert_true(fd >= 0);
-	close(fd);
-	return buf;
-}
-
+/* the software events of every file here */
 static void init_attr(struct perf_event_attr *a, uint64_t config)
 {
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->size = sizeof(*a);
-	a->config = config;
-	a->sample_period = 1;
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			 PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
-	a->sample_id_all = 1;
+	fx_sw_attr(a, config, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      PERF_SAMPLE_CPU | PERF_SAMPLE_RAW, 1);
 }
 
 static void put_sample(struct rawfrag_writer *w, uint64_t id, uint32_t tid, uint64_t time)
@@ -78,7 +63,7 @@ static const char *write_file(bool pipe, bool bad_id)
 	struct perf_event_attr a, b;
 	uint64_t ida = 11, idb = 21;
 	struct rawfrag_sample id = { .pid = 100, .tid = 100, .time = 5, .identifier = 11 };
-	const char *path = tmpname();
+	const char *path = fx_tmpfile("test_session");
 	struct rawfrag_writer *w;
 	struct rawfrag_err err;
 

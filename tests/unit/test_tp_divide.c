@@ -37,84 +37,11 @@
 #include <rawfrag/decoder.h>
 #include "internal/decoders.h"
 #include "internal/tracepoint.h"
+#include "fixture.h"
 
 #define ROOT "/sys/kernel/tracing/events"
 #define MARK_NEVER "print format not used"
 #define MARK_ZERO "which is 0 here"
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-
-struct blob {
-	uint8_t p[65536];
-	size_t len;
-};
-
-static void put(struct blob *b, const void *d, size_t n)
-{
-	assert_true(b->len + n <= sizeof(b->p));
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put_le(struct blob *b, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		b->p[b->len + i] = (uint8_t)(v >> (8 * i));
-	b->len += n;
-}
-
-static void put_text64(struct blob *b, const char *s)
-{
-	put_le(b, strlen(s), 8);
-	put(b, s, strlen(s));
-}
-
-/* tracing data (little-endian, 8-byte longs) with one event format */
-static void build_blob(struct blob *b, const char *sys, const char *fmt)
-{
-	b->len = 0;
-	put(b, "\x17\x08\x44tracing", 10);
-	put(b, "0.6", 4);
-	put_le(b, 0, 1);
-	put_le(b, 8, 1);
-	put_le(b, 4096, 4);
-	put(b, "header_page", 12);
-	put_text64(b, header_page);
-	put(b, "header_event", 13);
-	put_text64(b, "# compressed entry header\n");
-	put_le(b, 0, 4); /* ftrace formats */
-	put_le(b, 1, 4); /* systems */
-	put(b, sys, strlen(sys) + 1);
-	put_le(b, 1, 4);
-	put_text64(b, fmt);
-	put_le(b, 0, 4); /* kallsyms */
-	put_le(b, 0, 4); /* printk formats */
-	put_text64(b, "");
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	char *buf = malloc(65536);
-	ssize_t n = 0, r;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || !buf) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, 65535 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
 
 /* ---- the print args of a format, read as text ---- */
 
@@ -200,7 +127,7 @@ static bool const_value(const char *t, size_t n, unsigned long long *v)
 /* ---- one rewritten format through the decoder and through libtraceevent ---- */
 
 struct run {
-	struct blob blob;
+	struct fx_buf blob;
 	struct rawfrag_env env;
 	struct rawfrag_decoder_ctx ctx;
 	void *priv;
@@ -226,12 +153,10 @@ static bool run_init(struct run *r, const char *sys, const char *fmt)
 		tep_free(r->tep);
 		return false;
 	}
-	build_blob(&r->blob, sys, fmt);
-	r->env.tracing_data = r->blob.p;
-	r->env.tracing_data_size = r->blob.len;
-	r->ctx.env = &r->env;
-	assert_int_equal(dec->file_init(&r->ctx, &r->ctx.file_priv), 0);
-	assert_int_equal(rawfrag_tp__bind(&r->ctx, (uint64_t)r->ev->id, &r->priv), 100);
+	/* tracing data (little-endian, 8-byte longs) with this one format */
+	fx_tracing_data(&r->blob, false, sys, &fmt, 1, NULL, NULL);
+	assert_int_equal(fx_tp__bind(&r->env, &r->ctx, &r->blob, (uint64_t)r->ev->id, &r->priv),
+			 100);
 	trace_seq_init(&r->seq);
 	r->out = rawfrag_out__new(-1);
 	assert_non_null(r->out);
@@ -240,8 +165,7 @@ static bool run_init(struct run *r, const char *sys, const char *fmt)
 
 static void run_fini(struct run *r)
 {
-	dec->release(r->priv);
-	dec->file_fini(r->ctx.file_priv);
+	fx_tp__unbind(&r->ctx, r->priv);
 	rawfrag_out__delete(r->out);
 	trace_seq_destroy(&r->seq);
 	tep_free(r->tep);
@@ -507,7 +431,7 @@ static void test_kernel_divisions(void **state)
 			if (ee->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/%s/format", ROOT, se->d_name, ee->d_name);
-			fmt = slurp(path, &len);
+			fmt = fx_slurp(path, &len);
 			if (fmt)
 				one_format(se->d_name, fmt);
 			free(fmt);

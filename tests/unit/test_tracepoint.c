@@ -26,15 +26,10 @@
 #include "internal/check_sink.h"
 #include "internal/decoders.h"
 #include "internal/tracepoint.h"
+#include "fixture.h"
 
 #define EV_ID 1234
 #define BAD_ID 1300
-
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
 static const char fmt_all[] =
 	"name: tp_all\n"
@@ -83,105 +78,56 @@ static const char fmt_bad[] = "name: broken\nformat:\n\tfield:int x;\toffset:zz\
 #define TRUE_LEN 104
 #define RAW_SIZE 108 /* raw_size % 8 == 4 */
 
-/* ---- a little blob writer in either byte order ---- */
+/* ---- tracing data and payloads, in either byte order (fixture.h) ---- */
 
-struct buf {
-	uint8_t p[16384];
-	size_t len;
-	bool be;
-};
-
-static void put(struct buf *b, const void *d, size_t n)
-{
-	assert_true(b->len + n <= sizeof(b->p));
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put_num(struct buf *b, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int shift = b->be ? 8 * (n - 1 - i) : 8 * i;
-
-		b->p[b->len + i] = (uint8_t)(v >> shift);
-	}
-	b->len += n;
-}
-
-static void put_text64(struct buf *b, const char *s)
-{
-	put_num(b, strlen(s), 8);
-	put(b, s, strlen(s));
-}
-
-static void build_blob(struct buf *b, bool be, bool with_bad)
+static void build_blob(struct fx_buf *b, bool be, bool with_bad)
 {
 	static const char cmdlines[] = "4242 mytask\n17 kworker/0:1\n";
 	static const char printk[] = "0xffffffff81000000 : \"hello\\n\"\n";
+	static const char *const fmts[] = { fmt_bad, fmt_all, fmt_hex };
 
-	memset(b, 0, sizeof(*b));
-	b->be = be;
-	put(b, "\x17\x08\x44tracing", 10);
-	put(b, "0.6", 4);
-	put_num(b, be, 1);
-	put_num(b, 8, 1);
-	put_num(b, 4096, 4);
-	put(b, "header_page", 12);
-	put_text64(b, header_page);
-	put(b, "header_event", 13);
-	put_text64(b, "# compressed entry header\n");
-	put_num(b, 0, 4); /* ftrace formats */
-	put_num(b, 1, 4); /* systems */
-	put(b, "rawfrag_test", 13);
-	put_num(b, with_bad ? 3 : 2, 4);
-	if (with_bad)
-		put_text64(b, fmt_bad);
-	put_text64(b, fmt_all);
-	put_text64(b, fmt_hex);
-	put_num(b, 0, 4); /* kallsyms */
-	put_num(b, strlen(printk), 4);
-	put(b, printk, strlen(printk));
-	put_text64(b, cmdlines);
+	fx_tracing_data(b, be, "rawfrag_test", with_bad ? fmts : fmts + 1, with_bad ? 3 : 2,
+			printk, cmdlines);
 }
 
 static void build_payload(uint8_t *raw, bool be)
 {
-	struct buf b = { .be = be };
+	struct fx_buf b = { .be = be };
 	static const uint16_t arr[3] = { 1, 65535, 3 };
 
-	put_num(&b, EV_ID, 2);
-	put_num(&b, 0x01, 1); /* irqs off */
-	put_num(&b, 0x12, 1);
-	put_num(&b, 4242, 4);
-	put_num(&b, (uint32_t)-5, 4);
-	put_num(&b, 0, 4); /* hole */
-	put_num(&b, UINT64_MAX, 8);
-	put(&b, "hello\0\0\0\0\0\0\0\0\0\0\0", 16);
-	put_num(&b, (12u << 16) | STR_OFF, 4);
-	put_num(&b, (uint8_t)-3, 1);
-	put_num(&b, 0, 3); /* hole */
-	put_num(&b, 0xffff888012345678ULL, 8);
+	fx_put_num(&b, EV_ID, 2);
+	fx_put_num(&b, 0x01, 1); /* irqs off */
+	fx_put_num(&b, 0x12, 1);
+	fx_put_num(&b, 4242, 4);
+	fx_put_num(&b, (uint32_t)-5, 4);
+	fx_put_num(&b, 0, 4); /* hole */
+	fx_put_num(&b, UINT64_MAX, 8);
+	fx_put(&b, "hello\0\0\0\0\0\0\0\0\0\0\0", 16);
+	fx_put_num(&b, (12u << 16) | STR_OFF, 4);
+	fx_put_num(&b, (uint8_t)-3, 1);
+	fx_put_num(&b, 0, 3); /* hole */
+	fx_put_num(&b, 0xffff888012345678ULL, 8);
 	for (int i = 0; i < 3; i++)
-		put_num(&b, arr[i], 2);
-	put_num(&b, 0, 2); /* hole */
-	put_num(&b, (8u << 16) | DARR_OFF, 4);
+		fx_put_num(&b, arr[i], 2);
+	fx_put_num(&b, 0, 2); /* hole */
+	fx_put_num(&b, (8u << 16) | DARR_OFF, 4);
 	/* relative to the end of the locator (68 + 4) */
-	put_num(&b, (4u << 16) | (RSTR_OFF - 72), 4);
-	put_num(&b, (uint64_t)INT64_MIN, 8);
+	fx_put_num(&b, (4u << 16) | (RSTR_OFF - 72), 4);
+	fx_put_num(&b, (uint64_t)INT64_MIN, 8);
 	assert_int_equal(b.len, FIXED);
-	put(&b, "/usr/bin/sh", 12);
-	put_num(&b, 7, 4);
-	put_num(&b, UINT32_MAX, 4);
-	put(&b, "rel", 4);
+	fx_put(&b, "/usr/bin/sh", 12);
+	fx_put_num(&b, 7, 4);
+	fx_put_num(&b, UINT32_MAX, 4);
+	fx_put(&b, "rel", 4);
 	assert_int_equal(b.len, TRUE_LEN);
-	put_num(&b, 0, RAW_SIZE - TRUE_LEN);
+	fx_put_num(&b, 0, RAW_SIZE - TRUE_LEN);
 	memcpy(raw, b.p, RAW_SIZE);
 }
 
 /* ---- fixture: the decoder bound to EV_ID ---- */
 
 struct fx {
-	struct buf blob;
+	struct fx_buf blob;
 	struct rawfrag_env env;
 	struct rawfrag_decoder_ctx ctx;
 	void *priv;
@@ -197,12 +143,7 @@ static void fx_init(struct fx *f, bool be, bool with_bad)
 {
 	memset(f, 0, sizeof(*f));
 	build_blob(&f->blob, be, with_bad);
-	f->env.tracing_data = f->blob.p;
-	f->env.tracing_data_size = f->blob.len;
-	f->ctx.env = &f->env;
-	assert_int_equal(dec->file_init(&f->ctx, &f->ctx.file_priv), 0);
-	assert_non_null(f->ctx.file_priv);
-	assert_int_equal(rawfrag_tp__bind(&f->ctx, EV_ID, &f->priv), 100);
+	assert_int_equal(fx_tp__bind(&f->env, &f->ctx, &f->blob, EV_ID, &f->priv), 100);
 	build_payload(f->raw, be);
 	f->r.data = f->raw;
 	f->r.size = RAW_SIZE;
@@ -216,8 +157,7 @@ static void fx_init(struct fx *f, bool be, bool with_bad)
 
 static void fx_fini(struct fx *f)
 {
-	dec->release(f->priv);
-	dec->file_fini(f->ctx.file_priv);
+	fx_tp__unbind(&f->ctx, f->priv);
 	rawfrag_out__delete(f->out);
 }
 
@@ -458,7 +398,7 @@ static void test_truncated_blob(void **state)
 	struct rawfrag_decoder_ctx ctx = { .dopts = dopts };
 	struct rawfrag_tp_data td;
 	struct rawfrag_err err;
-	struct buf b;
+	struct fx_buf b;
 
 	build_blob(&b, false, false);
 	assert_int_equal(rawfrag_tp_data__parse(&td, b.p, b.len, NULL, &err), 0);
@@ -533,26 +473,6 @@ const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
 	return "leak:libtraceevent.so\n";
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	char *buf = malloc(65536);
-	ssize_t n = 0, r;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || !buf) {
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		return NULL;
-	}
-	while ((r = read(fd, buf + n, 65535 - n)) > 0)
-		n += r;
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
 
 /* a payload of ev with random fixed fields and valid dynamic ones */
@@ -640,7 +560,7 @@ static void compiled_print_matches_tep(bool be)
 			if (ee->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s/%s/format", root, se->d_name, ee->d_name);
-			fmt = slurp(path, &len);
+			fmt = fx_slurp(path, &len);
 			if (!fmt)
 				continue;
 			if (tep_parse_format(tep, &ev, fmt, len, se->d_name) || !ev) {

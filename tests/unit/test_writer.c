@@ -19,32 +19,17 @@
 
 #include <rawfrag/writer.h>
 
+#include "fixture.h"
+
 #define NR_SAMPLES 3000
 static const bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
-static char *tmpname(void)
-{
-	static char buf[64];
-	int fd;
-
-	snprintf(buf, sizeof(buf), "/tmp/test_writer.XXXXXX");
-	fd = mkstemp(buf);
-	assert_true(fd >= 0);
-	close(fd);
-	return buf;
-}
-
 static void init_attr(struct perf_event_attr *a, uint64_t config)
 {
-	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_SOFTWARE;
-	a->size = sizeof(*a);
-	a->config = config;
-	a->sample_period = 4000;
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW;
+	fx_sw_attr(a, config, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			      PERF_SAMPLE_RAW, 4000);
 	a->read_format = PERF_FORMAT_ID;
-	a->sample_id_all = 1;
 	a->disabled = 1;
 	a->exclude_hv = 1;
 	a->mmap2 = 1;
@@ -234,7 +219,7 @@ static void check_file(const char *path, bool be, bool pipe, bool z)
 
 static void round_trip(bool be, bool pipe, bool z)
 {
-	char *path = strdup(tmpname());
+	char *path = strdup(fx_tmpfile("test_writer"));
 
 	write_file(path, be, pipe, z);
 	check_file(path, be, pipe, z);
@@ -254,7 +239,7 @@ static void test_pipe_le_z(void **state) { round_trip(false, true, true); }
 static void test_be_attr_bytes(void **state)
 {
 	RAWFRAG_OPTS(rawfrag_writer_opts, o, .big_endian = true);
-	char *path = strdup(tmpname());
+	char *path = strdup(fx_tmpfile("test_writer"));
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(a),
 				     .sample_type = PERF_SAMPLE_IP, .disabled = 1,
 				     .exclude_kernel = 1 };

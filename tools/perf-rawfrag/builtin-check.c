@@ -269,7 +269,7 @@ static int check_file(const char *path, const struct check_args *a)
 		fflush(stdout);
 	}
 	if (ret >= 0)
-		rf_loss_warn("check", path, f, NULL);
+		rf_loss_warn("check", path, s, NULL);
 	if (ret < 0)
 		goto fail;
 	goto out;

@@ -511,19 +511,6 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	rawfrag_out__write(o, "}}\n", 3);
 }
 
-/* perf's names for record types in --stats (perf_event__name()) */
-static const char *stats_name(uint32_t type)
-{
-	switch (type) {
-	case RAWFRAG_RECORD_HEADER_ATTR: return "ATTR";
-	case RAWFRAG_RECORD_HEADER_EVENT_TYPE: return "EVENT_TYPE";
-	case RAWFRAG_RECORD_HEADER_TRACING_DATA: return "TRACING_DATA";
-	case RAWFRAG_RECORD_HEADER_BUILD_ID: return "BUILD_ID";
-	case RAWFRAG_RECORD_HEADER_FEATURE: return "FEATURE";
-	default: return rawfrag_record_type__name(type);
-	}
-}
-
 static void print_stats(struct report *r)
 {
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(r->file);
@@ -538,7 +525,7 @@ static void print_stats(struct report *r)
 
 		if (!n)
 			continue;
-		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", stats_name(t),
+		rawfrag_out__printf(o, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", rawfrag_record_type__perf_name(t),
 				    n, 100.0 * n / total);
 	}
 	if (fs->nr_other_records)
@@ -997,7 +984,7 @@ static int run(struct report *r)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
 	/* the counts cover the file only when the walk went to its end */
-	rf_loss_warn("report", r->input, r->file, complete ? r->loss : NULL);
+	rf_loss_warn("report", r->input, r->sess, complete ? r->loss : NULL);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:

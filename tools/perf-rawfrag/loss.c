@@ -4,9 +4,9 @@
  * walk. The totals come from the library's stats (no cost for a lossless
  * file). The breakdown per CPU comes from the caller's counts when it kept
  * them during a complete walk (report: one add per sample); otherwise, only
- * when something was lost, the file is walked once more for it (not possible
- * on a pipe: totals only). That second walk cost a lossy file a fifth of its
- * report time.
+ * when something was lost, the file is walked once more for it, through the
+ * session rewound (not possible on a pipe: totals only). That second walk
+ * cost a lossy file a fifth of its report time.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 
 #include <rawfrag/file.h>
 #include <rawfrag/sample.h>
+#include <rawfrag/tool.h>
 
 #include "util.h"
 
@@ -43,40 +44,54 @@ void rf_loss_cpus__lost(struct rf_loss_cpus *lc, const struct rawfrag_record *re
 		c->lost_samples += rawfrag__get64((const uint8_t *)rec->data + 8, swap);
 }
 
-/* the second walk: samples and losses per CPU into lc (max -1: none, or no walk) */
-static void per_cpu(struct rawfrag_file *f, struct rf_loss_cpus *lc)
+/* the second walk's state; the tool comes first so the handlers find it */
+struct loss_pass {
+	struct rawfrag_tool tool;
+	struct rf_loss_cpus *lc;
+	bool swap;
+};
+
+static int on_loss_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			  const struct rawfrag_event *ev)
 {
-	struct rawfrag_record rec;
-	struct rawfrag_evsel *ev;
-	struct rawfrag_sample s;
-	bool swap = rawfrag_file__needs_swap(f);
-	int err;
+	rf_loss_cpus__sample(((struct loss_pass *)tool)->lc, ev->sample);
+	return 0;
+}
 
-	if (rawfrag_file__rewind(f))
+static int on_loss_record(struct rawfrag_tool *tool, struct rawfrag_session *s,
+			  const struct rawfrag_event *ev)
+{
+	struct loss_pass *p = (struct loss_pass *)tool;
+
+	rf_loss_cpus__lost(p->lc, ev->rec, ev->sample, p->swap);
+	return 0;
+}
+
+/* a sample that does not parse has no CPU to count it under */
+static int on_loss_bad(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		       const struct rawfrag_event *ev, const struct rawfrag_err *err)
+{
+	return 0;
+}
+
+/*
+ * The second walk, through the session rewound: samples and losses per CPU
+ * into lc (max -1: none, or no walk).
+ */
+static void per_cpu(struct rawfrag_session *s, struct rf_loss_cpus *lc)
+{
+	struct loss_pass p = {
+		.tool = { .sz = sizeof(p.tool), .sample = on_loss_sample,
+			  .sample_error = on_loss_bad, .lost = on_loss_record,
+			  .lost_samples = on_loss_record },
+		.lc = lc,
+		.swap = rawfrag_file__needs_swap(rawfrag_session__file(s)),
+	};
+	struct rawfrag_err err;
+
+	if (rawfrag_session__rewind(s))
 		return;
-	while (rawfrag_file__next(f, &rec) > 0) {
-		const struct perf_event_attr *a;
-
-		if (rec.type != PERF_RECORD_SAMPLE && rec.type != PERF_RECORD_LOST &&
-		    rec.type != PERF_RECORD_LOST_SAMPLES)
-			continue;
-		ev = rawfrag_file__evsel_of(f, &rec);
-		a = ev ? rawfrag_evsel__attr(ev) : NULL;
-		if (!a || !(a->sample_type & PERF_SAMPLE_CPU))
-			continue;
-		if (rec.type == PERF_RECORD_SAMPLE)
-			err = rawfrag_sample__parse(&s, a, &rec, swap, NULL);
-		else if (a->sample_id_all)
-			err = rawfrag_sample__parse_id_trailer(&s, a, &rec, swap, NULL);
-		else
-			continue;
-		if (err)
-			continue;
-		if (rec.type == PERF_RECORD_SAMPLE)
-			rf_loss_cpus__sample(lc, &s);
-		else
-			rf_loss_cpus__lost(lc, &rec, &s, swap);
-	}
+	rawfrag_session__process(s, &p.tool, &err);
 }
 
 static double pct(uint64_t part, uint64_t rest)
@@ -84,9 +99,10 @@ static double pct(uint64_t part, uint64_t rest)
 	return part + rest ? 100.0 * (double)part / (double)(part + rest) : 0.0;
 }
 
-void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f,
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 		  const struct rf_loss_cpus *cpus)
 {
+	struct rawfrag_file *f = rawfrag_session__file(s);
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t events = fs->nr_other_records, lost = fs->nr_lost, lrec = fs->nr_lost_records;
 	uint64_t lsamples = fs->nr_lost_samples, samples = rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE);
@@ -111,7 +127,7 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f,
 	if (!cpus) {
 		walked = rf_loss_cpus__new();
 		if (walked)
-			per_cpu(f, walked);
+			per_cpu(s, walked);
 		cpus = walked;
 	}
 	for (int i = 0; cpus && i <= cpus->max; i++) {

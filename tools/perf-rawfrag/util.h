@@ -87,7 +87,7 @@ static inline void rf_loss_cpus__sample(struct rf_loss_cpus *lc, const struct ra
 }
 void rf_loss_cpus__lost(struct rf_loss_cpus *lc, const struct rawfrag_record *rec,
 			const struct rawfrag_sample *id, bool swap);
-void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_file *f,
+void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 		  const struct rf_loss_cpus *cpus);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * The check sink behind rawfrag_check_sink__report(), shared with the in-tree
  * tests so they can collect findings of rawfrag_check_raw() or of a decoder's
- * length() without a whole checker (lib/check.c is the real consumer).
+ * length() without a whole checker (check.c is the real consumer).
  */
 #ifndef __RAWFRAG_INTERNAL_CHECK_SINK_H
 #define __RAWFRAG_INTERNAL_CHECK_SINK_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The one number formatter of the library (decimal and hex), used by lib/out.c,
+ * The one number formatter of the library (decimal and hex), used by out.c,
  * the emitter, the tracepoint printer and the sample line heads: a digit-pair
  * table (two digits per division: numbers are most of a line), the digit
  * count, and writers that put a number at p and return its end.

@@ -1,7 +1,21 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Internals of the perf.data reader, shared by lib/file.c, file_evsel.c,
- * header.c, header_features.c, attr.c, pipe.c and compress.c.
+ * The perf.data reader's core: struct rawfrag_file and struct rawfrag_evsel,
+ * the reader's limits, and the services every part of the reader uses (the
+ * one error, messages through the print callback, allocations kept until
+ * close; file_core.c) plus inline byte-order helpers.
+ *
+ * The reader is layered; each part includes only the headers of the layers
+ * below its own, so none depends on one above (scripts/check-layers.sh):
+ *
+ *   0  file.h       core: the structs, errors, messages, kept allocations
+ *      attr.h       attr bytes -> host attr (needs nothing of the file)
+ *   1  evsel.h      evsels, their ids and the id hash (file_evsel.c)
+ *   2  features.h   feature payloads -> env and evsel names (header_features.c)
+ *      compress.h   PERF_RECORD_COMPRESSED (compress.c)
+ *   3  header.h     file mode's header, attrs and feature sections (header.c)
+ *      pipe.h       pipe mode, and the user records that describe the file (pipe.c)
+ *   4  file.c       open, the record walk, close: the public rawfrag_file API
  *
  * Ownership: a rawfrag_file owns everything hanging off it: the current mmap
  * window of the data section, the feature payload buffers (read with pread, they
@@ -13,13 +27,13 @@
 #define __RAWFRAG_INTERNAL_FILE_H
 
 #include <stdarg.h>
+#include <string.h>
 #include <rawfrag/file.h>
 
 #define PERF_MAGIC2 0x32454c4946524550ULL /* "PERFILE2" */
 #define RF_FILE_HEADER_SIZE 104
 #define RF_FILE_HEADER_OLD 72 /* header up to the feature bitmap */
 #define RF_PIPE_HEADER_SIZE 16
-#define RF_ATTR_VER0 64
 /* data section window: page-aligned, remapped as the cursor moves */
 #define RF_WINDOW_SIZE (16ULL << 20)
 /* pages behind the cursor are dropped from the window in steps of this */
@@ -112,7 +126,7 @@ struct rawfrag_file {
 	struct rawfrag_err err;
 };
 
-/* file.c */
+/* file_core.c */
 __attribute__((format(printf, 4, 5))) int rf_error(struct rawfrag_file *f, int64_t offset,
 						     uint32_t type, const char *fmt, ...);
 /*
@@ -126,40 +140,6 @@ __attribute__((format(printf, 3, 4))) void rf_print(const struct rawfrag_file *f
 						    const char *fmt, ...);
 void *rf_keep(struct rawfrag_file *f, void *p);
 char *rf_strndup(struct rawfrag_file *f, const char *s, size_t max);
-/* framing checks and stats for one record; 0 ok, -EINVAL error, 1 skip (force) */
-int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec);
-
-/* file_evsel.c */
-struct rawfrag_evsel *rf_evsel__new(struct rawfrag_file *f, const struct perf_event_attr *attr,
-				    uint32_t file_attr_size);
-int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, bool swap);
-struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id);
-int rf_build_id_hash(struct rawfrag_file *f);
-
-/* attr.c: attr bytes (file order, len bytes available) to a host-order attr */
-int rf_attr__read(struct perf_event_attr *attr, uint32_t *file_size, const void *buf,
-		  uint64_t len, bool swap, const char **why);
-void rf_attr__swap(struct perf_event_attr *attr);
-
-/* header.c, header_features.c */
-int rf_header__read(struct rawfrag_file *f);
-int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_t size,
-		      int64_t offset);
-
-/* pipe.c */
-int rf_pipe__open(struct rawfrag_file *f);
-int rf_pipe__next_raw(struct rawfrag_file *f, struct rawfrag_record *rec);
-void rf_pipe__free(struct rawfrag_file *f);
-/* apply records that describe the file (HEADER_ATTR, FEATURE, EVENT_UPDATE...) */
-int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec);
-
-/* compress.c */
-int rf_zstd__feed(struct rawfrag_file *f, const struct rawfrag_record *rec);
-/* 1 record, 0 nothing pending, -errno */
-int rf_zstd__next(struct rawfrag_file *f, struct rawfrag_record *rec);
-int rf_zstd__finish(struct rawfrag_file *f);
-void rf_zstd__reset(struct rawfrag_file *f);
-void rf_zstd__free(struct rawfrag_file *f);
 
 /* byte order helpers for header data */
 static inline uint32_t rf_u32(const void *p, bool swap)

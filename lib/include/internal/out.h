@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The rawfrag_out buffer, shared by lib/out.c and lib/emit.c so the emitter's
+ * The rawfrag_out buffer, shared by out.c and emit.c so the emitter's
  * one-byte and short writes are inline (they are most of a JSON line). The out
  * object owns buf; it never closes fd.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What rawfrag_session__process() keeps in a session between calls (the
- * thread table, the ordering queue, the observer): lib/stream.c owns it,
- * lib/session.c holds the pointer and frees it with the session.
+ * thread table, the ordering queue, the observer): stream.c owns it,
+ * session.c holds the pointer and frees it with the session.
  */
 #ifndef __RAWFRAG_INTERNAL_STREAM_H
 #define __RAWFRAG_INTERNAL_STREAM_H

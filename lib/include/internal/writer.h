@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Internals of the perf.data writer, shared by lib/writer.c (I/O, records,
- * compression) and lib/writer-features.c (feature payloads).
+ * Internals of the perf.data writer, shared by writer.c (I/O, records,
+ * compression) and writer-features.c (feature payloads).
  *
  * Ownership: the writer owns its evsels (attr copy, name, ids), every feature
  * payload (feat[].data, in target order), the PMU mapping/cap lists, the output

@@ -73,6 +73,11 @@ struct rawfrag_err {
 };
 
 RAWFRAG_API const char *rawfrag_record_type__name(uint32_t type);
+/*
+ * perf's name of a record type (perf_event__name(): "ATTR", "FEATURE", "SAMPLE",
+ * "UNKNOWN", "INVALID"), as perf report --stats prints it.
+ */
+RAWFRAG_API const char *rawfrag_record_type__perf_name(uint32_t type);
 
 /*
  * Write "path: offset 0x..: TYPE: reason" into buf (always NUL-terminated).

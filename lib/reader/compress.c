@@ -25,7 +25,7 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "internal/file.h"
+#include "internal/compress.h"
 
 #define OUT_SIZE (1u << 20) /* must exceed the largest record (64 KiB) */
 #define IN_SIZE (64u << 10)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The generic RAW rules (Documentation/perf.data-raw-format.txt, The RAW area), one
- * parsed sample at a time, and the sink findings go to. lib/check.c drives this per
+ * parsed sample at a time, and the sink findings go to. check.c drives this per
  * record. The wrapped-size heuristic for samples that do not parse is in check.c.
  */
 #include <endian.h>

@@ -15,7 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal/file.h"
+#include "internal/attr.h"
+#include "internal/evsel.h"
+#include "internal/features.h"
+#include "internal/pipe.h"
 
 #define RD_BUF_SIZE (256u << 10)
 #define REC_BUF_SIZE (64u << 10)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <linux/hw_breakpoint.h>
 
-#include "internal/file.h"
+#include "internal/evsel.h"
 
 /* ---- evsels ---- */
 

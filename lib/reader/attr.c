@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "internal/file.h"
+#include "internal/attr.h"
 
 /* true when attr.size covers the start of field f (perf's bswap_safe(f, 0)) */
 #define ATTR_HAS(attr, f) ((attr)->size > offsetof(struct perf_event_attr, f))
@@ -80,7 +80,7 @@ int rf_attr__read(struct perf_event_attr *attr, uint32_t *file_size, const void 
 		*why = "attr shorter than 64 bytes";
 		return -EINVAL;
 	}
-	sz = rf_u32((const uint8_t *)buf + offsetof(struct perf_event_attr, size), swap);
+	sz = rawfrag__get32((const uint8_t *)buf + offsetof(struct perf_event_attr, size), swap);
 	if (sz == 0)
 		sz = RF_ATTR_VER0;
 	if (sz < RF_ATTR_VER0) {

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/file.h"
+#include "internal/attr.h"
+#include "internal/features.h"
 
 struct cur {
 	const uint8_t *p;

@@ -12,7 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal/file.h"
+#include "internal/attr.h"
+#include "internal/evsel.h"
+#include "internal/features.h"
+#include "internal/header.h"
 
 /* pread exactly len bytes at off; -EIO (or -errno) on a short read */
 static int rf_pread(struct rawfrag_file *f, void *buf, uint64_t len, uint64_t off)

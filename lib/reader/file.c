@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * perf.data reader: open/close, accessors and the record walk of file mode.
+ * perf.data reader: open/close, accessors and the record walk of file mode;
+ * the top of the reader's layers (internal/file.h), over header, pipe and
+ * compress.
  *
  * The data section is mapped in windows of RF_WINDOW_SIZE bytes (page-aligned,
  * remapped when a record would cross the window end, as perf's reader__mmap
@@ -17,73 +19,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal/attr.h"
+#include "internal/compress.h"
+#include "internal/evsel.h"
 #include "internal/file.h"
+#include "internal/header.h"
 #include "internal/opts.h"
+#include "internal/pipe.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
-int rf_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *fmt, ...)
-{
-	va_list ap;
-
-	f->err.err = -EINVAL;
-	f->err.offset = offset;
-	f->err.rec_type = type;
-	va_start(ap, fmt);
-	vsnprintf(f->err.reason, sizeof(f->err.reason), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-int rf_rec_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *fmt, ...)
-{
-	char why[sizeof(f->err.reason)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	if (type)
-		return rf_error(f, offset, type, "%s", why);
-	return rf_error(f, offset, 0, "UNKNOWN(0): %s", why);
-}
-
-void rf_print(const struct rawfrag_file *f, enum rawfrag_print_level level, const char *fmt,
-	      ...)
-{
-	va_list ap;
-
-	if (!f->print)
-		return;
-	va_start(ap, fmt);
-	f->print(level, f->print_ctx, fmt, ap);
-	va_end(ap);
-}
-
-/* Remember p to free it at close; returns p (NULL stays NULL). */
-void *rf_keep(struct rawfrag_file *f, void *p)
-{
-	if (!p)
-		return NULL;
-	if (f->nr_allocs == f->cap_allocs) {
-		size_t cap = f->cap_allocs ? 2 * f->cap_allocs : 32;
-		void **v = realloc(f->allocs, cap * sizeof(*v));
-
-		if (!v) {
-			free(p);
-			return NULL;
-		}
-		f->allocs = v;
-		f->cap_allocs = cap;
-	}
-	f->allocs[f->nr_allocs++] = p;
-	return p;
-}
-
-char *rf_strndup(struct rawfrag_file *f, const char *s, size_t max)
-{
-	return rf_keep(f, strndup(s, max));
-}
 
 /* ---- records ---- */
 
@@ -133,7 +77,7 @@ static int skip_bad(struct rawfrag_file *f, const struct rawfrag_record *rec)
  * Type/size checks and stats of a framed record. Returns 0, 1 when the record
  * is skipped (opts.force) or -EINVAL with the error set.
  */
-int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
+static int rf_record__account(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
 	struct rawfrag_file_stats *st = &f->stats;
 	const uint8_t *d = rec->data;
