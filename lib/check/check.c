@@ -84,6 +84,10 @@ struct rawfrag_checker {
 	} idc[ID_CACHE];
 	int idc_evsels;
 	uint64_t idc_ids;
+	/* parsed samples by CPU, for check's per-CPU loss lines without a second walk */
+	uint64_t *cpu_samples;
+	uint32_t nr_cpu_slots;
+	int max_cpu;
 };
 
 static struct rawfrag_check_kind_count *kind_slot(struct check_ev *ev, const char *kind,
@@ -199,6 +203,7 @@ struct rawfrag_checker *rawfrag_checker__new(struct rawfrag_session *s,
 		return NULL;
 	}
 	c->sess = s;
+	c->max_cpu = -1;
 	c->file = rawfrag_session__file(s);
 	c->swap = rawfrag_file__needs_swap(c->file);
 	c->big_endian = rawfrag_file__big_endian(c->file);
@@ -229,6 +234,7 @@ void rawfrag_checker__delete(struct rawfrag_checker *c)
 	for (int i = 0; i < c->nr_viol; i++)
 		free((char *)c->viol[i].message);
 	free(c->viol);
+	free(c->cpu_samples);
 	free(c);
 }
 
@@ -419,6 +425,40 @@ static inline bool quick_sample(struct check_ev *ev, const struct rawfrag_record
 static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *rec,
 			struct rawfrag_evsel *evsel, const struct rawfrag_sample *smp);
 
+/* CPUs past the bound (a hostile file's ids) are not counted: memory stays bounded */
+static inline int count_cpu(struct rawfrag_checker *c, uint32_t cpu)
+{
+	if (cpu >= c->nr_cpu_slots) {
+		uint32_t n = c->nr_cpu_slots ? c->nr_cpu_slots : 64;
+		uint64_t *a;
+
+		if (cpu >= RAWFRAG_CHECK_MAX_CPUS)
+			return 0;
+		while (n <= cpu)
+			n *= 2;
+		a = realloc(c->cpu_samples, n * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memset(a + c->nr_cpu_slots, 0, (n - c->nr_cpu_slots) * sizeof(*a));
+		c->cpu_samples = a;
+		c->nr_cpu_slots = n;
+	}
+	c->cpu_samples[cpu]++;
+	if ((int)cpu > c->max_cpu)
+		c->max_cpu = (int)cpu;
+	return 0;
+}
+
+uint64_t rawfrag_checker__cpu_samples(const struct rawfrag_checker *c, uint32_t cpu)
+{
+	return c && cpu < c->nr_cpu_slots ? c->cpu_samples[cpu] : 0;
+}
+
+int rawfrag_checker__max_cpu(const struct rawfrag_checker *c)
+{
+	return c ? c->max_cpu : -1;
+}
+
 int rawfrag_checker__record(struct rawfrag_checker *c, const struct rawfrag_record *rec,
 			    const struct rawfrag_sample *smp)
 {
@@ -478,6 +518,8 @@ static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *
 		}
 		smp = &local;
 	}
+	if ((smp->sample_type & PERF_SAMPLE_CPU) && count_cpu(c, smp->cpu))
+		return -ENOMEM;
 	if (!smp->raw_data)
 		return 0;
 	/* rawfrag_session__raw() with the byte order looked up once */

@@ -11,7 +11,7 @@
 #    (equal to perf buildid-list -k / readelf -n), the cache has perf's layout,
 #    -N leaves it alone, -B leaves the feature out.
 source "$(dirname "$0")/lib.sh"
-t_plan 33
+t_plan 35
 
 if ! is_root || ! ensure_tracefs; then
 	t_skip_rest "interrupted and lossy recordings: need root and tracefs"
@@ -107,6 +107,24 @@ fi
 t_eq "record -q with no loss prints nothing" "" "$(cat calm.err)"
 "$RAWFRAG" check calm.data >/dev/null 2>calm.ck
 t_eq "check on a lossless file: no loss warning" 0 "$(grep -c 'lost' calm.ck)"
+
+# perf record's lossy file holds each loss twice (the ring's LOST records and the
+# events' lost counts as LOST_SAMPLES): the warning counts it once, as perf's
+# "lost N% samples" does
+$PERF record -q -a -m 1 -e raw_syscalls:sys_enter -o plossy.data -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=200000 >/dev/null 2>&1
+"$RAWFRAG" check plossy.data >/dev/null 2>pl.ck
+plost=$(sed -n 's/.*: \([0-9]*\) events lost in .*/\1/p' pl.ck)
+plsmp=$(sed -n 's/.* \([0-9]*\) in LOST_SAMPLES.*/\1/p' pl.ck)
+if [ "${plost:-0}" -gt 0 ] && [ "${plsmp:-0}" -gt 0 ]; then
+	sum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' pl.ck | awk '{ s += $1 } END { print s + 0 }')
+	t_eq "perf's lossy file: the per-CPU lines count each loss once, where the ring lost it" \
+		"$plost" "$sum"
+	pp=$(sed -n 's/.*lost \([0-9.]*\)% samples!.*/\1/p' pl.ck)
+	t_grep "perf's lossy file: our share is perf's ($pp%)" "LOST_SAMPLES \\($pp% of" pl.ck
+else
+	t_skip_n 2 "perf's lossy file" "perf lost nothing with -m 1 (LOST $plost, LOST_SAMPLES $plsmp)"
+fi
 
 # skb dumps a full ring refused: the kernel's LOST records count them, per CPU
 if command -v ping >/dev/null; then

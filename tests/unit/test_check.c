@@ -418,6 +418,12 @@ static void test_checker_file(void **state)
 	assert_true(has_kind(st, "size_wrapped", RAWFRAG_SEV_ERROR, 1));
 	assert_true(has_kind(st, "raw_outside", RAWFRAG_SEV_ERROR, 1));
 	assert_true(has_kind(st, "raw_empty_nonzero", RAWFRAG_SEV_WARN, 1));
+	/* by CPU: the four samples that parse, all on CPU 1; the two broken ones none */
+	assert_int_equal(rawfrag_checker__max_cpu(c), 1);
+	assert_int_equal(rawfrag_checker__cpu_samples(c, 1), 4);
+	assert_int_equal(rawfrag_checker__cpu_samples(c, 0), 0);
+	assert_int_equal(rawfrag_checker__cpu_samples(c, RAWFRAG_CHECK_MAX_CPUS + 5), 0);
+	assert_int_equal(rawfrag_checker__max_cpu(NULL), -1);
 	assert_int_equal(rawfrag_checker__nr_violations(c), 3);
 	/* examples in file order, with the record offsets */
 	const struct rawfrag_violation *v0 = rawfrag_checker__violation(c, 0);

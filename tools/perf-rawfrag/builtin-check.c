@@ -180,6 +180,8 @@ static bool unparsable(const char *path, struct rawfrag_session *s,
 struct check_tool {
 	struct rawfrag_tool tool; /* first: the handlers get &ct->tool */
 	struct rawfrag_checker *c;
+	struct rf_loss_cpus *loss; /* LOST/LOST_SAMPLES by CPU, counted in the one walk */
+	bool swap;
 	bool oom;
 };
 
@@ -195,6 +197,28 @@ static int check_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			const struct rawfrag_event *ev)
 {
 	return check_one((struct check_tool *)tool, ev);
+}
+
+static int check_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		      const struct rawfrag_event *ev)
+{
+	struct check_tool *ct = (struct check_tool *)tool;
+
+	rf_loss_cpus__lost(ct->loss, ev->rec, ev->sample, ct->swap);
+	return 0;
+}
+
+/* the loss lines' per-CPU samples are the checker's count: no second walk */
+static const struct rf_loss_cpus *loss_cpus(struct check_tool *ct)
+{
+	struct rf_loss_cpus *lc = ct->loss;
+	int max = rawfrag_checker__max_cpu(ct->c);
+
+	for (int i = 0; i <= max && i < RF_LOSS_MAX_CPUS; i++)
+		lc->c[i].samples = rawfrag_checker__cpu_samples(ct->c, (uint32_t)i);
+	if (max > lc->max)
+		lc->max = max < RF_LOSS_MAX_CPUS ? max : RF_LOSS_MAX_CPUS - 1;
+	return lc;
 }
 
 /* a sample that does not parse is what the checker diagnoses */
@@ -217,7 +241,8 @@ static int check_file(const char *path, const struct check_args *a)
 	struct rawfrag_checker *c = NULL;
 	/* no_parse: the checker decodes only what its rules read (its quick path) */
 	struct check_tool ct = { .tool = { .sz = sizeof(ct.tool), .sample = check_sample,
-					   .sample_error = check_bad_sample, .no_parse = true } };
+					   .sample_error = check_bad_sample, .lost = check_lost,
+					   .lost_samples = check_lost, .no_parse = true } };
 	int ret, rc = RF_EXIT_USAGE;
 
 	fopts.print = rf_lib_print;
@@ -238,6 +263,12 @@ static int check_file(const char *path, const struct check_args *a)
 	if (!c)
 		goto fail;
 	ct.c = c;
+	ct.swap = rawfrag_file__needs_swap(f);
+	ct.loss = rf_loss_cpus__new();
+	if (!ct.loss) {
+		err = (struct rawfrag_err){ .err = -ENOMEM, .offset = -1, .reason = "out of memory" };
+		goto fail;
+	}
 	ret = rawfrag_session__process(s, &ct.tool, &err);
 	if (ret < 0 && ct.oom)
 		goto fail;
@@ -269,7 +300,7 @@ static int check_file(const char *path, const struct check_args *a)
 		fflush(stdout);
 	}
 	if (ret >= 0)
-		rf_loss_warn("check", path, s, NULL);
+		rf_loss_warn("check", path, s, loss_cpus(&ct));
 	if (ret < 0)
 		goto fail;
 	goto out;
@@ -278,6 +309,7 @@ fail:
 		fflush(stdout);
 	rf_print_err("check", path, &err);
 out:
+	free(ct.loss);
 	rawfrag_checker__delete(c);
 	rawfrag_session__delete(s);
 	rawfrag_file__close(f);

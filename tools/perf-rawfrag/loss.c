@@ -94,6 +94,16 @@ static void per_cpu(struct rawfrag_session *s, struct rf_loss_cpus *lc)
 	rawfrag_session__process(s, &p.tool, &err);
 }
 
+/*
+ * The kernel counts a sample that finds its ring full twice: in the ring's
+ * LOST record and in the event's lost count, which perf record writes as
+ * LOST_SAMPLES at the end. The two are one loss seen twice, not a sum.
+ */
+static uint64_t one_loss(uint64_t lost, uint64_t lost_samples)
+{
+	return lost > lost_samples ? lost : lost_samples;
+}
+
 static double pct(uint64_t part, uint64_t rest)
 {
 	return part + rest ? 100.0 * (double)part / (double)(part + rest) : 0.0;
@@ -122,8 +132,8 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 			samples, pct(lsamples, samples));
 	fprintf(stderr, "perf rawfrag %s: %s: %" PRIu64 " events lost in %" PRIu64
 		" LOST records, %" PRIu64 " in LOST_SAMPLES (%.2f%% of %" PRIu64
-		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(lost + lsamples, samples),
-		samples + lost + lsamples);
+		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(one_loss(lost, lsamples),
+		samples), samples + one_loss(lost, lsamples));
 	if (!cpus) {
 		walked = rf_loss_cpus__new();
 		if (walked)
@@ -133,12 +143,14 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 	for (int i = 0; cpus && i <= cpus->max; i++) {
 		const struct rf_loss_cpu *c = &cpus->c[i];
 
-		if (!c->lost && !c->lost_samples)
+		/* LOST records carry the CPU whose ring was full; perf 6.1 files all
+		 * their LOST_SAMPLES under one CPU, so those count only without them */
+		uint64_t l = lrec ? c->lost : c->lost_samples;
+
+		if (!l)
 			continue;
 		fprintf(stderr, "  cpu %d: lost %" PRIu64 " events (%.2f%% of %" PRIu64
-			" samples + lost)\n", i, c->lost + c->lost_samples,
-			pct(c->lost + c->lost_samples, c->samples),
-			c->samples + c->lost + c->lost_samples);
+			" samples + lost)\n", i, l, pct(l, c->samples), c->samples + l);
 	}
 	free(walked);
 }

@@ -104,6 +104,13 @@ rawfrag_checker__evstats(const struct rawfrag_checker *c, int evsel_idx);
 RAWFRAG_API uint64_t rawfrag_checker__nr_errors(const struct rawfrag_checker *c);
 RAWFRAG_API uint64_t rawfrag_checker__nr_warnings(const struct rawfrag_checker *c);
 RAWFRAG_API int rawfrag_checker__nr_violations(const struct rawfrag_checker *c);
+/*
+ * Samples that parsed, by their PERF_SAMPLE_CPU (CPUs below
+ * RAWFRAG_CHECK_MAX_CPUS), and the highest CPU counted (-1: none).
+ */
+#define RAWFRAG_CHECK_MAX_CPUS 4096
+RAWFRAG_API uint64_t rawfrag_checker__cpu_samples(const struct rawfrag_checker *c, uint32_t cpu);
+RAWFRAG_API int rawfrag_checker__max_cpu(const struct rawfrag_checker *c);
 RAWFRAG_API const struct rawfrag_violation *
 rawfrag_checker__violation(const struct rawfrag_checker *c, int i);
 
