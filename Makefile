@@ -133,7 +133,7 @@ check-layers:
 	$(Q)scripts/check-layers.sh lib
 
 # BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
-$(O)/%.bpf.o: %.bpf.c
+$(O)/%.bpf.o: %.bpf.c $(wildcard tools/perf-rawfrag/bpf/*.bpf.h)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \

@@ -24,27 +24,10 @@
 
 #include <rawfrag/skbdump.h>
 
+#include "skbdump.bpf.h"
+
 char LICENSE[] SEC("license") = "GPL";
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
-
-/*
- * per CPU: [0] packets seen, [1] filtered out, [2] ring full (-ENOSPC),
- * [3] other output failures: the event not enabled yet (before the recorder's
- * rings exist) or not on this CPU
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 4);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
-
-const volatile __u32 snaplen = RAWFRAG_SKB_SNAPLEN_DEFAULT;
 /* loopback: the outgoing copy of a packet is also seen incoming (as libpcap does) */
 const volatile __u8 skip_lo_outgoing = 1;
 
@@ -76,14 +59,6 @@ __noinline int rawfrag_filter_skb(struct __sk_buff *skb, __u32 wirelen, __u32 ta
 __noinline int rawfrag_filter_xdp(struct xdp_md *ctx, __u32 wirelen, __u32 tag)
 {
 	return ctx->ingress_ifindex ^ wirelen ^ tag;
-}
-
-static __always_inline void count(__u32 i)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &i);
-
-	if (v)
-		*v += 1;
 }
 
 /* classic BPF opcodes (linux/filter.h, pcap/bpf.h): class, size, mode, op, source */

@@ -17,6 +17,9 @@
 
 #include <rawfrag/skbdump.h>
 
+/* events and stats: replaced by skbdump.bpf.c's maps before load */
+#include "skbdump.bpf.h"
+
 char LICENSE[] SEC("license") = "GPL";
 
 /* the kernel's types, as far as used; CO-RE finds the fields in its BTF */
@@ -34,32 +37,9 @@ struct xdp_buff {
 	struct xdp_rxq_info *rxq;
 } __attribute__((preserve_access_index));
 
-/* replaced by skbdump.bpf.c's maps before load (bpf_map__reuse_fd) */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 4);
-	__type(key, __u32);
-	__type(value, __u64);
-} stats SEC(".maps");
-
-const volatile __u32 snaplen = RAWFRAG_SKB_SNAPLEN_DEFAULT;
 /* the recorded interface: the traced program may serve others too */
 const volatile __u32 ifindex;
 const volatile __u32 prog_id;
-
-static __always_inline void count(__u32 i)
-{
-	__u64 *v = bpf_map_lookup_elem(&stats, &i);
-
-	if (v)
-		*v += 1;
-}
 
 static __always_inline void dump(struct xdp_buff *xdp, __u8 hook, int action)
 {
