@@ -34,14 +34,33 @@ struct oe_chunk {
 	uint8_t data[];
 };
 
-/* in the arena, in front of the record's copy */
+/*
+ * What the bound counts per kept record: the size of the header that stood in
+ * front of each copy when every record was copied, so the early flushes come
+ * where they came then.
+ */
+#define OE_ACCT_HDR 40u
+
+/*
+ * In the arena; the record's bytes follow it (a copy), or data points into the
+ * reader's mapping (pinned) until oe_queue__release() copies them out.
+ */
 struct oe_hdr {
 	struct oe_chunk *chunk;
+	struct oe_chunk *dchunk; /* the chunk of a copy made at a release, or NULL */
+	const void *data;
 	void *priv;
 	uint64_t offset;
-	uint32_t type;
+	uint64_t pin; /* pinned: its place in the pin ring */
+	uint32_t type, acct;
 	uint16_t size, misc;
-	bool in_compressed;
+	bool in_compressed, pinned;
+};
+
+/* a pinned record in arrival (file offset) order; h NULL once delivered or copied */
+struct oe_pin {
+	uint64_t offset;
+	struct oe_hdr *h;
 };
 
 /* what is sorted: small, so the merges move little */
@@ -73,6 +92,10 @@ struct oe_queue {
 	uint64_t nr_half;
 	struct oe_chunk *cur, *spare;
 	int nr_spare;
+	/* pinned records: ring[seq & (ring_cap - 1)] for seq in [ring_head, ring_tail) */
+	struct oe_pin *ring;
+	uint64_t ring_head, ring_tail;
+	size_t ring_cap;
 };
 
 static size_t queued(const struct oe_queue *q)
@@ -101,7 +124,6 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 {
 	if (--c->live)
 		return;
-	q->arena_bytes -= c->used;
 	if (c == q->cur) {
 		c->used = 0; /* nothing of it is held: start over */
 		return;
@@ -115,14 +137,26 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 	free(c);
 }
 
+/* a kept record leaves the queue (delivered or dropped) */
+static void hdr_put(struct oe_queue *q, struct oe_hdr *h)
+{
+	if (h->pinned)
+		q->ring[h->pin & (q->ring_cap - 1)].h = NULL;
+	q->arena_bytes -= h->acct;
+	if (h->dchunk)
+		chunk_put(q, h->dchunk);
+	chunk_put(q, h->chunk);
+}
+
 void oe_queue__reset(struct oe_queue *q)
 {
 	for (size_t i = q->rem_start; i < q->rem_end; i++)
 		if (q->rem[i].h)
-			chunk_put(q, q->rem[i].h->chunk);
+			hdr_put(q, q->rem[i].h);
 	for (size_t i = 0; i < q->nb; i++)
 		if (q->b[i].h)
-			chunk_put(q, q->b[i].h->chunk);
+			hdr_put(q, q->b[i].h);
+	q->ring_head = q->ring_tail;
 	q->rem_start = q->rem_end = q->nb = 0;
 	q->max_time = q->next_flush = 0;
 	q->err = 0;
@@ -143,6 +177,7 @@ void oe_queue__delete(struct oe_queue *q)
 	free(q->rem);
 	free(q->b);
 	free(q->tmp);
+	free(q->ring);
 	free(q);
 }
 
@@ -172,7 +207,6 @@ static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk *
 	*chunk = c;
 	c->live++;
 	c->used += size;
-	q->arena_bytes += size;
 	return c->data + c->used - size;
 }
 
@@ -194,8 +228,85 @@ static int grow(struct oe_queue *q)
 
 static int flush_half(struct oe_queue *q);
 
+static int ring_grow(struct oe_queue *q)
+{
+	size_t cap = q->ring_cap ? 2 * q->ring_cap : 1024;
+	struct oe_pin *n = malloc(cap * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (uint64_t s = q->ring_head; s < q->ring_tail; s++)
+		n[s & (cap - 1)] = q->ring[s & (q->ring_cap - 1)];
+	free(q->ring);
+	q->ring = n;
+	q->ring_cap = cap;
+	return 0;
+}
+
+/* the header, and the record's bytes: pinned where they are, or copied behind it */
+static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_record *rec, bool pin)
+{
+	struct oe_chunk *c;
+	struct oe_hdr *h;
+
+	if (pin && q->ring_tail - q->ring_head == q->ring_cap && ring_grow(q))
+		return NULL;
+	h = (void *)arena_alloc(q, sizeof(*h) + (pin ? 0 : rec->size), &c);
+	if (!h)
+		return NULL;
+	h->chunk = c;
+	h->dchunk = NULL;
+	h->offset = rec->offset;
+	h->type = rec->type;
+	h->size = rec->size;
+	h->misc = rec->misc;
+	h->in_compressed = rec->in_compressed;
+	h->acct = (OE_ACCT_HDR + rec->size + 7u) & ~7u;
+	h->pinned = pin;
+	if (pin) {
+		h->data = rec->data;
+		h->pin = q->ring_tail++;
+		q->ring[h->pin & (q->ring_cap - 1)] = (struct oe_pin){ rec->offset, h };
+	} else {
+		h->data = memcpy(h + 1, rec->data, rec->size);
+	}
+	q->arena_bytes += h->acct;
+	return h;
+}
+
+uint64_t oe_queue__floor(struct oe_queue *q)
+{
+	while (q->ring_head < q->ring_tail && !q->ring[q->ring_head & (q->ring_cap - 1)].h)
+		q->ring_head++;
+	return q->ring_head < q->ring_tail ? q->ring[q->ring_head & (q->ring_cap - 1)].offset
+					   : UINT64_MAX;
+}
+
+void oe_queue__release(struct oe_queue *q)
+{
+	for (uint64_t s = q->ring_head; s < q->ring_tail; s++) {
+		struct oe_hdr *h = q->ring[s & (q->ring_cap - 1)].h;
+		struct oe_chunk *c;
+		void *p;
+
+		if (!h)
+			continue;
+		h->pinned = false;
+		p = arena_alloc(q, h->size, &c);
+		if (!p) {
+			/* never delivered: the error stops every delivery from now on */
+			q->err = -ENOMEM;
+			h->data = NULL;
+			continue;
+		}
+		h->data = memcpy(p, h->data, h->size);
+		h->dchunk = c;
+	}
+	q->ring_head = q->ring_tail;
+}
+
 int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep, void *priv)
+		  bool keep, bool pin, void *priv)
 {
 	struct oe_ent *e;
 
@@ -209,19 +320,11 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 	e->time = time;
 	e->h = NULL;
 	if (keep) {
-		struct oe_chunk *c;
-		struct oe_hdr *h = (void *)arena_alloc(q, sizeof(*h) + rec->size, &c);
+		struct oe_hdr *h = keep_record(q, rec, pin);
 
 		if (!h)
 			return -ENOMEM;
-		h->chunk = c;
 		h->priv = priv;
-		h->offset = rec->offset;
-		h->type = rec->type;
-		h->size = rec->size;
-		h->misc = rec->misc;
-		h->in_compressed = rec->in_compressed;
-		memcpy(h + 1, rec->data, rec->size);
 		e->h = h;
 	}
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
@@ -284,7 +387,7 @@ static void sort_batch(struct oe_queue *q)
 
 static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 {
-	const struct oe_hdr *h = e->h;
+	struct oe_hdr *h = e->h;
 
 	if (!h)
 		return ret;
@@ -293,34 +396,40 @@ static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 			.type = h->type,
 			.misc = h->misc,
 			.size = h->size,
-			.data = h + 1,
+			.data = h->data,
 			.offset = h->offset,
 			.in_compressed = h->in_compressed,
 		};
 
 		ret = q->deliver(q->ctx, &rec, h->priv);
 	}
-	chunk_put(q, h->chunk);
+	hdr_put(q, h);
 	return ret;
 }
 
 
 
 /*
- * A queued record is read back long after it was copied in (a busy file's
+ * A queued record is read back long after it was queued (a busy file's
  * queue holds megabytes): ask for the one PREFETCH_AHEAD places on while the
  * current one is delivered, or each delivery starts with a cache miss.
  */
 #define PREFETCH_AHEAD 8
 
-static inline void prefetch_ent(const struct oe_ent *e)
+static inline void prefetch_hdr(const struct oe_ent *e)
 {
-	const char *h = (const char *)e->h;
+	if (e->h)
+		__builtin_prefetch(e->h);
+}
 
-	if (h) {
-		__builtin_prefetch(h);
-		__builtin_prefetch(h + 64);
-		__builtin_prefetch(h + 128);
+/* the record's bytes, its header asked for PREFETCH_AHEAD / 2 places earlier */
+static inline void prefetch_data(const struct oe_ent *e)
+{
+	const char *d = e->h ? (const char *)e->h->data : NULL;
+
+	if (d) {
+		__builtin_prefetch(d);
+		__builtin_prefetch(d + 64);
 	}
 }
 
@@ -332,7 +441,7 @@ static inline void prefetch_ent(const struct oe_ent *e)
 static int deliver_upto(struct oe_queue *q, uint64_t limit)
 {
 	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
-	int ret = 0;
+	int ret = q->err;
 
 	sort_batch(q);
 	for (;;) {
@@ -342,9 +451,13 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 		if (!e || e->time > limit)
 			break;
 		if (i + PREFETCH_AHEAD < re)
-			prefetch_ent(&q->rem[i + PREFETCH_AHEAD]);
+			prefetch_hdr(&q->rem[i + PREFETCH_AHEAD]);
+		if (i + PREFETCH_AHEAD / 2 < re)
+			prefetch_data(&q->rem[i + PREFETCH_AHEAD / 2]);
 		if (j + PREFETCH_AHEAD < nb)
-			prefetch_ent(&q->b[j + PREFETCH_AHEAD]);
+			prefetch_hdr(&q->b[j + PREFETCH_AHEAD]);
+		if (j + PREFETCH_AHEAD / 2 < nb)
+			prefetch_data(&q->b[j + PREFETCH_AHEAD / 2]);
 		ret = deliver_one(q, e, ret);
 		if (from_rem)
 			i++;
