@@ -7,6 +7,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <linux/perf_event.h>
@@ -301,6 +302,52 @@ static void json_regs(struct rs_ctx *c, struct rawfrag_out *o, const char *key, 
 	rf_out_putc(o, '}');
 }
 
+void rs_ctx__fini(struct rs_ctx *c)
+{
+	free(c->fjson);
+	c->fjson = NULL;
+	rawfrag_out__delete(c->fmem);
+	c->fmem = NULL;
+}
+
+/* json_frame() of the sample's ip, from fjson when it holds the same frame */
+static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_frame *fr)
+{
+	struct rs_frame_json *e;
+	const char *text;
+	size_t len;
+
+	if (!c->fjson && !(c->fjson = calloc(RS_FRAME_CACHE, sizeof(*c->fjson))))
+		goto plain;
+	if (!c->fmem && !(c->fmem = rawfrag_out__new(-1)))
+		goto plain;
+	e = &c->fjson[(fr->ip ^ fr->ip >> 6 ^ fr->ip >> 12) % RS_FRAME_CACHE];
+	if (e->len && e->ip == fr->ip && e->sym == fr->sym && e->dso == fr->dso &&
+	    e->symoff == fr->symoff && e->inlined == fr->inlined) {
+		rf_out_write(o, e->text, e->len);
+		return;
+	}
+	rawfrag_out__reset(c->fmem);
+	json_frame(c->fmem, fr, false);
+	text = rawfrag_out__mem(c->fmem, &len);
+	if (rawfrag_out__error(c->fmem))
+		goto plain;
+	rf_out_write(o, text, len);
+	e->len = 0;
+	if (len > RS_FRAME_TEXT)
+		return;
+	memcpy(e->text, text, len);
+	e->len = (uint16_t)len;
+	e->ip = fr->ip;
+	e->sym = fr->sym;
+	e->dso = fr->dso;
+	e->symoff = fr->symoff;
+	e->inlined = fr->inlined;
+	return;
+plain:
+	json_frame(o, fr, false);
+}
+
 void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sample *s,
 	     const struct perf_event_attr *a)
 {
@@ -313,7 +360,7 @@ void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sampl
 		rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
 					 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
 		fr.ip = s->ip;
-		json_frame(o, &fr, false);
+		json_ip(c, o, &fr);
 	}
 	if (st & PERF_SAMPLE_ADDR) {
 		PUTS(o, ",\"addr\":\"");
