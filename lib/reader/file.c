@@ -182,6 +182,7 @@ void rf_file__set_pins(struct rawfrag_file *f, uint64_t (*floor)(void *ctx),
 	f->pin_floor = floor;
 	f->pin_release = release;
 	f->pin_ctx = ctx;
+	f->pin_recheck = 0;
 }
 
 /*
@@ -199,10 +200,17 @@ static void drop_behind(struct rawfrag_file *f, uint64_t off)
 		populate_ahead(f, f->win_populated);
 		f->win_populated += RF_DROP_STEP;
 	}
-	if (f->pin_floor && (keep = f->pin_floor(f->pin_ctx)) < off) {
-		if (keep < f->win_off || keep - f->win_off < f->win_dropped + RF_DROP_STEP)
+	if (f->pin_floor) {
+		if (off < f->pin_recheck)
 			return;
-		done = keep - f->win_off;
+		keep = f->pin_floor(f->pin_ctx);
+		if (keep < off) {
+			if (keep < f->win_off || keep - f->win_off < f->win_dropped + RF_DROP_STEP) {
+				f->pin_recheck = off + RF_DROP_STEP / 16;
+				return;
+			}
+			done = keep - f->win_off;
+		}
 	}
 	page = (uint64_t)sysconf(_SC_PAGESIZE);
 	n = (done & ~(page - 1)) - f->win_dropped;

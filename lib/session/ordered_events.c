@@ -30,6 +30,8 @@
 /* arena chunk: records are carved from data[]; live counts those not delivered */
 struct oe_chunk {
 	struct oe_chunk *next; /* free list */
+	struct oe_chunk *lprev, *lnext; /* the chunks holding records */
+	uint64_t first_pin; /* offset of the first pinned record carved here (or UINT64_MAX) */
 	uint32_t used, live;
 	uint8_t data[];
 };
@@ -51,17 +53,11 @@ struct oe_hdr {
 	const void *data;
 	void *priv;
 	uint64_t offset;
-	uint64_t pin; /* pinned: its place in the pin ring */
 	uint32_t type, acct;
 	uint16_t size, misc;
 	bool in_compressed, pinned;
 };
 
-/* a pinned record in arrival (file offset) order; h NULL once delivered or copied */
-struct oe_pin {
-	uint64_t offset;
-	struct oe_hdr *h;
-};
 
 /* what is sorted: small, so the merges move little */
 struct oe_ent {
@@ -91,11 +87,8 @@ struct oe_queue {
 	uint64_t arena_bytes, max_bytes;
 	uint64_t nr_half;
 	struct oe_chunk *cur, *spare;
+	struct oe_chunk *live; /* list of the chunks holding records */
 	int nr_spare;
-	/* pinned records: ring[seq & (ring_cap - 1)] for seq in [ring_head, ring_tail) */
-	struct oe_pin *ring;
-	uint64_t ring_head, ring_tail;
-	size_t ring_cap;
 };
 
 static size_t queued(const struct oe_queue *q)
@@ -124,6 +117,12 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 {
 	if (--c->live)
 		return;
+	if (c->lprev)
+		c->lprev->lnext = c->lnext;
+	else
+		q->live = c->lnext;
+	if (c->lnext)
+		c->lnext->lprev = c->lprev;
 	if (c == q->cur) {
 		c->used = 0; /* nothing of it is held: start over */
 		return;
@@ -138,10 +137,8 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 }
 
 /* a kept record leaves the queue (delivered or dropped) */
-static void hdr_put(struct oe_queue *q, struct oe_hdr *h)
+static inline void hdr_put(struct oe_queue *q, struct oe_hdr *h)
 {
-	if (h->pinned)
-		q->ring[h->pin & (q->ring_cap - 1)].h = NULL;
 	q->arena_bytes -= h->acct;
 	if (h->dchunk)
 		chunk_put(q, h->dchunk);
@@ -156,7 +153,6 @@ void oe_queue__reset(struct oe_queue *q)
 	for (size_t i = 0; i < q->nb; i++)
 		if (q->b[i].h)
 			hdr_put(q, q->b[i].h);
-	q->ring_head = q->ring_tail;
 	q->rem_start = q->rem_end = q->nb = 0;
 	q->max_time = q->next_flush = 0;
 	q->err = 0;
@@ -177,7 +173,6 @@ void oe_queue__delete(struct oe_queue *q)
 	free(q->rem);
 	free(q->b);
 	free(q->tmp);
-	free(q->ring);
 	free(q);
 }
 
@@ -204,6 +199,15 @@ static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk *
 		c->used = c->live = 0;
 		q->cur = c;
 	}
+	if (!c->live) {
+		/* holds records from now on (again) */
+		c->first_pin = UINT64_MAX;
+		c->lprev = NULL;
+		c->lnext = q->live;
+		if (q->live)
+			q->live->lprev = c;
+		q->live = c;
+	}
 	*chunk = c;
 	c->live++;
 	c->used += size;
@@ -228,20 +232,6 @@ static int grow(struct oe_queue *q)
 
 static int flush_half(struct oe_queue *q);
 
-static int ring_grow(struct oe_queue *q)
-{
-	size_t cap = q->ring_cap ? 2 * q->ring_cap : 1024;
-	struct oe_pin *n = malloc(cap * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (uint64_t s = q->ring_head; s < q->ring_tail; s++)
-		n[s & (cap - 1)] = q->ring[s & (q->ring_cap - 1)];
-	free(q->ring);
-	q->ring = n;
-	q->ring_cap = cap;
-	return 0;
-}
 
 /* the header, and the record's bytes: pinned where they are, or copied behind it */
 static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_record *rec, bool pin)
@@ -249,8 +239,6 @@ static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_recor
 	struct oe_chunk *c;
 	struct oe_hdr *h;
 
-	if (pin && q->ring_tail - q->ring_head == q->ring_cap && ring_grow(q))
-		return NULL;
 	h = (void *)arena_alloc(q, sizeof(*h) + (pin ? 0 : rec->size), &c);
 	if (!h)
 		return NULL;
@@ -263,46 +251,57 @@ static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_recor
 	h->in_compressed = rec->in_compressed;
 	h->acct = (OE_ACCT_HDR + rec->size + 7u) & ~7u;
 	h->pinned = pin;
-	if (pin) {
-		h->data = rec->data;
-		h->pin = q->ring_tail++;
-		q->ring[h->pin & (q->ring_cap - 1)] = (struct oe_pin){ rec->offset, h };
-	} else {
-		h->data = memcpy(h + 1, rec->data, rec->size);
-	}
+	h->data = pin ? rec->data : memcpy(h + 1, rec->data, rec->size);
+	if (pin && c->first_pin == UINT64_MAX)
+		c->first_pin = rec->offset;
 	q->arena_bytes += h->acct;
 	return h;
 }
 
+/*
+ * Records are carved in file order, so a chunk's first pinned record is at or
+ * below all it holds: the lowest of those over the chunks still holding
+ * records bounds what is pinned (a little low: delivered records keep their
+ * chunk's bound until it empties).
+ */
 uint64_t oe_queue__floor(struct oe_queue *q)
 {
-	while (q->ring_head < q->ring_tail && !q->ring[q->ring_head & (q->ring_cap - 1)].h)
-		q->ring_head++;
-	return q->ring_head < q->ring_tail ? q->ring[q->ring_head & (q->ring_cap - 1)].offset
-					   : UINT64_MAX;
+	uint64_t low = UINT64_MAX;
+
+	for (const struct oe_chunk *c = q->live; c; c = c->lnext)
+		if (c->first_pin < low)
+			low = c->first_pin;
+	return low;
 }
 
+static void unpin(struct oe_queue *q, struct oe_hdr *h)
+{
+	struct oe_chunk *c;
+	void *p;
+
+	if (!h || !h->pinned)
+		return;
+	h->pinned = false;
+	p = arena_alloc(q, h->size, &c);
+	if (!p) {
+		/* never delivered: the error stops every delivery from now on */
+		q->err = -ENOMEM;
+		h->data = NULL;
+		return;
+	}
+	h->data = memcpy(p, h->data, h->size);
+	h->dchunk = c;
+}
+
+/* walks everything queued: once per window of the reader */
 void oe_queue__release(struct oe_queue *q)
 {
-	for (uint64_t s = q->ring_head; s < q->ring_tail; s++) {
-		struct oe_hdr *h = q->ring[s & (q->ring_cap - 1)].h;
-		struct oe_chunk *c;
-		void *p;
-
-		if (!h)
-			continue;
-		h->pinned = false;
-		p = arena_alloc(q, h->size, &c);
-		if (!p) {
-			/* never delivered: the error stops every delivery from now on */
-			q->err = -ENOMEM;
-			h->data = NULL;
-			continue;
-		}
-		h->data = memcpy(p, h->data, h->size);
-		h->dchunk = c;
-	}
-	q->ring_head = q->ring_tail;
+	for (size_t i = q->rem_start; i < q->rem_end; i++)
+		unpin(q, q->rem[i].h);
+	for (size_t i = 0; i < q->nb; i++)
+		unpin(q, q->b[i].h);
+	for (struct oe_chunk *c = q->live; c; c = c->lnext)
+		c->first_pin = UINT64_MAX;
 }
 
 int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,

@@ -116,6 +116,7 @@ struct rawfrag_file {
 	uint64_t (*pin_floor)(void *ctx);
 	void (*pin_release)(void *ctx);
 	void *pin_ctx;
+	uint64_t pin_recheck; /* the floor was below the step: ask again from here */
 
 	/* pipe mode: buffered reader and the record copy */
 	uint8_t *rdbuf;
