@@ -11,8 +11,8 @@
 
 #include <rawfrag/line.h>
 
-#include "internal/dec.h"
 #include "internal/out.h"
+#include "internal/put.h"
 
 #define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
 
@@ -50,81 +50,15 @@ void rawfrag_line__delete(struct rawfrag_line *l)
 	free(l);
 }
 
-/*
- * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
- * straight into the line: the fill is one 8-byte store, the digits are written
- * backwards from their end. p must have 8 bytes beyond the number.
- */
-static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
-							    bool left, char fill)
-{
-	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
-					  10000000, 100000000 };
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n, w;
-	char *s;
-
-	memset(p, fill, 8);
-	/* the common case: a right-aligned number that fits its width */
-	if (!left && v >= 0 && mag < pow10[width]) {
-		rf_dec_back(p + width, mag);
-		return p + width;
-	}
-	n = (int)rf_ndigits(mag) + (v < 0);
-	w = n > width ? n : width;
-	s = rf_dec_back(left ? p + n : p + w, mag);
-	if (v < 0)
-		s[-1] = '-';
-	return p + w;
-}
-
-/*
- * n bytes (names, the event column: mostly under 32) as at most two
- * overlapping fixed-size moves: a libc call per column was a tenth of a line.
- */
-static inline __attribute__((always_inline)) void copy_small(char *d, const char *s, size_t n)
-{
-	if (n > 32) {
-		memcpy(d, s, n);
-	} else if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	}
-}
-
-/* "%16s ": spaces first, then the name right-aligned (longer names as they are) */
-static char *put_comm(char *p, const char *comm, size_t len)
-{
-	memset(p, ' ', 16);
-	if (len <= 16) {
-		copy_small(p + 16 - len, comm, len);
-		p += 16;
-	} else {
-		copy_small(p, comm, len);
-		p += len;
-	}
-	*p++ = ' ';
-	return p;
-}
-
 /* "[%03d] " ("-01" for -1 as printf: a sign before the zeros) */
 static char *put_cpu(char *p, uint32_t cpu)
 {
 	*p++ = '[';
 	if ((int32_t)cpu < 0) {
 		*p++ = '-';
-		p = put_num(p, -(int64_t)(int32_t)cpu, 2, false, '0');
+		p = rf_put_num(p, -(int64_t)(int32_t)cpu, 2, false, '0');
 	} else {
-		p = put_num(p, cpu, 3, false, '0');
+		p = rf_put_num(p, cpu, 3, false, '0');
 	}
 	*p++ = ']';
 	*p++ = ' ';
@@ -143,18 +77,12 @@ static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 
 		l->secs_base = secs * 1000000000ULL;
 		rem = t - l->secs_base;
-		l->secs_len = (int)(put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
+		l->secs_len = (int)(rf_put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
 				    l->secs_digits);
 	}
 	usecs = (uint32_t)(rem / 1000);
 	memcpy(p, l->secs_digits, 24);
-	p += l->secs_len;
-	*p = '.';
-	memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
-	memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
-	memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
-	memcpy(p + 7, ": ", 2);
-	return p + 9;
+	return rf_put_usecs(p + l->secs_len, usecs);
 }
 
 void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample *smp,
@@ -173,14 +101,14 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	if (!p)
 		return;
 	if (f & RAWFRAG_LINE_COMM)
-		p = put_comm(p, comm ? comm : "", comm_len);
+		p = rf_put_comm(p, comm ? comm : "", comm_len, true);
 	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
-		p = put_num(p, (int32_t)smp->pid, 5, false, ' ');
+		p = rf_put_num(p, (int32_t)smp->pid, 5, false, ' ');
 		*p++ = '/';
-		p = put_num(p, (int32_t)smp->tid, 5, true, ' ');
+		p = rf_put_num(p, (int32_t)smp->tid, 5, true, ' ');
 		*p++ = ' ';
 	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
-		p = put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
+		p = rf_put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
 			    ' ');
 		*p++ = ' ';
 	}
@@ -188,7 +116,7 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 		p = put_cpu(p, smp->cpu);
 	if (f & RAWFRAG_LINE_TIME)
 		p = put_time(l, p, smp->time);
-	copy_small(p, event, event_len);
+	rf_copy_small(p, event, event_len);
 	p += event_len;
 	o->len = (size_t)(p - o->buf);
 }
@@ -227,7 +155,7 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 
 	if (!p)
 		return;
-	copy_small(p, prefix, prefix_len);
+	rf_copy_small(p, prefix, prefix_len);
 	p += prefix_len;
 	if (st & PERF_SAMPLE_TIME)
 		p = json_time(l, p, smp->time);
