@@ -522,6 +522,18 @@ static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
 	rf_emit__close(em, '}');
 }
 
+/* the first n bytes of a and b are equal (8: perf's common fields, one compare) */
+static inline bool same_head(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	uint64_t x, y;
+
+	if (n != 8)
+		return !memcmp(a, b, n);
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	return x == y;
+}
+
 /*
  * The common object from common_text when the payload starts with the same
  * bytes; else emitted and kept. The room asked first holds all of it, so the
@@ -535,7 +547,7 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 	size_t start;
 	char *p;
 
-	if (ct->len && !memcmp(ct->raw, raw->data, te->common_end)) {
+	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
 		p = rf_emit__key(em, &common_key, ct->len);
 		if (p)
 			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);

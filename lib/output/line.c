@@ -15,6 +15,7 @@
 #include "internal/put.h"
 
 #define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
+#define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
 
 struct rawfrag_line {
 	struct rawfrag_out *o;
@@ -27,6 +28,14 @@ struct rawfrag_line {
 	uint64_t secs_base; /* its second in ns */
 	int secs_len;
 	char secs_digits[32];
+	/*
+	 * text: the comm and pid/tid columns of the previous sample (a task's
+	 * samples come in runs): the same comm and ids give the same bytes.
+	 */
+	int32_t who_pid, who_tid;
+	uint32_t who_comm_len, who_len; /* who_len 0: none kept */
+	char who_comm[16];
+	char who_text[WHO_TEXT];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -85,6 +94,38 @@ static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 	return rf_put_usecs(p + l->secs_len, usecs);
 }
 
+/* the comm and pid/tid columns, kept for the next sample when they fit */
+static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
+		     const char *comm, size_t comm_len)
+{
+	unsigned int f = l->fields;
+	char *start = p;
+
+	if (f & RAWFRAG_LINE_COMM)
+		p = rf_put_comm(p, comm ? comm : "", comm_len, true);
+	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
+		p = rf_put_num(p, (int32_t)smp->pid, 5, false, ' ');
+		*p++ = '/';
+		p = rf_put_num(p, (int32_t)smp->tid, 5, true, ' ');
+		*p++ = ' ';
+	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
+		p = rf_put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
+			    ' ');
+		*p++ = ' ';
+	}
+	l->who_len = 0;
+	if (comm_len <= sizeof(l->who_comm) && p - start <= WHO_TEXT) {
+		l->who_pid = (int32_t)smp->pid;
+		l->who_tid = (int32_t)smp->tid;
+		l->who_comm_len = (uint32_t)comm_len;
+		if (comm_len)
+			memcpy(l->who_comm, comm, comm_len);
+		memcpy(l->who_text, start, (size_t)(p - start));
+		l->who_len = (uint32_t)(p - start);
+	}
+	return p;
+}
+
 void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample *smp,
 			     const char *comm, size_t comm_len, const char *event,
 			     size_t event_len)
@@ -100,17 +141,12 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	p = rf_out_room(o, HEAD_ROOM + comm_len + event_len);
 	if (!p)
 		return;
-	if (f & RAWFRAG_LINE_COMM)
-		p = rf_put_comm(p, comm ? comm : "", comm_len, true);
-	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
-		p = rf_put_num(p, (int32_t)smp->pid, 5, false, ' ');
-		*p++ = '/';
-		p = rf_put_num(p, (int32_t)smp->tid, 5, true, ' ');
-		*p++ = ' ';
-	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
-		p = rf_put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
-			    ' ');
-		*p++ = ' ';
+	if (l->who_len && (int32_t)smp->pid == l->who_pid && (int32_t)smp->tid == l->who_tid &&
+	    comm_len == l->who_comm_len && rf_eq_small(comm, l->who_comm, comm_len)) {
+		memcpy(p, l->who_text, WHO_TEXT);
+		p += l->who_len;
+	} else {
+		p = put_who(l, p, smp, comm, comm_len);
 	}
 	if (f & RAWFRAG_LINE_CPU)
 		p = put_cpu(p, smp->cpu);

@@ -66,6 +66,33 @@ static inline __attribute__((always_inline)) void rf_copy_small(char *d, const c
 	}
 }
 
+/* the n bytes at a and b are equal (n <= 16: names), by overlapping loads */
+static inline __attribute__((always_inline)) bool rf_eq_small(const char *a, const char *b,
+							      size_t n)
+{
+	uint64_t x0, x1, y0, y1;
+	uint32_t u0, u1, v0, v1;
+
+	if (n >= 8) {
+		memcpy(&x0, a, 8);
+		memcpy(&x1, a + n - 8, 8);
+		memcpy(&y0, b, 8);
+		memcpy(&y1, b + n - 8, 8);
+		return n <= 16 ? ((x0 ^ y0) | (x1 ^ y1)) == 0 : !memcmp(a, b, n);
+	}
+	if (n >= 4) {
+		memcpy(&u0, a, 4);
+		memcpy(&u1, a + n - 4, 4);
+		memcpy(&v0, b, 4);
+		memcpy(&v1, b + n - 4, 4);
+		return ((u0 ^ v0) | (u1 ^ v1)) == 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* "%16s " (pad) or "%s ": spaces first, then the name right-aligned */
 static inline char *rf_put_comm(char *p, const char *comm, size_t len, bool pad)
 {
