@@ -192,30 +192,28 @@ void rf_file__set_pins(struct rawfrag_file *f, uint64_t (*floor)(void *ctx),
  */
 static void drop_behind(struct rawfrag_file *f, uint64_t off)
 {
-	uint64_t done = off - f->win_off, page, n, keep;
+	uint64_t done = off - f->win_off, upto = done, page, keep;
 
 	if (!f->win || off < f->win_off || done < f->win_dropped + RF_DROP_STEP)
 		return;
+	if (f->pin_floor) {
+		keep = off < f->pin_recheck ? f->win_off : f->pin_floor(f->pin_ctx);
+		if (keep < off)
+			upto = keep < f->win_off ? 0 : keep - f->win_off;
+		if (upto < f->win_dropped + RF_DROP_STEP && off >= f->pin_recheck)
+			f->pin_recheck = off + RF_DROP_STEP / 16;
+	}
+	/* dropped first, then asked in: the resident set never holds both steps */
+	if (upto >= f->win_dropped + RF_DROP_STEP) {
+		page = (uint64_t)sysconf(_SC_PAGESIZE);
+		upto &= ~(page - 1);
+		madvise(f->win + f->win_dropped, upto - f->win_dropped, MADV_DONTNEED);
+		f->win_dropped = upto;
+	}
 	if (done + RF_DROP_STEP >= f->win_populated) {
 		populate_ahead(f, f->win_populated);
 		f->win_populated += RF_DROP_STEP;
 	}
-	if (f->pin_floor) {
-		if (off < f->pin_recheck)
-			return;
-		keep = f->pin_floor(f->pin_ctx);
-		if (keep < off) {
-			if (keep < f->win_off || keep - f->win_off < f->win_dropped + RF_DROP_STEP) {
-				f->pin_recheck = off + RF_DROP_STEP / 16;
-				return;
-			}
-			done = keep - f->win_off;
-		}
-	}
-	page = (uint64_t)sysconf(_SC_PAGESIZE);
-	n = (done & ~(page - 1)) - f->win_dropped;
-	madvise(f->win + f->win_dropped, n, MADV_DONTNEED);
-	f->win_dropped += n;
 }
 
 /* bytes of a HEADER_TRACING_DATA / AUXTRACE record that follow it */
