@@ -15,6 +15,7 @@
 #include "internal/put.h"
 
 #define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
+#define RAW_TEXT 112 /* ',"raw":{...},"fields":{' is at most 105 bytes */
 #define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
 
 struct rawfrag_line {
@@ -36,6 +37,12 @@ struct rawfrag_line {
 	uint32_t who_comm_len, who_len; /* who_len 0: none kept */
 	char who_comm[16];
 	char who_text[WHO_TEXT];
+	/* JSON: the raw object of the previous sample (sizes repeat per event) */
+	uint32_t raw_size;
+	int64_t raw_len;
+	bool raw_zero;
+	uint32_t raw_text_len; /* 0: none kept */
+	char raw_text[RAW_TEXT];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -221,7 +228,7 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
 {
 	struct rawfrag_out *o = l->o;
-	char *p = rf_out_room(o, HEAD_ROOM);
+	char *p = rf_out_room(o, HEAD_ROOM), *start = p;
 	bool zero = true;
 
 	if (!p)
@@ -231,10 +238,16 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 		o->len = (size_t)(p - o->buf);
 		return;
 	}
-	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
-	if (len >= 0 && (uint64_t)len <= raw->size) {
+	if (len >= 0 && (uint64_t)len <= raw->size)
 		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
 			zero &= !raw->data[i];
+	if (l->raw_text_len && raw->size == l->raw_size && len == l->raw_len && zero == l->raw_zero) {
+		memcpy(p, l->raw_text, RAW_TEXT);
+		o->len = (size_t)(p + l->raw_text_len - o->buf);
+		return;
+	}
+	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
+	if (len >= 0 && (uint64_t)len <= raw->size) {
 		p = rf_put_u64(PUT(p, ",\"len\":"), (uint64_t)len);
 		p = rf_put_u64(PUT(p, ",\"pad\":"), raw->size - (uint64_t)len);
 		p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
@@ -243,4 +256,12 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 	}
 	p = PUT(p, ",\"fields\":{");
 	o->len = (size_t)(p - o->buf);
+	l->raw_text_len = 0;
+	if (p - start <= RAW_TEXT) {
+		memcpy(l->raw_text, start, (size_t)(p - start));
+		l->raw_text_len = (uint32_t)(p - start);
+		l->raw_size = raw->size;
+		l->raw_len = len;
+		l->raw_zero = zero;
+	}
 }
