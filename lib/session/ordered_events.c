@@ -429,6 +429,7 @@ static inline void prefetch_data(const struct oe_ent *e)
 	if (d) {
 		__builtin_prefetch(d);
 		__builtin_prefetch(d + 64);
+		__builtin_prefetch(d + 128);
 	}
 }
 
