@@ -20,6 +20,12 @@
 
 #define OE_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
 /*
+ * File bytes the pinned records of one chunk may span: the floor is kept per
+ * chunk, and the reader keeps the pages from there on (big records, call
+ * chains of a KiB, would otherwise let one chunk hold a whole window).
+ */
+#define OE_PIN_SPAN (1u << 20)
+/*
  * Empty chunks kept for reuse, up to the bound's worth: a chunk freed goes back
  * to the kernel, and its next use faulted in every page again (a tenth of a
  * report's time when a busy file's queue swings by megabytes between rounds).
@@ -236,9 +242,12 @@ static int flush_half(struct oe_queue *q);
 /* the header, and the record's bytes: pinned where they are, or copied behind it */
 static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_record *rec, bool pin)
 {
-	struct oe_chunk *c;
+	struct oe_chunk *c = q->cur;
 	struct oe_hdr *h;
 
+	if (pin && c && c->live && c->first_pin != UINT64_MAX &&
+	    rec->offset - c->first_pin > OE_PIN_SPAN)
+		q->cur = NULL; /* as when full: freed by its last chunk_put() */
 	h = (void *)arena_alloc(q, sizeof(*h) + (pin ? 0 : rec->size), &c);
 	if (!h)
 		return NULL;
