@@ -145,11 +145,8 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 		return 0;
 	/* after the early return: sysconf() per record was a tenth of a check */
 	page = sysconf(_SC_PAGESIZE);
-	if (f->win) {
-		if (f->pin_release)
-			f->pin_release(f->pin_ctx);
+	if (f->win)
 		munmap(f->win, f->win_len);
-	}
 	f->win = NULL;
 	aoff = off & ~((uint64_t)page - 1);
 	mlen = end - aoff;
@@ -172,48 +169,24 @@ static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 	f->win_dropped = 0;
 	populate_ahead(f, 0);
 	populate_ahead(f, RF_DROP_STEP);
-	f->win_populated = 2 * RF_DROP_STEP;
 	return 0;
-}
-
-void rf_file__set_pins(struct rawfrag_file *f, uint64_t (*floor)(void *ctx),
-		       void (*release)(void *ctx), void *ctx)
-{
-	f->pin_floor = floor;
-	f->pin_release = release;
-	f->pin_ctx = ctx;
-	f->pin_recheck = 0;
 }
 
 /*
  * Records before off are no longer handed out: let the kernel drop their pages
- * so the resident set stays a few MiB whatever the window size (but not those
- * of records still held by pointer); the pages a step ahead are asked in.
+ * so the resident set stays a few MiB whatever the window size.
  */
 static void drop_behind(struct rawfrag_file *f, uint64_t off)
 {
-	uint64_t done = off - f->win_off, upto = done, page, keep;
+	uint64_t done = off - f->win_off, page, n;
 
 	if (!f->win || off < f->win_off || done < f->win_dropped + RF_DROP_STEP)
 		return;
-	if (f->pin_floor) {
-		keep = off < f->pin_recheck ? f->win_off : f->pin_floor(f->pin_ctx);
-		if (keep < off)
-			upto = keep < f->win_off ? 0 : keep - f->win_off;
-		if (upto < f->win_dropped + RF_DROP_STEP && off >= f->pin_recheck)
-			f->pin_recheck = off + RF_DROP_STEP / 16;
-	}
-	/* dropped first, then asked in: the resident set never holds both steps */
-	if (upto >= f->win_dropped + RF_DROP_STEP) {
-		page = (uint64_t)sysconf(_SC_PAGESIZE);
-		upto &= ~(page - 1);
-		madvise(f->win + f->win_dropped, upto - f->win_dropped, MADV_DONTNEED);
-		f->win_dropped = upto;
-	}
-	if (done + RF_DROP_STEP >= f->win_populated) {
-		populate_ahead(f, f->win_populated);
-		f->win_populated += RF_DROP_STEP;
-	}
+	page = (uint64_t)sysconf(_SC_PAGESIZE);
+	n = (done & ~(page - 1)) - f->win_dropped;
+	madvise(f->win + f->win_dropped, n, MADV_DONTNEED);
+	f->win_dropped += n;
+	populate_ahead(f, f->win_dropped + RF_DROP_STEP);
 }
 
 /* bytes of a HEADER_TRACING_DATA / AUXTRACE record that follow it */
@@ -356,11 +329,8 @@ RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
 	if (f->mode != RAWFRAG_MODE_FILE)
 		return -ESPIPE;
 	f->cur = f->data_offset;
-	if (f->win) {
-		if (f->pin_release)
-			f->pin_release(f->pin_ctx);
+	if (f->win)
 		munmap(f->win, f->win_len);
-	}
 	f->win = NULL;
 	memset(&f->stats, 0, sizeof(f->stats));
 	memset(f->nr_records, 0, sizeof(f->nr_records));

@@ -20,12 +20,6 @@
 
 #define OE_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
 /*
- * File bytes the pinned records of one chunk may span: the floor is kept per
- * chunk, and the reader keeps the pages from there on (big records, call
- * chains of a KiB, would otherwise let one chunk hold a whole window).
- */
-#define OE_PIN_SPAN (1u << 20)
-/*
  * Empty chunks kept for reuse, up to the bound's worth: a chunk freed goes back
  * to the kernel, and its next use faulted in every page again (a tenth of a
  * report's time when a busy file's queue swings by megabytes between rounds).
@@ -36,34 +30,19 @@
 /* arena chunk: records are carved from data[]; live counts those not delivered */
 struct oe_chunk {
 	struct oe_chunk *next; /* free list */
-	struct oe_chunk *lprev, *lnext; /* the chunks holding records */
-	uint64_t first_pin; /* offset of the first pinned record carved here (or UINT64_MAX) */
 	uint32_t used, live;
 	uint8_t data[];
 };
 
-/*
- * What the bound counts per kept record: the size of the header that stood in
- * front of each copy when every record was copied, so the early flushes come
- * where they came then.
- */
-#define OE_ACCT_HDR 40u
-
-/*
- * In the arena; the record's bytes follow it (a copy), or data points into the
- * reader's mapping (pinned) until oe_queue__release() copies them out.
- */
+/* in the arena, in front of the record's copy */
 struct oe_hdr {
 	struct oe_chunk *chunk;
-	struct oe_chunk *dchunk; /* the chunk of a copy made at a release, or NULL */
-	const void *data;
 	void *priv;
 	uint64_t offset;
-	uint32_t type, acct;
+	uint32_t type;
 	uint16_t size, misc;
-	bool in_compressed, pinned;
+	bool in_compressed;
 };
-
 
 /* what is sorted: small, so the merges move little */
 struct oe_ent {
@@ -93,7 +72,6 @@ struct oe_queue {
 	uint64_t arena_bytes, max_bytes;
 	uint64_t nr_half;
 	struct oe_chunk *cur, *spare;
-	struct oe_chunk *live; /* list of the chunks holding records */
 	int nr_spare;
 };
 
@@ -123,12 +101,7 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 {
 	if (--c->live)
 		return;
-	if (c->lprev)
-		c->lprev->lnext = c->lnext;
-	else
-		q->live = c->lnext;
-	if (c->lnext)
-		c->lnext->lprev = c->lprev;
+	q->arena_bytes -= c->used;
 	if (c == q->cur) {
 		c->used = 0; /* nothing of it is held: start over */
 		return;
@@ -142,23 +115,14 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 	free(c);
 }
 
-/* a kept record leaves the queue (delivered or dropped) */
-static inline void hdr_put(struct oe_queue *q, struct oe_hdr *h)
-{
-	q->arena_bytes -= h->acct;
-	if (h->dchunk)
-		chunk_put(q, h->dchunk);
-	chunk_put(q, h->chunk);
-}
-
 void oe_queue__reset(struct oe_queue *q)
 {
 	for (size_t i = q->rem_start; i < q->rem_end; i++)
 		if (q->rem[i].h)
-			hdr_put(q, q->rem[i].h);
+			chunk_put(q, q->rem[i].h->chunk);
 	for (size_t i = 0; i < q->nb; i++)
 		if (q->b[i].h)
-			hdr_put(q, q->b[i].h);
+			chunk_put(q, q->b[i].h->chunk);
 	q->rem_start = q->rem_end = q->nb = 0;
 	q->max_time = q->next_flush = 0;
 	q->err = 0;
@@ -205,18 +169,10 @@ static uint8_t *arena_alloc(struct oe_queue *q, uint32_t size, struct oe_chunk *
 		c->used = c->live = 0;
 		q->cur = c;
 	}
-	if (!c->live) {
-		/* holds records from now on (again) */
-		c->first_pin = UINT64_MAX;
-		c->lprev = NULL;
-		c->lnext = q->live;
-		if (q->live)
-			q->live->lprev = c;
-		q->live = c;
-	}
 	*chunk = c;
 	c->live++;
 	c->used += size;
+	q->arena_bytes += size;
 	return c->data + c->used - size;
 }
 
@@ -238,83 +194,8 @@ static int grow(struct oe_queue *q)
 
 static int flush_half(struct oe_queue *q);
 
-
-/* the header, and the record's bytes: pinned where they are, or copied behind it */
-static struct oe_hdr *keep_record(struct oe_queue *q, const struct rawfrag_record *rec, bool pin)
-{
-	struct oe_chunk *c = q->cur;
-	struct oe_hdr *h;
-
-	if (pin && c && c->live && c->first_pin != UINT64_MAX &&
-	    rec->offset - c->first_pin > OE_PIN_SPAN)
-		q->cur = NULL; /* as when full: freed by its last chunk_put() */
-	h = (void *)arena_alloc(q, sizeof(*h) + (pin ? 0 : rec->size), &c);
-	if (!h)
-		return NULL;
-	h->chunk = c;
-	h->dchunk = NULL;
-	h->offset = rec->offset;
-	h->type = rec->type;
-	h->size = rec->size;
-	h->misc = rec->misc;
-	h->in_compressed = rec->in_compressed;
-	h->acct = (OE_ACCT_HDR + rec->size + 7u) & ~7u;
-	h->pinned = pin;
-	h->data = pin ? rec->data : memcpy(h + 1, rec->data, rec->size);
-	if (pin && c->first_pin == UINT64_MAX)
-		c->first_pin = rec->offset;
-	q->arena_bytes += h->acct;
-	return h;
-}
-
-/*
- * Records are carved in file order, so a chunk's first pinned record is at or
- * below all it holds: the lowest of those over the chunks still holding
- * records bounds what is pinned (a little low: delivered records keep their
- * chunk's bound until it empties).
- */
-uint64_t oe_queue__floor(struct oe_queue *q)
-{
-	uint64_t low = UINT64_MAX;
-
-	for (const struct oe_chunk *c = q->live; c; c = c->lnext)
-		if (c->first_pin < low)
-			low = c->first_pin;
-	return low;
-}
-
-static void unpin(struct oe_queue *q, struct oe_hdr *h)
-{
-	struct oe_chunk *c;
-	void *p;
-
-	if (!h || !h->pinned)
-		return;
-	h->pinned = false;
-	p = arena_alloc(q, h->size, &c);
-	if (!p) {
-		/* never delivered: the error stops every delivery from now on */
-		q->err = -ENOMEM;
-		h->data = NULL;
-		return;
-	}
-	h->data = memcpy(p, h->data, h->size);
-	h->dchunk = c;
-}
-
-/* walks everything queued: once per window of the reader */
-void oe_queue__release(struct oe_queue *q)
-{
-	for (size_t i = q->rem_start; i < q->rem_end; i++)
-		unpin(q, q->rem[i].h);
-	for (size_t i = 0; i < q->nb; i++)
-		unpin(q, q->b[i].h);
-	for (struct oe_chunk *c = q->live; c; c = c->lnext)
-		c->first_pin = UINT64_MAX;
-}
-
 int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep, bool pin, void *priv)
+		  bool keep, void *priv)
 {
 	struct oe_ent *e;
 
@@ -328,11 +209,19 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 	e->time = time;
 	e->h = NULL;
 	if (keep) {
-		struct oe_hdr *h = keep_record(q, rec, pin);
+		struct oe_chunk *c;
+		struct oe_hdr *h = (void *)arena_alloc(q, sizeof(*h) + rec->size, &c);
 
 		if (!h)
 			return -ENOMEM;
+		h->chunk = c;
 		h->priv = priv;
+		h->offset = rec->offset;
+		h->type = rec->type;
+		h->size = rec->size;
+		h->misc = rec->misc;
+		h->in_compressed = rec->in_compressed;
+		memcpy(h + 1, rec->data, rec->size);
 		e->h = h;
 	}
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
@@ -395,7 +284,7 @@ static void sort_batch(struct oe_queue *q)
 
 static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 {
-	struct oe_hdr *h = e->h;
+	const struct oe_hdr *h = e->h;
 
 	if (!h)
 		return ret;
@@ -404,41 +293,34 @@ static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 			.type = h->type,
 			.misc = h->misc,
 			.size = h->size,
-			.data = h->data,
+			.data = h + 1,
 			.offset = h->offset,
 			.in_compressed = h->in_compressed,
 		};
 
 		ret = q->deliver(q->ctx, &rec, h->priv);
 	}
-	hdr_put(q, h);
+	chunk_put(q, h->chunk);
 	return ret;
 }
 
 
 
 /*
- * A queued record is read back long after it was queued (a busy file's
+ * A queued record is read back long after it was copied in (a busy file's
  * queue holds megabytes): ask for the one PREFETCH_AHEAD places on while the
  * current one is delivered, or each delivery starts with a cache miss.
  */
 #define PREFETCH_AHEAD 8
 
-static inline void prefetch_hdr(const struct oe_ent *e)
+static inline void prefetch_ent(const struct oe_ent *e)
 {
-	if (e->h)
-		__builtin_prefetch(e->h);
-}
+	const char *h = (const char *)e->h;
 
-/* the record's bytes, its header asked for PREFETCH_AHEAD / 2 places earlier */
-static inline void prefetch_data(const struct oe_ent *e)
-{
-	const char *d = e->h ? (const char *)e->h->data : NULL;
-
-	if (d) {
-		__builtin_prefetch(d);
-		__builtin_prefetch(d + 64);
-		__builtin_prefetch(d + 128);
+	if (h) {
+		__builtin_prefetch(h);
+		__builtin_prefetch(h + 64);
+		__builtin_prefetch(h + 128);
 	}
 }
 
@@ -450,7 +332,7 @@ static inline void prefetch_data(const struct oe_ent *e)
 static int deliver_upto(struct oe_queue *q, uint64_t limit)
 {
 	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
-	int ret = q->err;
+	int ret = 0;
 
 	sort_batch(q);
 	for (;;) {
@@ -460,13 +342,9 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 		if (!e || e->time > limit)
 			break;
 		if (i + PREFETCH_AHEAD < re)
-			prefetch_hdr(&q->rem[i + PREFETCH_AHEAD]);
-		if (i + PREFETCH_AHEAD / 2 < re)
-			prefetch_data(&q->rem[i + PREFETCH_AHEAD / 2]);
+			prefetch_ent(&q->rem[i + PREFETCH_AHEAD]);
 		if (j + PREFETCH_AHEAD < nb)
-			prefetch_hdr(&q->b[j + PREFETCH_AHEAD]);
-		if (j + PREFETCH_AHEAD / 2 < nb)
-			prefetch_data(&q->b[j + PREFETCH_AHEAD / 2]);
+			prefetch_ent(&q->b[j + PREFETCH_AHEAD]);
 		ret = deliver_one(q, e, ret);
 		if (from_rem)
 			i++;

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/file.h"
 #include "internal/ordered_events.h"
 #include "internal/stream.h"
 #include "internal/threads.h"
@@ -39,46 +38,13 @@ struct rf_stream {
 	struct rawfrag_err *err;
 	bool swap;
 	bool stepping; /* rawfrag_session__next() is under way with user_tool */
-	bool pinning; /* the queue holds records by pointer into f's mapping */
 	uint64_t peak, early;
 };
-
-static uint64_t pin_floor(void *ctx)
-{
-	return oe_queue__floor(ctx);
-}
-
-static void pin_release(void *ctx)
-{
-	oe_queue__release(ctx);
-}
-
-/*
- * Queued samples point into the reader's mapping, not copied: the reader
- * keeps their pages and says when its window goes (the queue copies them
- * then). Only while a walk is under way: the file may be closed after it.
- */
-static void pins_on(struct rf_stream *st)
-{
-	rf_file__set_pins(st->f, pin_floor, pin_release, st->oq);
-	st->pinning = true;
-}
-
-static void pins_off(struct rf_stream *st)
-{
-	if (!st->pinning)
-		return;
-	if (st->oq)
-		oe_queue__release(st->oq);
-	rf_file__set_pins(st->f, NULL, NULL, NULL);
-	st->pinning = false;
-}
 
 void rf_stream__delete(struct rf_stream *st)
 {
 	if (!st)
 		return;
-	pins_off(st);
 	oe_queue__delete(st->oq);
 	rf_threads__delete(st->threads);
 	free(st);
@@ -273,8 +239,7 @@ static int queue_record(struct rf_stream *st, const struct rawfrag_record *rec)
 
 	if (!t)
 		return keep ? deliver(st, rec, ev, 0) : 0;
-	ret = oe_queue__add(st->oq, rec, t, keep, keep && st->pinning && rf_file__mapped(st->f, rec),
-			    ev);
+	ret = oe_queue__add(st->oq, rec, t, keep, ev);
 	return ret == -ENOMEM ? handler_ret(st, ret) : ret;
 }
 
@@ -330,7 +295,6 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 		set_err(err, -EINVAL, NULL, "tool: unknown fields set (size mismatch)");
 		return -EINVAL;
 	}
-	pins_off(st);
 	st->s = s;
 	st->f = rawfrag_session__file(s);
 	st->swap = rawfrag_file__needs_swap(st->f);
@@ -344,7 +308,6 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 			set_err(err, -ENOMEM, NULL, "out of memory");
 			return -ENOMEM;
 		}
-		pins_on(st);
 	}
 	return 0;
 }
@@ -390,7 +353,6 @@ static int read_all(struct rf_stream *st)
 static void finish(struct rf_stream *st)
 {
 	st->stepping = false;
-	pins_off(st);
 	if (st->oq) {
 		st->peak = oe_queue__peak(st->oq);
 		st->early = oe_queue__nr_half_flushes(st->oq);
@@ -489,7 +451,6 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 		rf_threads__delete(st->threads);
 		st->threads = NULL;
 		st->stepping = false;
-		pins_off(st);
 		if (st->oq)
 			oe_queue__reset(st->oq);
 	}

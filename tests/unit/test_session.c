@@ -593,12 +593,12 @@ static void test_checker_event(void **state)
 }
 
 /*
- * A file of several reader windows (16 MiB): the ordering queue holds records
- * by pointer into the mapping, so it must copy them out when a window goes
- * (the second half has no round marker: everything stays queued across the
- * remaps) and keep their pages while rounds are flushed (the first half).
- * Each payload carries its index and a pattern of it: a record read from
- * dropped or unmapped memory shows as a wrong byte or a crash.
+ * A file of several reader windows (16 MiB) in time order: records queued
+ * across the window remaps (the second half has no round marker: everything
+ * stays queued to the end) and while the reader drops the pages behind it
+ * (the first half, flushed by rounds). Each payload carries its index and a
+ * pattern of it: a queued record that pointed into memory gone shows as a
+ * wrong byte or a crash.
  */
 #define BIG_RAW 1020 /* + its u32 size: 1024, a sample of 1064 bytes */
 #define BIG_N 40000 /* 42 MB */

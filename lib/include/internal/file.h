@@ -107,16 +107,6 @@ struct rawfrag_file {
 	uint8_t *win;
 	uint64_t win_off, win_len;
 	uint64_t win_dropped; /* bytes at the window start already madvised away */
-	uint64_t win_populated; /* bytes at the window start asked in (MADV_POPULATE_READ) */
-	/*
-	 * Someone (the session's ordering queue) holds records by pointer:
-	 * pin_floor() is the lowest offset it holds, whose pages stay, and
-	 * pin_release() is told before the window goes (see rf_file__set_pins).
-	 */
-	uint64_t (*pin_floor)(void *ctx);
-	void (*pin_release)(void *ctx);
-	void *pin_ctx;
-	uint64_t pin_recheck; /* the floor was below the step: ask again from here */
 
 	/* pipe mode: buffered reader and the record copy */
 	uint8_t *rdbuf;
@@ -135,24 +125,6 @@ struct rawfrag_file {
 	uint64_t nr_records[RAWFRAG_RECORD_USER_MAX];
 	struct rawfrag_err err;
 };
-
-/*
- * file.c: records handed out in file mode point into the data section's
- * mapping; a caller that keeps such pointers past the next rawfrag_file__next()
- * registers these: the pages from floor(ctx) on are not dropped, and
- * release(ctx) is called before the window is unmapped (the caller copies what
- * it still holds). NULL fns: nothing is held.
- */
-void rf_file__set_pins(struct rawfrag_file *f, uint64_t (*floor)(void *ctx),
-		       void (*release)(void *ctx), void *ctx);
-
-/* rec's bytes are in the data section's mapping (file mode, not decompressed) */
-static inline bool rf_file__mapped(const struct rawfrag_file *f, const struct rawfrag_record *rec)
-{
-	uintptr_t d = (uintptr_t)rec->data, w = (uintptr_t)f->win;
-
-	return w && d >= w && d - w <= f->win_len && rec->size <= f->win_len - (d - w);
-}
 
 /* file_core.c */
 __attribute__((format(printf, 4, 5))) int rf_error(struct rawfrag_file *f, int64_t offset,

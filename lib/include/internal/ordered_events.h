@@ -18,12 +18,10 @@
  *   its time span at once (perf's OE_FLUSH__HALF when the queue is full), so
  *   memory stays bounded whatever the input claims; nr_half_flushes counts it.
  *
- * Ownership: a kept record is pinned (its bytes stay where the reader mapped
- * them: the caller promises to call oe_queue__release() before they go, and
- * keeps them mapped from oe_queue__floor() on) or copied into the queue's
- * arena (chunks of 1 MiB, recycled once all their records went out). Copying
- * every record was a fifth of a text report. Memory follows what the queue
- * holds (about two rounds). Delivered records are valid during the callback.
+ * Ownership: the queue copies every kept record into its arena (chunks of
+ * 1 MiB, recycled once all their records went out): the reader's pointers die
+ * at its next call. Memory follows what the queue holds (about two rounds).
+ * Delivered records point into the arena and are valid during the callback.
  */
 #ifndef __RAWFRAG_INTERNAL_ORDERED_EVENTS_H
 #define __RAWFRAG_INTERNAL_ORDERED_EVENTS_H
@@ -47,16 +45,11 @@ struct oe_queue *oe_queue__new(oe_deliver_fn deliver, void *ctx, uint64_t max_by
 void oe_queue__delete(struct oe_queue *q);
 /*
  * Queue rec at time (neither 0 nor -1). keep false: only the time counts (as
- * perf queues every kernel record), nothing is copied or delivered. pin: keep
- * rec->data where it is (see above) instead of copying it.
+ * perf queues every kernel record), nothing is copied or delivered.
  * 0, -ENOMEM, or the deliver callback's error from an earlier flush.
  */
 int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep, bool pin, void *priv);
-/* the lowest offset of a pinned record still queued (UINT64_MAX: none) */
-uint64_t oe_queue__floor(struct oe_queue *q);
-/* the pinned records' bytes are about to go: copy them into the arena */
-void oe_queue__release(struct oe_queue *q);
+		  bool keep, void *priv);
 /* FINISHED_ROUND */
 int oe_queue__round(struct oe_queue *q);
 /* end of input: everything left, sorted */
