@@ -16,6 +16,8 @@
 
 #define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
 #define RAW_TEXT 112 /* ',"raw":{...},"fields":{' is at most 105 bytes */
+#define RAW_KEPT 8
+#define JWHO_TEXT 128 /* ',"pid":..,"tid":..,"comm":' (44) and a comm of 16 escaped */
 #define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
 
 struct rawfrag_line {
@@ -37,12 +39,19 @@ struct rawfrag_line {
 	uint32_t who_comm_len, who_len; /* who_len 0: none kept */
 	char who_comm[16];
 	char who_text[WHO_TEXT];
-	/* JSON: the raw object of the previous sample (sizes repeat per event) */
-	uint32_t raw_size;
-	int64_t raw_len;
-	bool raw_zero;
-	uint32_t raw_text_len; /* 0: none kept */
-	char raw_text[RAW_TEXT];
+	/* JSON: the raw objects last written, by raw size (sizes repeat per event) */
+	struct line_raw {
+		uint32_t size;
+		int64_t len;
+		bool zero;
+		uint32_t text_len; /* 0: none kept */
+		char text[RAW_TEXT];
+	} raw[RAW_KEPT];
+	/* JSON: the pid, tid and comm members of the previous sample */
+	int32_t jwho_pid, jwho_tid;
+	uint32_t jwho_comm_len, jwho_len; /* jwho_len 0: none kept */
+	char jwho_comm[16];
+	char jwho_text[JWHO_TEXT];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -189,6 +198,46 @@ static char *json_time(struct rawfrag_line *l, char *p, uint64_t t)
 
 #define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
 
+/*
+ * ',"pid":..,"tid":..,"comm":"..."': written again from jwho_text while the
+ * ids and comm repeat (a task's samples come in runs), else put and kept. tid
+ * is written again even when it is the pid: copying the pid's digits back was
+ * a load over the stores just made, which stalls.
+ */
+static void json_who(struct rawfrag_line *l, const struct rawfrag_sample *smp, const char *comm,
+		     size_t comm_len)
+{
+	struct rawfrag_out *o = l->o;
+	char *p = rf_out_room(o, JWHO_TEXT + 64), *start = p;
+	size_t n;
+
+	if (!p)
+		return;
+	if (l->jwho_len && (int32_t)smp->pid == l->jwho_pid && (int32_t)smp->tid == l->jwho_tid &&
+	    comm_len == l->jwho_comm_len && rf_eq_small(comm, l->jwho_comm, comm_len)) {
+		memcpy(p, l->jwho_text, JWHO_TEXT);
+		o->len = (size_t)(p + l->jwho_len - o->buf);
+		return;
+	}
+	p = rf_put_s64(PUT(p, ",\"pid\":"), (int32_t)smp->pid);
+	p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
+	p = PUT(p, ",\"comm\":");
+	o->len = (size_t)(p - o->buf);
+	rawfrag_out__json_str(o, comm, comm_len);
+	l->jwho_len = 0;
+	/* kept when the out did not flush in between (it had the room) and it fits */
+	n = o->len - (size_t)(start - o->buf);
+	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(l->jwho_comm))
+		return;
+	memcpy(l->jwho_text, start, n);
+	l->jwho_len = (uint32_t)n;
+	l->jwho_pid = (int32_t)smp->pid;
+	l->jwho_tid = (int32_t)smp->tid;
+	l->jwho_comm_len = (uint32_t)comm_len;
+	if (comm_len)
+		memcpy(l->jwho_comm, comm, comm_len);
+}
+
 void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t prefix_len,
 			     const struct rawfrag_sample *smp, const char *comm, size_t comm_len)
 {
@@ -213,22 +262,15 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 		o->len = (size_t)(p - o->buf);
 		return;
 	}
-	/*
-	 * tid written again even when it is the pid: copying the pid's digits
-	 * back was a load over the stores just made, which stalls (a fifth of
-	 * this head).
-	 */
-	p = rf_put_s64(PUT(p, ",\"pid\":"), (int32_t)smp->pid);
-	p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
-	p = PUT(p, ",\"comm\":");
 	o->len = (size_t)(p - o->buf);
-	rawfrag_out__json_str(o, comm ? comm : "", comm ? comm_len : 0);
+	json_who(l, smp, comm ? comm : "", comm ? comm_len : 0);
 }
 
 void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
 {
 	struct rawfrag_out *o = l->o;
 	char *p = rf_out_room(o, HEAD_ROOM), *start = p;
+	struct line_raw *kept;
 	bool zero = true;
 
 	if (!p)
@@ -241,9 +283,10 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 	if (len >= 0 && (uint64_t)len <= raw->size)
 		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
 			zero &= !raw->data[i];
-	if (l->raw_text_len && raw->size == l->raw_size && len == l->raw_len && zero == l->raw_zero) {
-		memcpy(p, l->raw_text, RAW_TEXT);
-		o->len = (size_t)(p + l->raw_text_len - o->buf);
+	kept = &l->raw[(raw->size >> 2) % RAW_KEPT];
+	if (kept->text_len && raw->size == kept->size && len == kept->len && zero == kept->zero) {
+		memcpy(p, kept->text, RAW_TEXT);
+		o->len = (size_t)(p + kept->text_len - o->buf);
 		return;
 	}
 	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
@@ -256,12 +299,12 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 	}
 	p = PUT(p, ",\"fields\":{");
 	o->len = (size_t)(p - o->buf);
-	l->raw_text_len = 0;
+	kept->text_len = 0;
 	if (p - start <= RAW_TEXT) {
-		memcpy(l->raw_text, start, (size_t)(p - start));
-		l->raw_text_len = (uint32_t)(p - start);
-		l->raw_size = raw->size;
-		l->raw_len = len;
-		l->raw_zero = zero;
+		memcpy(kept->text, start, (size_t)(p - start));
+		kept->text_len = (uint32_t)(p - start);
+		kept->size = raw->size;
+		kept->len = len;
+		kept->zero = zero;
 	}
 }
