@@ -42,9 +42,9 @@ def comm_tids(perf, path):
     for line in text.split(b"\n"):
         # "%16s %5d": the comm may hold spaces, the tid is the last word
         comm, _, tid = line.strip().rpartition(b" ")
-        if not tid.isdigit():
+        if not tid.lstrip(b"-").isdigit():
             continue
-        tid = int(tid)
+        tid = int(tid)  # -1 for a sample perf found no thread for
         try:
             comm.strip().decode("utf-8")
             good[tid] = good.get(tid, 0) + 1
