@@ -11,7 +11,7 @@
 #     still run; without privileges: exit 2 naming what could not run
 #  5. the full run (table) when --quick was fast: CONFORMANT, exit 0
 source "$(dirname "$0")/lib.sh"
-t_plan 18
+t_plan 19
 
 if ! is_root; then
 	t_skip_rest "check --live: needs root (BPF programs, perf events)"
@@ -90,6 +90,17 @@ t_grep "xdp-frags: the frames had page frags (the prog saw a shorter linear part
 
 t_grep "skb-paged: datagrams reached the filter paged (data_len > 0 at netif_receive_skb)" \
 	'"case":"skb-paged".*"note":"UDP over lo to a socket filter: [0-9]+ linear \(up to [0-9]+ bytes\), [1-9][0-9]* paged' live.json
+
+# the README's real run: same header, rows and note forms as today's binary
+# (numbers aside: they depend on the kernel and the pad split moves by a record)
+shape() { sed -E '1s/kernel .*/kernel K/; s/[0-9]+/N/g; s/ +/ /g'; }
+"$PR" check --live --quick 2>/dev/null | shape >q.shape
+sed -n '/^\$ perf rawfrag check --live --quick$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' | shape >readme.shape
+if [ -s readme.shape ] && diff readme.shape q.shape >readme.diff; then
+	t_ok "README's check --live run has today's rows and notes ($(grep -c . q.shape) lines)"
+else
+	t_fail "README's check --live run matches today's binary" "$(head -c 900 readme.diff)"
+fi
 
 # --- 2: the kept recording
 t_run "the kept file passes perf rawfrag check" 0 "$PR" check live.data
