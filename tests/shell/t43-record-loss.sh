@@ -101,11 +101,13 @@ if [ "${chunks:-0}" -gt 0 ]; then
 	sum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' rep.err | awk '{ s += $1 } END { print s + 0 }')
 	t_eq "report: the per-CPU lines add up to the recorder's total" "$lost" "$sum"
 	# cut short, the warning speaks of what was read: its lines agree
-	"$RAWFRAG" report -i lossy.data 2>cut.err | head -c 1000 >/dev/null
+	# cut at half the output: losses seen, not all of them (the LOST records are spread)
+	half=$(( $("$RAWFRAG" report -i lossy.data 2>/dev/null | wc -c) / 2 ))
+	"$RAWFRAG" report -i lossy.data 2>cut.err | head -c "$half" >/dev/null
 	clost=$(sed -n 's/.*: \([0-9]*\) events lost in .*/\1/p' cut.err)
 	csum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' cut.err | awk '{ s += $1 } END { print s + 0 }')
 	t_eq "report | head: the per-CPU lines add up to the total of what was read" "$clost" "$csum"
-	if [ "${clost:-0}" -lt "$lost" ]; then
+	if [ "${clost:-0}" -gt 0 ] && [ "$clost" -lt "$lost" ]; then
 		t_ok "report | head: stopped early, counted $clost of $lost lost events"
 	else
 		t_fail "report | head: stopped early" "counted ${clost:-none} of $lost (whole file)"
