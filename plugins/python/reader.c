@@ -296,7 +296,9 @@ static rfpy_reader *reader_of(struct rawfrag_tool *tool)
 #define RFPY_PYERR (-ECANCELED)
 
 /* Samples built per rawfrag_session__next() at most (a round can hold millions) */
+#ifndef RFPY_BATCH
 #define RFPY_BATCH 256
+#endif
 
 /* one sample of a known evsel, in the session's order: a Sample in r->pending */
 static int reader_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
