@@ -53,7 +53,8 @@ static int on_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		rawfrag_emit__end_object(p->em);
 		rawfrag_emit__end_object(p->em);
 	} else {
-		rawfrag_out__printf(p->out, "%u [%03u] %s: ", smp->tid, smp->cpu,
+		/* signed, as perf: a sample without a thread has tid -1 */
+		rawfrag_out__printf(p->out, "%d [%03u] %s: ", (int)smp->tid, smp->cpu,
 				    rawfrag_evsel__name(ev->evsel));
 		rawfrag_session__sample_text(s, ev->evsel, ev->rec, smp, p->out, false);
 	}

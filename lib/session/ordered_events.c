@@ -73,6 +73,12 @@ struct oe_queue {
 	uint64_t nr_half;
 	struct oe_chunk *cur, *spare;
 	int nr_spare;
+	/*
+	 * A pause asked for during a delivery: the delivery stops after that
+	 * record, the rest up to resume_limit waits in rem for oe_queue__resume().
+	 */
+	bool pause_req, paused;
+	uint64_t resume_limit;
 };
 
 static size_t queued(const struct oe_queue *q)
@@ -126,6 +132,7 @@ void oe_queue__reset(struct oe_queue *q)
 	q->rem_start = q->rem_end = q->nb = 0;
 	q->max_time = q->next_flush = 0;
 	q->err = 0;
+	q->pause_req = q->paused = false;
 }
 
 void oe_queue__delete(struct oe_queue *q)
@@ -350,6 +357,12 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 			i++;
 		else
 			j++;
+		if (__builtin_expect(q->pause_req, 0) && !ret) {
+			q->pause_req = false;
+			q->paused = true;
+			q->resume_limit = limit;
+			break;
+		}
 	}
 	if (j == nb) {
 		q->rem_start = i;
@@ -426,6 +439,30 @@ int oe_queue__flush(struct oe_queue *q)
 	if (q->err)
 		return q->err;
 	return queued(q) ? deliver_upto(q, UINT64_MAX) : 0;
+}
+
+void oe_queue__request_pause(struct oe_queue *q, bool on)
+{
+	q->pause_req = on;
+}
+
+bool oe_queue__paused(const struct oe_queue *q)
+{
+	return q->paused;
+}
+
+/*
+ * Nothing was queued since the pause (the caller resumes first), so going on
+ * with the same limit gives what the whole delivery would have given.
+ */
+int oe_queue__resume(struct oe_queue *q)
+{
+	if (!q->paused)
+		return 0;
+	q->paused = false;
+	if (q->err)
+		return q->err;
+	return deliver_upto(q, q->resume_limit);
 }
 
 uint64_t oe_queue__peak(const struct oe_queue *q)

@@ -38,6 +38,13 @@ struct rf_stream {
 	struct rawfrag_err *err;
 	bool swap;
 	bool stepping; /* rawfrag_session__next() is under way with user_tool */
+	/*
+	 * A paused delivery (rawfrag_session__pause()): the input ended with it,
+	 * or a FINISHED_ROUND's user handler waits for its round (the record's
+	 * pointers stay valid: nothing is read before the round is out).
+	 */
+	bool at_end, round_user;
+	struct rawfrag_record round_rec;
 	uint64_t peak, early;
 };
 
@@ -256,6 +263,11 @@ static int user_record(struct rf_stream *st, const struct rawfrag_record *rec)
 			ret = handler_ret(st, st->t.describe(st->user_tool, st->s, &ev));
 	} else if (rec->type == RAWFRAG_RECORD_FINISHED_ROUND && st->oq) {
 		ret = handler_ret(st, oe_queue__round(st->oq));
+		if (!ret && st->t.user && oe_queue__paused(st->oq)) {
+			st->round_rec = *rec;
+			st->round_user = true;
+			return 0;
+		}
 	} else if (rec->type == RAWFRAG_RECORD_HEADER_BUILD_ID && st->obs) {
 		/* a pipe's build-id table (perf inject -b): maps met later use it */
 		ret = handler_ret(st, st->obs(st->obs_ctx, st->s, &ev));
@@ -299,6 +311,7 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 	st->f = rawfrag_session__file(s);
 	st->swap = rawfrag_file__needs_swap(st->f);
 	st->err = err;
+	st->at_end = st->round_user = false;
 	oe_queue__delete(st->oq);
 	st->oq = NULL;
 	if (st->t.ordered) {
@@ -322,12 +335,22 @@ static inline __attribute__((always_inline)) int one_record(struct rf_stream *st
 	return deliver(st, rec, rawfrag_file__evsel_of(st->f, rec), 0);
 }
 
+/* everything queued, through any pause a handler asks for */
+static int flush_all(struct oe_queue *q)
+{
+	int ret = oe_queue__flush(q);
+
+	while (!ret && oe_queue__paused(q))
+		ret = oe_queue__resume(q);
+	return ret;
+}
+
 /* the reader's ret (0 end, < 0 error): flush what is queued, or the error */
 static int input_end(struct rf_stream *st, int ret)
 {
 	if (ret < 0) {
 		/* a bad sample still queued comes first in the file: its error wins */
-		if (st->oq && oe_queue__flush(st->oq) < 0 && st->err->err)
+		if (st->oq && flush_all(st->oq) < 0 && st->err->err)
 			return st->err->err;
 		*st->err = *rawfrag_file__error(st->f);
 		if (st->err->err >= 0)
@@ -403,6 +426,37 @@ int rawfrag_session__process(struct rawfrag_session *s, struct rawfrag_tool *too
 	return ret;
 }
 
+/* a paused delivery goes on: 1 while records are left, else the step's end */
+static int resume(struct rf_stream *st)
+{
+	int ret = handler_ret(st, oe_queue__resume(st->oq));
+
+	if (!ret && oe_queue__paused(st->oq))
+		return 1;
+	if (!ret && st->round_user) {
+		struct rawfrag_event ev = { .rec = &st->round_rec };
+
+		st->round_user = false;
+		ret = handler_ret(st, st->t.user(st->user_tool, st->s, &ev));
+	}
+	oe_queue__request_pause(st->oq, false);
+	if (!ret && !st->at_end)
+		return 1;
+	finish(st);
+	return ret;
+}
+
+int rawfrag_session__pause(struct rawfrag_session *s)
+{
+	struct rf_stream *st = s ? *rf_session__stream(s) : NULL;
+
+	if (!st || !st->stepping)
+		return -EINVAL;
+	if (st->oq)
+		oe_queue__request_pause(st->oq, true);
+	return 0;
+}
+
 int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
 			  struct rawfrag_err *err)
 {
@@ -418,6 +472,10 @@ int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
 		/* per record: no 272-byte clear, only what "no error yet" needs */
 		err->err = 0;
 		err->offset = -1;
+		if (st->oq && oe_queue__paused(st->oq)) {
+			st->err = err;
+			return resume(st);
+		}
 	} else {
 		st = begin(s, tool, err);
 		if (!st)
@@ -431,10 +489,18 @@ int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_tool *tool,
 	ret = rawfrag_file__next(st->f, &rec);
 	if (ret > 0) {
 		ret = one_record(st, &rec);
-		if (!ret)
+		if (!ret) {
+			/* a request made outside a queue delivery has nothing to stop */
+			if (st->oq && !oe_queue__paused(st->oq))
+				oe_queue__request_pause(st->oq, false);
 			return 1;
+		}
 	} else {
 		ret = input_end(st, ret);
+		if (!ret && st->oq && oe_queue__paused(st->oq)) {
+			st->at_end = true;
+			return 1;
+		}
 	}
 	finish(st);
 	return ret;

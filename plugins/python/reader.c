@@ -295,6 +295,11 @@ static rfpy_reader *reader_of(struct rawfrag_tool *tool)
 /* a Python error inside a handler: the stream stops, the exception stays */
 #define RFPY_PYERR (-ECANCELED)
 
+/* Samples built per rawfrag_session__next() at most (a round can hold millions) */
+#ifndef RFPY_BATCH
+#define RFPY_BATCH 256
+#endif
+
 /* one sample of a known evsel, in the session's order: a Sample in r->pending */
 static int reader_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
 			 const struct rawfrag_event *ev)
@@ -321,6 +326,9 @@ static int reader_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess
 		return RFPY_PYERR;
 	}
 	Py_DECREF(s);
+	/* a round of the ordering queue in parts: memory and GC work stay small */
+	if (PyList_GET_SIZE(r->pending) >= RFPY_BATCH)
+		rawfrag_session__pause(sess);
 	return 0;
 }
 

@@ -34,6 +34,8 @@ struct seen {
 	int nr, nr_bad, nr_comm, nr_fork, nr_obs, nr_describe, stop_after;
 	int order; /* observer before handler: obs sets 1, comm handler checks */
 	bool obs_first;
+	bool pause; /* rawfrag_session__pause() after each sample */
+	int rounds[MAX_SEEN], nr_rounds; /* samples seen at each FINISHED_ROUND */
 	char comm_of_101[16];
 };
 
@@ -105,6 +107,8 @@ static int on_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	if (z->nr < MAX_SEEN)
 		z->time[z->nr] = ev->sample->time;
 	z->nr++;
+	if (z->pause)
+		assert_int_equal(rawfrag_session__pause(s), 0);
 	c = rawfrag_session__thread_comm(s, (int32_t)ev->sample->pid, 101, &len);
 	if (c)
 		memcpy(z->comm_of_101, c, 16);
@@ -441,6 +445,66 @@ static void test_next(void **state)
 	step_all(true, true, in_time, -1);
 }
 
+static int on_user(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		   const struct rawfrag_event *ev)
+{
+	struct seen *z = (struct seen *)tool;
+
+	if (ev->rec->type == RAWFRAG_RECORD_FINISHED_ROUND && z->nr_rounds < MAX_SEEN)
+		z->rounds[z->nr_rounds++] = z->nr;
+	return 0;
+}
+
+/*
+ * A handler pausing after each sample: every step hands over one sample at
+ * most, in process()'s order, FINISHED_ROUND's user handler after its round
+ * (also through the early flushes of a small queue bound).
+ */
+static void test_next_pause(void **state)
+{
+	for (int pipe = 0; pipe < 2; pipe++) {
+		for (int small = 0; small < 2; small++) {
+			const char *path = write_file(pipe, false);
+			struct rawfrag_err err;
+			struct seen ref, z;
+			struct open o;
+			int ret, steps = 0, most = 0;
+
+			open_session(&o, path);
+			init_seen(&ref, true);
+			ref.tool.user = on_user;
+			ref.tool.ordered_max_bytes = small ? 400 : 0;
+			assert_int_equal(rawfrag_session__pause(o.s), -EINVAL);
+			assert_int_equal(rawfrag_session__process(o.s, &ref.tool, &err), 0);
+			assert_int_equal(rawfrag_session__pause(o.s), -EINVAL);
+			close_session(&o, path);
+
+			path = write_file(pipe, false);
+			open_session(&o, path);
+			init_seen(&z, true);
+			z.tool.user = on_user;
+			z.tool.ordered_max_bytes = ref.tool.ordered_max_bytes;
+			z.pause = true;
+			for (int before = 0; (ret = rawfrag_session__next(o.s, &z.tool, &err)) == 1;
+			     before = z.nr) {
+				if (z.nr - before > most)
+					most = z.nr - before;
+				assert_true(++steps < 100);
+			}
+			assert_int_equal(ret, 0);
+			assert_int_equal(most, 1);
+			expect_times(&z, ref.time, ref.nr);
+			assert_int_equal(z.nr, 7);
+			assert_int_equal(z.nr_rounds, ref.nr_rounds);
+			assert_true(z.nr_rounds >= 2);
+			assert_memory_equal(z.rounds, ref.rounds, ref.nr_rounds * sizeof(int));
+			assert_string_equal(z.comm_of_101, "alpha");
+			assert_int_equal(rawfrag_session__next(o.s, &z.tool, &err), 0);
+			close_session(&o, path);
+		}
+	}
+}
+
 /* a handler's failure ends the stepping with its error */
 static int fail_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		       const struct rawfrag_event *ev)
@@ -676,7 +740,7 @@ int main(void)
 		cmocka_unit_test(test_describes),  cmocka_unit_test(test_tool_size),
 		cmocka_unit_test(test_truncated),  cmocka_unit_test(test_checker_event),
 		cmocka_unit_test(test_next),	   cmocka_unit_test(test_next_error),
-		cmocka_unit_test(test_big_windows),
+		cmocka_unit_test(test_next_pause), cmocka_unit_test(test_big_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -54,6 +54,17 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 int oe_queue__round(struct oe_queue *q);
 /* end of input: everything left, sorted */
 int oe_queue__flush(struct oe_queue *q);
+/*
+ * From a deliver callback: stop the running delivery after this record
+ * (on: true). The round's, half flush's or final flush's bookkeeping is done
+ * as if it had finished; the records it still had to release wait until
+ * oe_queue__resume(), which the caller must call before it adds, rounds or
+ * flushes again. Lets a pulling reader take a round a few records at a time.
+ */
+void oe_queue__request_pause(struct oe_queue *q, bool on);
+bool oe_queue__paused(const struct oe_queue *q);
+/* go on with a paused delivery (it may pause again); 0 when none is paused */
+int oe_queue__resume(struct oe_queue *q);
 /* most records held at once (for tests and -v) */
 uint64_t oe_queue__peak(const struct oe_queue *q);
 /* early flushes because of max_bytes */

@@ -101,6 +101,16 @@ RAWFRAG_API int rawfrag_session__next(struct rawfrag_session *s, struct rawfrag_
 				      struct rawfrag_err *err);
 
 /*
+ * From a handler during rawfrag_session__next(): make that call return 1
+ * after this record, although the ordering queue has more of the round (or
+ * of the final flush) to release; the following calls hand those over, in
+ * the same order, before the next record is read. A caller that builds
+ * objects per sample thus holds a few at a time instead of a round's worth.
+ * 0, or -EINVAL when no rawfrag_session__next() is under way.
+ */
+RAWFRAG_API int rawfrag_session__pause(struct rawfrag_session *s);
+
+/*
  * Back to the first record (file mode; -ESPIPE in pipe mode), with an empty
  * thread table, for a tool that needs two passes.
  */
