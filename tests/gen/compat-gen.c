@@ -15,8 +15,14 @@
  *   *-modern      the layout perf 6.1 writes (a control)
  *   *-td12        PERF_RECORD_HEADER_TRACING_DATA of 12 bytes (header + u32
  *                 size, no pad), the blob after it padded to 8: pipe mode of
- *                 perf 2.6.35 up to the 5.x release that padded the struct to
- *                 16 bytes; in a file, what perf inject of such a pipe wrote
+ *                 every perf from 2.6.35 to 6.17 (the u32 pad came in 6.18 and
+ *                 the stable releases that took it in October 2025, as the
+ *                 6.1.192 installed here); in a file, what perf inject of such
+ *                 a pipe wrote
+ *   *-td05        tracing data version "0.5": no saved_cmdlines section at
+ *                 its end (perf releases before that section and "0.6" were
+ *                 added, in the 3.x series); perf reads the section only from
+ *                 "0.6" on
  *   *-attrN       attrs of N bytes: 64 (VER0, 2.6.31), 72 (VER1, 2.6.33), 80
  *                 (VER2, 3.4), 96 (VER3, 3.7), 104 (VER4, 3.19), 112 (VER5,
  *                 4.1), 120 (VER6, 5.5), 128 (VER7, 5.13), 136 (VER8, 6.3),
@@ -179,6 +185,65 @@ static int parse_modern(void)
 	return m.nr_attrs && m.td ? 0 : -1;
 }
 
+/*
+ * The tracing data as version "0.5" wrote it: the same sections without the
+ * saved_cmdlines one at the end (u64 size, text), re-padded to 8. Walks the
+ * little-endian sections: header_page, header_event, ftrace formats, systems,
+ * kallsyms, printk; returns -1 when the blob is not "0.6".
+ */
+static int td_sections_end(const uint8_t *b, uint32_t len, size_t *end)
+{
+	size_t o = 10 + 4; /* magic, "0.6" */
+	uint32_t n, nsys;
+
+#define NEED(x) do { if ((x) > len) return -1; } while (0)
+#define SKIP64() do { NEED(o + 8); o += 8 + get64(b + o); NEED(o); } while (0)
+#define U32(v) do { NEED(o + 4); memcpy(&(v), b + o, 4); o += 4; } while (0)
+	if (len < 14 || memcmp(b + 10, "0.6", 4))
+		return -1;
+	o += 2 + 4 + 12; /* byte order, long size, page size, "header_page" */
+	SKIP64();
+	o += 13; /* "header_event" */
+	SKIP64();
+	U32(n);
+	while (n--)
+		SKIP64();
+	U32(nsys);
+	while (nsys--) {
+		o += strnlen((const char *)b + o, len - o) + 1;
+		U32(n);
+		while (n--)
+			SKIP64();
+	}
+	for (int i = 0; i < 2; i++) { /* kallsyms, printk: u32 sizes */
+		U32(n);
+		o += n;
+		NEED(o);
+	}
+#undef NEED
+#undef SKIP64
+#undef U32
+	*end = o;
+	return 0;
+}
+
+static int make_td05(void)
+{
+	size_t end;
+	uint8_t *b;
+
+	if (td_sections_end(m.td, m.td_len, &end))
+		return -1;
+	b = calloc(1, end + 8);
+	if (!b)
+		return -1;
+	memcpy(b, m.td, end);
+	b[12] = '5';
+	m.td = b;
+	m.td_len = (uint32_t)((end + 7) & ~(size_t)7);
+	return 0;
+}
+
 /* ---- the records a layout adds ---- */
 
 static void event_type_records(struct buf *b)
@@ -295,7 +360,7 @@ struct layout {
 	const char *name;
 	bool file;
 	uint32_t attr_size; /* 0: as in the input */
-	bool attr_size_zero, td12, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
+	bool attr_size_zero, td12, td05, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
 };
 
 static void attr_bytes(struct buf *b, const struct attr *a, const struct layout *l, bool soft)
@@ -456,6 +521,7 @@ static void write_file(struct buf *o, const struct layout *l)
 static const struct layout layouts[] = {
 	BOTH("modern", 0),
 	BOTH("td12", .td12 = true),
+	BOTH("td05", .td05 = true),
 	ATTR(64), ATTR(72), ATTR(80), ATTR(96), ATTR(104), ATTR(112), ATTR(120), ATTR(128),
 	ATTR(136), ATTR(144),
 	{ "file-attr0", true, .attr_size = 64, .attr_size_zero = true },
@@ -502,6 +568,10 @@ int main(int argc, char **argv)
 	if (parse_modern()) {
 		fprintf(stderr, "compat-gen: %s is not a little-endian pipe stream with tracing data\n",
 			argv[2]);
+		return 2;
+	}
+	if (l->td05 && make_td05()) {
+		fprintf(stderr, "compat-gen: %s: tracing data is not version 0.6\n", argv[2]);
 		return 2;
 	}
 	if (l->file)
