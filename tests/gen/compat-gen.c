@@ -35,16 +35,20 @@
  *                 with it (PERF_RECORD_MISC_BUILD_ID_SIZE, 5.11 on): pipe
  *                 HEADER_BUILD_ID records, file BUILD_ID feature
  *   file-build-id-nopid  BUILD_ID feature entries without the pid field
- *                 (2.6.31 - 2.6.34; perf reads them by its "ABI quirk")
+ *                 (2.6.33 - 2.6.34, the first releases with build-ids; perf
+ *                 reads them by its "ABI quirk")
  *   *-mmap        PERF_RECORD_MMAP (all versions) and MMAP2 (3.16 on) records
  *   *-warn        PERF_RECORD_LOST and LOST_SAMPLES, which perf reads with a
  *                 warning only
- *   *-legacy      the "PERFFILE" magic of perf 2.6.31 to about 3.2 (the byte order
- *                 then comes from the header's sizes; file-legacy with VER0
- *                 attrs, as those releases wrote)
+ *   *-legacy      the "PERFFILE" magic of perf 2.6.31 - 3.3 (PERFILE2 from
+ *                 3.4; the byte order then comes from the header's sizes;
+ *                 file-legacy with VER0 attrs, as those releases wrote)
  *   file-hdr72    the 72-byte perf_file_header before the feature bitmap
- *                 (2.6.31 - 2.6.34): no features, so no tracing data; the
- *                 attrs become software events with the same samples
+ *                 (2.6.31 - 2.6.32; the bitmap came in 2.6.33): no features,
+ *                 so no tracing data; the attrs become software events with
+ *                 the same samples
+ * attr.size 0, the 72-byte header and build-ids without a pid predate pipe
+ * mode (2.6.35): those layouts are file-only.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -283,7 +287,7 @@ static void build_ids(struct buf *b)
 }
 
 /*
- * The BUILD_ID feature before build_id_event had its pid (2.6.31 - 2.6.34):
+ * The BUILD_ID feature before build_id_event had its pid (2.6.33 - 2.6.34):
  * header, build_id[24], filename. perf tells it by the kernel's entry read
  * with a pid: "[kernel.kallsyms]" loses its first 4 characters.
  */
