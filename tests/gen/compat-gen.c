@@ -19,6 +19,10 @@
  *                 the stable releases that took it in October 2025, as the
  *                 6.1.192 installed here); in a file, what perf inject of such
  *                 a pipe wrote
+ *   *-noidall     attrs without sample_id_all and kernel records other than
+ *                 samples without the sample_id trailer: every perf before
+ *                 2.6.38 (the bit came in 2.6.38), and later ones on kernels
+ *                 without it
  *   *-td05        tracing data version "0.5": no saved_cmdlines section at
  *                 its end (perf releases before that section and "0.6" were
  *                 added, in the 3.x series); perf reads the section only from
@@ -248,6 +252,37 @@ static int make_td05(void)
 	return 0;
 }
 
+/*
+ * Before sample_id_all (attr flags bit 18, 2.6.38) only samples said which
+ * event, time and CPU they came from: clear the bit and cut the trailer off
+ * every other kernel record.
+ */
+static void make_noidall(void)
+{
+	struct buf d = { 0 };
+
+	for (int i = 0; i < m.nr_attrs; i++) {
+		uint64_t flags = get64(m.attrs[i].a + 40) & ~(1ULL << 18);
+
+		memcpy(m.attrs[i].a + 40, &flags, 8);
+	}
+	for (size_t off = 0; off + 8 <= m.data.len;) {
+		const uint8_t *r = m.data.p + off;
+		uint32_t type = (uint32_t)get64(r);
+		uint16_t size, cut;
+
+		memcpy(&size, r + 6, 2);
+		cut = type != 9 /* SAMPLE */ && size >= 8 + m.id_trailer_len ?
+			      (uint16_t)(size - m.id_trailer_len) : size;
+		put(&d, r, cut);
+		memcpy(d.p + d.len - cut + 6, &cut, 2);
+		off += size;
+	}
+	free(m.data.p);
+	m.data = d;
+	m.id_trailer_len = 0;
+}
+
 /* ---- the records a layout adds ---- */
 
 static void event_type_records(struct buf *b)
@@ -364,7 +399,7 @@ struct layout {
 	const char *name;
 	bool file;
 	uint32_t attr_size; /* 0: as in the input */
-	bool attr_size_zero, td12, td05, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
+	bool attr_size_zero, td12, td05, noidall, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
 };
 
 static void attr_bytes(struct buf *b, const struct attr *a, const struct layout *l, bool soft)
@@ -526,6 +561,7 @@ static const struct layout layouts[] = {
 	BOTH("modern", 0),
 	BOTH("td12", .td12 = true),
 	BOTH("td05", .td05 = true),
+	BOTH("noidall", .noidall = true),
 	ATTR(64), ATTR(72), ATTR(80), ATTR(96), ATTR(104), ATTR(112), ATTR(120), ATTR(128),
 	ATTR(136), ATTR(144),
 	{ "file-attr0", true, .attr_size = 64, .attr_size_zero = true },
@@ -578,6 +614,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "compat-gen: %s: tracing data is not version 0.6\n", argv[2]);
 		return 2;
 	}
+	if (l->noidall)
+		make_noidall();
 	if (l->file)
 		write_file(&o, l);
 	else
