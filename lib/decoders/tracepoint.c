@@ -830,7 +830,7 @@ static char *cached_kallsyms(const struct rawfrag_file *f)
 
 	/*
 	 * build_id_event: header, pid, build_id[24] (20 + size byte), filename;
-	 * before 2.6.35 without the pid (perf's "ABI quirk": the kernel's name
+	 * 2.6.33 - 2.6.34 without the pid (perf's "ABI quirk": the kernel's name
 	 * then reads "nel.kallsyms]")
 	 */
 	while (p && home && off + 37 <= size) {

@@ -200,6 +200,10 @@ static int apply_attr(struct rawfrag_file *f, const struct rawfrag_record *rec)
 
 	if (rf_attr__read(&attr, &asz, d + 8, rec->size - 8u, f->swap, &why))
 		return rf_rec_error(f, (int64_t)rec->offset, rec->type, "%s", why);
+	if (asz > sizeof(attr))
+		rf_print(f, RAWFRAG_WARN,
+			 "rawfrag: %s: offset 0x%" PRIx64 ": HEADER_ATTR: attr has %u bytes, %zu more than known: ignored\n",
+			 f->path, rec->offset, asz, (size_t)(asz - sizeof(attr)));
 	e = rf_evsel__new(f, &attr, asz);
 	if (!e || rf_evsel__set_ids(e, d + 8 + asz, (rec->size - 8u - asz) / 8, f->swap))
 		return rf_error(f, -1, rec->type, "out of memory");

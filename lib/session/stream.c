@@ -298,6 +298,20 @@ static int take_tool(struct rf_stream *st, struct rawfrag_tool *tool)
 	return 0;
 }
 
+/*
+ * A file whose first attr lacks sample_id_all (perf before 2.6.38) gives no
+ * time to its other records: perf reads it in file order. perf decides before a
+ * pipe's attrs arrive, so a pipe stays in time order.
+ */
+static bool file_order_only(const struct rawfrag_file *f)
+{
+	struct rawfrag_evsel *e;
+
+	if (rawfrag_file__mode(f) == RAWFRAG_MODE_PIPE || !(e = rawfrag_file__evsel(f, 0)))
+		return false;
+	return !rawfrag_evsel__attr(e)->sample_id_all;
+}
+
 static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag_tool *tool,
 		 struct rawfrag_err *err)
 {
@@ -314,7 +328,7 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 	st->at_end = st->round_user = false;
 	oe_queue__delete(st->oq);
 	st->oq = NULL;
-	if (st->t.ordered) {
+	if (st->t.ordered && !file_order_only(st->f)) {
 		max = st->t.ordered_max_bytes == UINT64_MAX ? 0 : st->t.ordered_max_bytes;
 		st->oq = oe_queue__new(oe_deliver, st, max);
 		if (!st->oq) {

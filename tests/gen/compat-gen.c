@@ -15,8 +15,18 @@
  *   *-modern      the layout perf 6.1 writes (a control)
  *   *-td12        PERF_RECORD_HEADER_TRACING_DATA of 12 bytes (header + u32
  *                 size, no pad), the blob after it padded to 8: pipe mode of
- *                 perf 2.6.35 up to the 5.x release that padded the struct to
- *                 16 bytes; in a file, what perf inject of such a pipe wrote
+ *                 every perf from 2.6.35 to 6.17 (the u32 pad came in 6.18 and
+ *                 the stable releases that took it in October 2025, as the
+ *                 6.1.192 installed here); in a file, what perf inject of such
+ *                 a pipe wrote
+ *   *-noidall     attrs without sample_id_all and kernel records other than
+ *                 samples without the sample_id trailer: every perf before
+ *                 2.6.38 (the bit came in 2.6.38), and later ones on kernels
+ *                 without it
+ *   *-td05        tracing data version "0.5": no saved_cmdlines section at
+ *                 its end (perf releases before that section and "0.6" were
+ *                 added, in the 3.x series); perf reads the section only from
+ *                 "0.6" on
  *   *-attrN       attrs of N bytes: 64 (VER0, 2.6.31), 72 (VER1, 2.6.33), 80
  *                 (VER2, 3.4), 96 (VER3, 3.7), 104 (VER4, 3.19), 112 (VER5,
  *                 4.1), 120 (VER6, 5.5), 128 (VER7, 5.13), 136 (VER8, 6.3),
@@ -29,16 +39,20 @@
  *                 with it (PERF_RECORD_MISC_BUILD_ID_SIZE, 5.11 on): pipe
  *                 HEADER_BUILD_ID records, file BUILD_ID feature
  *   file-build-id-nopid  BUILD_ID feature entries without the pid field
- *                 (2.6.31 - 2.6.34; perf reads them by its "ABI quirk")
+ *                 (2.6.33 - 2.6.34, the first releases with build-ids; perf
+ *                 reads them by its "ABI quirk")
  *   *-mmap        PERF_RECORD_MMAP (all versions) and MMAP2 (3.16 on) records
  *   *-warn        PERF_RECORD_LOST and LOST_SAMPLES, which perf reads with a
  *                 warning only
- *   *-legacy      the "PERFFILE" magic of perf 2.6.31 to about 3.2 (the byte order
- *                 then comes from the header's sizes; file-legacy with VER0
- *                 attrs, as those releases wrote)
+ *   *-legacy      the "PERFFILE" magic of perf 2.6.31 - 3.3 (PERFILE2 from
+ *                 3.4; the byte order then comes from the header's sizes;
+ *                 file-legacy with VER0 attrs, as those releases wrote)
  *   file-hdr72    the 72-byte perf_file_header before the feature bitmap
- *                 (2.6.31 - 2.6.34): no features, so no tracing data; the
- *                 attrs become software events with the same samples
+ *                 (2.6.31 - 2.6.32; the bitmap came in 2.6.33): no features,
+ *                 so no tracing data; the attrs become software events with
+ *                 the same samples
+ * attr.size 0, the 72-byte header and build-ids without a pid predate pipe
+ * mode (2.6.35): those layouts are file-only.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -179,6 +193,96 @@ static int parse_modern(void)
 	return m.nr_attrs && m.td ? 0 : -1;
 }
 
+/*
+ * The tracing data as version "0.5" wrote it: the same sections without the
+ * saved_cmdlines one at the end (u64 size, text), re-padded to 8. Walks the
+ * little-endian sections: header_page, header_event, ftrace formats, systems,
+ * kallsyms, printk; returns -1 when the blob is not "0.6".
+ */
+static int td_sections_end(const uint8_t *b, uint32_t len, size_t *end)
+{
+	size_t o = 10 + 4; /* magic, "0.6" */
+	uint32_t n, nsys;
+
+#define NEED(x) do { if ((x) > len) return -1; } while (0)
+#define SKIP64() do { NEED(o + 8); o += 8 + get64(b + o); NEED(o); } while (0)
+#define U32(v) do { NEED(o + 4); memcpy(&(v), b + o, 4); o += 4; } while (0)
+	if (len < 14 || memcmp(b + 10, "0.6", 4))
+		return -1;
+	o += 2 + 4 + 12; /* byte order, long size, page size, "header_page" */
+	SKIP64();
+	o += 13; /* "header_event" */
+	SKIP64();
+	U32(n);
+	while (n--)
+		SKIP64();
+	U32(nsys);
+	while (nsys--) {
+		o += strnlen((const char *)b + o, len - o) + 1;
+		U32(n);
+		while (n--)
+			SKIP64();
+	}
+	for (int i = 0; i < 2; i++) { /* kallsyms, printk: u32 sizes */
+		U32(n);
+		o += n;
+		NEED(o);
+	}
+#undef NEED
+#undef SKIP64
+#undef U32
+	*end = o;
+	return 0;
+}
+
+static int make_td05(void)
+{
+	size_t end;
+	uint8_t *b;
+
+	if (td_sections_end(m.td, m.td_len, &end))
+		return -1;
+	b = calloc(1, end + 8);
+	if (!b)
+		return -1;
+	memcpy(b, m.td, end);
+	b[12] = '5';
+	m.td = b;
+	m.td_len = (uint32_t)((end + 7) & ~(size_t)7);
+	return 0;
+}
+
+/*
+ * Before sample_id_all (attr flags bit 18, 2.6.38) only samples said which
+ * event, time and CPU they came from: clear the bit and cut the trailer off
+ * every other kernel record.
+ */
+static void make_noidall(void)
+{
+	struct buf d = { 0 };
+
+	for (int i = 0; i < m.nr_attrs; i++) {
+		uint64_t flags = get64(m.attrs[i].a + 40) & ~(1ULL << 18);
+
+		memcpy(m.attrs[i].a + 40, &flags, 8);
+	}
+	for (size_t off = 0; off + 8 <= m.data.len;) {
+		const uint8_t *r = m.data.p + off;
+		uint32_t type = (uint32_t)get64(r);
+		uint16_t size, cut;
+
+		memcpy(&size, r + 6, 2);
+		cut = type != 9 /* SAMPLE */ && size >= 8 + m.id_trailer_len ?
+			      (uint16_t)(size - m.id_trailer_len) : size;
+		put(&d, r, cut);
+		memcpy(d.p + d.len - cut + 6, &cut, 2);
+		off += size;
+	}
+	free(m.data.p);
+	m.data = d;
+	m.id_trailer_len = 0;
+}
+
 /* ---- the records a layout adds ---- */
 
 static void event_type_records(struct buf *b)
@@ -218,7 +322,7 @@ static void build_ids(struct buf *b)
 }
 
 /*
- * The BUILD_ID feature before build_id_event had its pid (2.6.31 - 2.6.34):
+ * The BUILD_ID feature before build_id_event had its pid (2.6.33 - 2.6.34):
  * header, build_id[24], filename. perf tells it by the kernel's entry read
  * with a pid: "[kernel.kallsyms]" loses its first 4 characters.
  */
@@ -295,7 +399,7 @@ struct layout {
 	const char *name;
 	bool file;
 	uint32_t attr_size; /* 0: as in the input */
-	bool attr_size_zero, td12, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
+	bool attr_size_zero, td12, td05, noidall, event_type, build_id, build_id_nopid, mmap, warn, legacy, hdr72;
 };
 
 static void attr_bytes(struct buf *b, const struct attr *a, const struct layout *l, bool soft)
@@ -456,6 +560,8 @@ static void write_file(struct buf *o, const struct layout *l)
 static const struct layout layouts[] = {
 	BOTH("modern", 0),
 	BOTH("td12", .td12 = true),
+	BOTH("td05", .td05 = true),
+	BOTH("noidall", .noidall = true),
 	ATTR(64), ATTR(72), ATTR(80), ATTR(96), ATTR(104), ATTR(112), ATTR(120), ATTR(128),
 	ATTR(136), ATTR(144),
 	{ "file-attr0", true, .attr_size = 64, .attr_size_zero = true },
@@ -504,6 +610,12 @@ int main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
+	if (l->td05 && make_td05()) {
+		fprintf(stderr, "compat-gen: %s: tracing data is not version 0.6\n", argv[2]);
+		return 2;
+	}
+	if (l->noidall)
+		make_noidall();
 	if (l->file)
 		write_file(&o, l);
 	else

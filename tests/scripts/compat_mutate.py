@@ -5,13 +5,15 @@ and oversized, one change per file.
 
 usage: compat_mutate.py IN OUTDIR     (writes OUTDIR/<name>.data, prints the names)
 
-Pipe streams: every record of the types whose layout changed over perf's
-history (HEADER_ATTR, HEADER_EVENT_TYPE, HEADER_TRACING_DATA, HEADER_BUILD_ID,
-MMAP, MMAP2, LOST, LOST_SAMPLES) gets header.size 8, 12, size - 4, size + 8 and
-0xfff8, the attr.size and tracing-data size fields 0, 32, +8 and 0xffffffff,
-and the stream cut inside it. Files: the header size, attr_size, attr.size of
-the first attr, the first data record's sizes, the event_types section and the
-first BUILD_ID entry, the same way.
+Pipe streams: the first record of each type whose layout changed over perf's
+history (HEADER_ATTR, HEADER_EVENT_TYPE, HEADER_TRACING_DATA, HEADER_BUILD_ID
+with and without the size byte, MMAP, MMAP2, LOST, LOST_SAMPLES) gets
+header.size 8, 12, size - 4, size + 8 and 0xfff8, the attr.size and
+tracing-data size fields 0, 32, +8 and 0xffffffff, and the stream cut inside
+it. Files: the header size, attr_size, attr.size of the first attr, the
+event_types section, the first data record of each of those types and the
+first BUILD_ID feature entry of each kind (with, without the size byte, without
+the pid), the same way.
 """
 import os
 import struct
@@ -41,19 +43,29 @@ def record_variants(d, off, out, tag):
     out.append(("%s-t%d-cut" % (tag, typ), d[:off + max(4, size // 2)]))
 
 
-def pipe_variants(d):
-    out, off, seen = [], 16, set()
-    while off + 8 <= len(d):
-        typ, _, size = struct.unpack_from("<IHH", d, off)
+def kind(typ, misc):
+    # build-id records with the size byte (misc bit 15) are a layout of their own
+    return (typ, misc & 0x8000 if typ == 67 else 0)
+
+
+def walk_records(d, off, end, out, tag):
+    seen = set()
+    while off + 8 <= end:
+        typ, misc, size = struct.unpack_from("<IHH", d, off)
         if size < 8:
             break
-        if typ in HIST and typ not in seen:
-            seen.add(typ)
-            record_variants(d, off, out, "pipe")
+        if typ in HIST and kind(typ, misc) not in seen:
+            seen.add(kind(typ, misc))
+            record_variants(d, off, out, tag + ("b" if misc & 0x8000 and typ == 67 else ""))
         nxt = off + size
         if typ == 66:
             nxt += struct.unpack_from("<I", d, off + 8)[0]
         off = nxt
+
+
+def pipe_variants(d):
+    out = []
+    walk_records(d, 16, len(d), out, "pipe")
     out.append(("pipe-hdrsize", put(d, 8, "<Q", 1234)))
     return out
 
@@ -70,17 +82,18 @@ def file_variants(d):
         out.append(("file-attr0size-%x" % v, put(d, a_off + 4, "<I", v)))
     for v in (e_size + 8, 1 << 40):
         out.append(("file-evtypes-%x" % v, put(d, 56, "<Q", v)))
-    if d_off + 8 <= len(d):
-        record_variants(d, d_off, out, "file-data")
-    # first BUILD_ID feature entry (bit 2): after the feature table
+    walk_records(d, d_off, min(d_off + d_size, len(d)), out, "file-data")
+    # and the first data record whatever its type: the data section's start
+    if d_off + 8 <= len(d) and struct.unpack_from("<I", d, d_off)[0] not in HIST:
+        record_variants(d, d_off, out, "file-first")
+    # BUILD_ID feature entries (bit 2): the section is listed after the feature table
     if hsize == 104:
         feats = struct.unpack_from("<Q", d, 72)[0]
         table = d_off + d_size
         idx = sum(1 for b in range(1, 2) if feats >> b & 1)
         if feats >> 2 & 1 and table + 16 * (idx + 1) <= len(d):
-            sec = struct.unpack_from("<Q", d, table + 16 * idx)[0]
-            if sec + 8 <= len(d):
-                record_variants(d, sec, out, "file-buildid")
+            sec, sec_size = struct.unpack_from("<QQ", d, table + 16 * idx)
+            walk_records(d, sec, min(sec + sec_size, len(d)), out, "file-buildid")
     return out
 
 

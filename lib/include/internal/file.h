@@ -153,7 +153,7 @@ static inline uint64_t rf_u64(const void *p, bool swap)
 
 /*
  * Byte order from the first 16 bytes h: 0 host, 1 swapped, -1 not a perf.data
- * file. "PERFILE2" tells it by itself; the "PERFFILE" of perf 2.6.31 - 3.1 is
+ * file. "PERFILE2" tells it by itself; the "PERFFILE" of perf 2.6.31 - 3.3 is
  * the same in both orders, so the header size after it tells (16: pipe, 72
  * or 104: file), as perf's try_all_*_abis() tell it from the sizes.
  */

@@ -68,7 +68,10 @@ struct rawfrag_tool {
 	rawfrag_tool_fn describe;
 	/* every user record (type >= 64) in file order, after it was applied */
 	rawfrag_tool_fn user;
-	/* deliver in time order as perf does, not in file order */
+	/*
+	 * deliver in time order as perf does, not in file order (a file whose
+	 * attrs lack sample_id_all is read in file order, as perf reads it)
+	 */
 	bool ordered;
 	/* do not parse samples (counting only): ev->sample is NULL */
 	bool no_parse;
