@@ -35,11 +35,12 @@ struct unw_ctx {
 
 /*
  * libunwind's cache of register rules is keyed by ip alone, so an address
- * space serves one process layout at a time (perf keeps one per thread and
- * flushes it when the maps change). A few of them, reused least recently
- * used first, keep the memory bounded however many processes the file has.
+ * space serves one process at a time (perf keeps one per process and
+ * flushes it at exec; what the cache holds can steer a chain, so ours
+ * follow the same lives). A set of them, reused least recently used first,
+ * keeps the memory bounded however many processes the file has.
  */
-#define NR_AS 4
+#define NR_AS 32
 
 struct unw_state {
 	struct {
@@ -342,11 +343,11 @@ static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_ma
 		unw_set_caching_policy(st->slot[pick].as, UNW_CACHE_GLOBAL);
 	}
 	st->slot[pick].maps = maps;
-	st->slot[pick].gen = maps->gen - 1; /* flushed below */
+	st->slot[pick].gen = maps->flush_gen - 1; /* flushed below */
 found:
-	if (st->slot[pick].gen != maps->gen) {
+	if (st->slot[pick].gen != maps->flush_gen) {
 		unw_flush_cache(st->slot[pick].as, 0, 0);
-		st->slot[pick].gen = maps->gen;
+		st->slot[pick].gen = maps->flush_gen;
 	}
 	st->slot[pick].used = st->tick;
 	return st->slot[pick].as;
@@ -383,7 +384,11 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		cc->truncated = true;
 		return 0;
 	}
-	while (n < max_stack && (ret = unw_step(&c)) > 0) {
+	/*
+	 * perf's get_entries() steps once more than it keeps (the step comes
+	 * before its count check): that step fills libunwind's cache as well
+	 */
+	while ((ret = unw_step(&c)) > 0 && n < max_stack) {
 		unw_word_t w;
 
 		if (unw_get_reg(&c, UNW_REG_IP, &w))
@@ -394,7 +399,7 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		if (push_ip(&u, cc, w))
 			return -ENOMEM;
 	}
-	if (ret < 0)
+	if (ret < 0 && n < max_stack)
 		cc->truncated = true;
 	return 0;
 }
