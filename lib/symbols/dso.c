@@ -117,6 +117,8 @@ static void sort_syms(struct rf_dso *d)
 	}
 }
 
+static void drop_covered(struct rf_dso *d, size_t before);
+
 void rf_dso__sort_syms(struct rf_dso *d)
 {
 	sort_syms(d);
@@ -369,9 +371,30 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 		size_t before = d->nr_syms;
 
 		rf_elf__plt_syms(d, rt->path);
+		drop_covered(d, before);
 		if (d->nr_syms != before)
 			rf_dso__sort_syms(d);
 	}
+}
+
+/*
+ * perf adds the "name@plt" symbols after its end fixup, into a tree whose
+ * lookup stops at the first symbol on its path that holds the address: a
+ * sizeless symbol stretched over .plt (_init) is met before them, so perf
+ * prints "_init+0x30" there. The @plt symbols count only where no symbol of
+ * the file holds their start.
+ */
+static void drop_covered(struct rf_dso *d, size_t before)
+{
+	size_t n = before, all = d->nr_syms;
+
+	d->nr_syms = before; /* rf_dso__find over the file's own, sorted */
+	for (size_t i = before; i < all; i++) {
+		if (before && rf_dso__find(d, d->syms[i].start))
+			continue;
+		d->syms[n++] = d->syms[i];
+	}
+	d->nr_syms = n;
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" per line, hex (perf's dso__load_perf_map) */
