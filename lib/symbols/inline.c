@@ -199,6 +199,7 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 {
 	struct rf_a2l *a = *ap;
 	struct a2l_entry *e, **head, **pp;
+	int n;
 
 	if (!a) {
 		a = calloc(1, sizeof(*a));
@@ -226,10 +227,11 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 			a->dw_tried = true;
 			a->dw = rf_dwinl__open(a->path);
 		}
-		e->nr = rf_dwinl__lookup(a->dw, addr, &e->names);
-		if (!e->nr && !a->started)
+		n = rf_dwinl__lookup(a->dw, addr, &e->names);
+		e->nr = n > 0 ? n : 0;
+		if (n < 0 && !a->started)
 			a2l_start(a);
-		if (!e->nr && (a->dead || a2l_ask(a, addr, e))) {
+		if (n < 0 && (a->dead || a2l_ask(a, addr, e))) {
 			a->dead = true; /* out of step or gone: no more questions */
 			for (int k = 0; k < e->nr; k++)
 				free(e->names[k]);

@@ -150,7 +150,7 @@ int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t
 void rf_a2l__free(struct rf_a2l *a);
 /* a malloc'ed copy of a function name, demangled as perf demangles addr2line's */
 char *rf_demangle_dup(const char *name);
-/* inline_dw.c: the common case in process (libdw); 0 leaves it to addr2line */
+/* inline_dw.c: addr2line's answer in process (libdw); -1 leaves it to addr2line */
 struct rf_dwinl;
 struct rf_dwinl *rf_dwinl__open(const char *path);
 int rf_dwinl__lookup(struct rf_dwinl *w, uint64_t addr, char ***names);
