@@ -21,7 +21,7 @@
  * no allocated section has no answer at all ("??:0"), as in addr2line.
  *
  * Anything this does not settle the same way for certain (a separate debug
- * file binutils would follow, units other than C, a missing name, damaged
+ * file binutils would follow, units other than C or gas's, a missing name, damaged
  * DWARF, ambiguous symbols) is declined: the caller then asks addr2line.
  */
 #include <dwarf.h>
@@ -40,9 +40,6 @@
 #define MAX_DEPTH 256 /* DIE nesting followed; deeper units are declined */
 #define MAX_FUNCS (1 << 20) /* per unit: a hostile unit is declined, not grown */
 #define NR_CU_HASH 256
-#ifndef TIE_FIRST
-#define TIE_FIRST 1
-#endif
 
 struct dw_fn {
 	const char *name; /* libdw's string data; NULL: none */
@@ -468,7 +465,7 @@ static const char *sym_at(const struct rf_dwinl *w, uint32_t shndx, uint64_t add
 		if (w->sym[k].end != w->sym[j].end ||
 		    GELF_ST_TYPE(w->sym[k].info) != GELF_ST_TYPE(w->sym[j].info))
 			return NULL;
-		if (TIE_FIRST ? w->sym[k].idx < w->sym[pick].idx : w->sym[k].idx > w->sym[pick].idx)
+		if (w->sym[k].idx < w->sym[pick].idx)
 			pick = k;
 	}
 	return w->sym[pick].name;
