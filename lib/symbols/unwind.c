@@ -163,6 +163,51 @@ static struct unw_dso *dso_info(struct unw_ctx *u, struct rf_dso *d)
 	return ud;
 }
 
+/*
+ * libunwind's binary search of the .eh_frame_hdr table reads it through
+ * access_mem() a byte at a time. The entry it would end on is found here on
+ * the mapped file, and libunwind then searches only that entry and the next
+ * (whose start bounds it): the same reads at the end, the same result. Only
+ * where every word of the table would come from one map of one file (none
+ * from the stack copy), so that access_mem() could not answer otherwise.
+ */
+static void narrow_table(struct unw_ctx *u, unw_word_t ip, unw_dyn_info_t *di)
+{
+	uint64_t t = di->u.rti.table_data, len = di->u.rti.table_len, lo = 0, hi = len;
+	uint64_t first = t - 8, last = t + len * 8 + 8, stack_end = u->sp + u->s->stack_dyn_size;
+	int32_t rel = (int32_t)(uint32_t)(ip - di->u.rti.segbase); /* libunwind's rel_ip */
+	const struct rf_map *tm = rf_maps__find(u->maps, first);
+	const struct rf_elf *e;
+	uint64_t off;
+
+	if (!len || first > t || last < t || !tm || tm->identity || last > tm->end ||
+	    (first < stack_end && last > u->sp) || !(e = rf_dso__elf(u->m, tm->dso)))
+		return;
+	off = t - tm->start + tm->pgoff;
+	if (off > e->size || len * 8 > e->size - off)
+		return;
+	while (lo < hi) {
+		uint64_t mid = (lo + hi) / 2;
+		uint8_t b[4];
+		int32_t start;
+
+		if (rf_elf__pread(e, b, 4, off + mid * 8))
+			return;
+		start = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				  (uint32_t)b[3] << 24);
+		if (rel < start)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (hi) {
+		di->u.rti.table_data = t + (hi - 1) * 8;
+		di->u.rti.table_len = hi < len ? 2 : 1;
+	} else {
+		di->u.rti.table_len = 1;
+	}
+}
+
 static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
 			  int need_unwind_info, void *arg)
 {
@@ -191,6 +236,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	di.u.rti.segbase = segbase;
 	di.u.rti.table_data = segbase + ud->table_off;
 	di.u.rti.table_len = ud->fde_count * 8 / sizeof(unw_word_t);
+	narrow_table(u, ip, &di);
 	return UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, arg);
 }
 
