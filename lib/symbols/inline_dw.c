@@ -236,6 +236,43 @@ static bool has_other_debug(struct rf_dwinl *w, const char *path)
 	return exists(p);
 }
 
+/*
+ * libdw inflates every compressed debug section when it opens a file; the
+ * line tables, location lists and macros are not read here (only function
+ * DIEs, their names and ranges), and in a distribution's debug file they
+ * are a good part of what it would inflate. They are marked SHT_NOBITS in
+ * the private copy of the headers, which libdw skips.
+ */
+static void hide_unused(Elf *elf)
+{
+	static const char *const unused[] = {
+		"debug_line", "debug_loc", "debug_loclists", "debug_macro", "debug_macinfo",
+		"debug_frame", "debug_pubnames", "debug_pubtypes", "debug_gnu_pubnames",
+		"debug_gnu_pubtypes",
+	};
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstr, sh.sh_name)) ||
+		    n[0] != '.')
+			continue;
+		n += n[1] == 'z' ? 2 : 1; /* .zdebug_*: the old GNU compression */
+		for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++) {
+			if (!strcmp(n, unused[i])) {
+				sh.sh_type = SHT_NOBITS;
+				gelf_update_shdr(scn, &sh);
+				break;
+			}
+		}
+	}
+}
+
 struct rf_dwinl *rf_dwinl__open(const char *path)
 {
 	struct rf_dwinl *w = calloc(1, sizeof(*w));
@@ -244,11 +281,13 @@ struct rf_dwinl *rf_dwinl__open(const char *path)
 		return NULL;
 	elf_version(EV_CURRENT);
 	w->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (w->fd < 0 || !(w->elf = elf_begin(w->fd, ELF_C_READ_MMAP, NULL)) ||
+	/* a private map: hide_unused() may change section headers in memory */
+	if (w->fd < 0 || !(w->elf = elf_begin(w->fd, ELF_C_READ_MMAP_PRIVATE, NULL)) ||
 	    elf_kind(w->elf) != ELF_K_ELF) {
 		rf_dwinl__free(w);
 		return NULL;
 	}
+	hide_unused(w->elf);
 	w->dbg = dwarf_begin_elf(w->elf, DWARF_C_READ, NULL);
 	if (!w->dbg)
 		w->other_debug = has_other_debug(w, path);
