@@ -31,6 +31,9 @@ struct unw_ctx {
 	struct rf_map *last; /* the map of the previous file read */
 	uint64_t sp;
 	uint64_t serial; /* this chain, for the inline cache */
+	/* the mapped file of the last map read: [fast_lo, fast_hi) reads 8 bytes there */
+	uint64_t fast_lo, fast_hi;
+	const uint8_t *fast_file; /* the file's bytes at fast_lo */
 };
 
 /*
@@ -118,6 +121,13 @@ static int dso_read(struct unw_ctx *u, uint64_t addr, void *buf, size_t len)
 	if (map->identity || !(e = rf_dso__elf(u->m, map->dso)) ||
 	    rf_elf__pread(e, buf, len, addr - map->start + map->pgoff))
 		return 1;
+	if (e->map && map->pgoff <= e->size && e->size - map->pgoff >= 8) {
+		u->fast_lo = map->start;
+		u->fast_hi = map->start + (e->size - map->pgoff) - 7;
+		if (u->fast_hi > map->end || u->fast_hi < map->start)
+			u->fast_hi = map->end;
+		u->fast_file = e->map + map->pgoff;
+	}
 	return 0;
 }
 
@@ -265,6 +275,10 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	/* perf: the copy serves [sp, sp + dyn_size - 8), the files the rest */
 	if (addr >= u->sp && addr + sizeof(unw_word_t) < end) {
 		*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
+		return 0;
+	}
+	if (addr >= u->fast_lo && addr < u->fast_hi) { /* what dso_read() would read */
+		memcpy(valp, u->fast_file + (addr - u->fast_lo), sizeof(*valp));
 		return 0;
 	}
 	ret = dso_read(u, addr, valp, sizeof(*valp));
