@@ -117,8 +117,6 @@ static void sort_syms(struct rf_dso *d)
 	}
 }
 
-static void drop_covered(struct rf_dso *d, size_t before);
-
 void rf_dso__sort_syms(struct rf_dso *d)
 {
 	sort_syms(d);
@@ -148,7 +146,11 @@ void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
 	/* one symbol per address (perf's symbols__fixup_duplicate) */
 	for (size_t i = 0; i < d->nr_syms; i++) {
 		if (n && d->syms[n - 1].start == d->syms[i].start) {
-			if (!sym_better(d, &d->syms[n - 1], &d->syms[i]))
+			bool keep = sym_better(d, &d->syms[n - 1], &d->syms[i]);
+
+			if (d->tree)
+				rf_symtree__drop(d->tree, keep ? d->syms[i].name : d->syms[n - 1].name);
+			if (!keep)
 				d->syms[n - 1] = d->syms[i];
 			continue;
 		}
@@ -165,6 +167,9 @@ static bool sym_has(const struct rf_sym *s, uint64_t a)
 const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr)
 {
 	size_t lo = 0, hi = d->nr_syms;
+
+	if (d->tree)
+		return rf_symtree__find(d->tree, d, addr);
 
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -212,6 +217,7 @@ const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr)
 void rf_dso__free(struct rf_dso *d)
 {
 	free(d->cache);
+	rf_symtree__free(d->tree);
 	rf_unwind__dso_free(d);
 	rf_a2l__free(d->a2l);
 	free(d->symsrc);
@@ -366,35 +372,25 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 		if (rf_elf__load_syms(d, dyn, rt, false, 0, &symtab))
 			d->nr_syms = d->strs_len = 0;
 	}
+	/* perf's tree is built in .symtab order, so it starts before the sort */
+	if (d->nr_syms)
+		d->tree = rf_symtree__new(d);
 	rf_dso__finish_syms(d, false);
 	if (d->nr_syms && rt && rt->path) {
 		size_t before = d->nr_syms;
 
 		rf_elf__plt_syms(d, rt->path);
-		drop_covered(d, before);
+		if (d->tree && rf_symtree__add(d->tree, d, before)) {
+			rf_symtree__free(d->tree);
+			d->tree = NULL;
+		}
 		if (d->nr_syms != before)
 			rf_dso__sort_syms(d);
 	}
-}
-
-/*
- * perf adds the "name@plt" symbols after its end fixup, into a tree whose
- * lookup stops at the first symbol on its path that holds the address: a
- * sizeless symbol stretched over .plt (_init) is met before them, so perf
- * prints "_init+0x30" there. The @plt symbols count only where no symbol of
- * the file holds their start.
- */
-static void drop_covered(struct rf_dso *d, size_t before)
-{
-	size_t n = before, all = d->nr_syms;
-
-	d->nr_syms = before; /* rf_dso__find over the file's own, sorted */
-	for (size_t i = before; i < all; i++) {
-		if (before && rf_dso__find(d, d->syms[i].start))
-			continue;
-		d->syms[n++] = d->syms[i];
+	if (d->tree && !rf_symtree__finish(d->tree, d)) {
+		rf_symtree__free(d->tree);
+		d->tree = NULL;
 	}
-	d->nr_syms = n;
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" per line, hex (perf's dso__load_perf_map) */
