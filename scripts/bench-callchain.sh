@@ -2,8 +2,9 @@
 # make bench, call chains: a -g tracepoint file (BENCH_CG_MB, default 150) read
 # with perf script's symbol columns, and a --call-graph dwarf file
 # (BENCH_DWARF_MB, default 150) unwound, both against perf script on the same
-# file (best of 3 each; inline frames come from addr2line for both tools, so
-# the --no-inline rows show the unwinding and symbols alone); then peak RSS of
+# file (best of 3 each; perf asks addr2line for the inline frames, report
+# reads the same answers from the DWARF in process, and the --no-inline rows
+# show the unwinding and symbols alone); then peak RSS of
 # report over 1/4, 1/2 and all of each file (bounded by the DSOs, not the size).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -6,6 +6,10 @@
  * answer marks the end. The first record names the innermost function; a
  * first record without a file ("??:0") means no line information, and then
  * the frame stays as it is. Answers are cached per DSO and address.
+ *
+ * Most answers come from the file's DWARF read in process (inline_dw.c),
+ * computed as addr2line computes them; the process is started only for the
+ * addresses that code leaves to it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +37,9 @@ struct a2l_entry {
 };
 
 struct rf_a2l {
+	char *path;
+	struct rf_dwinl *dw;
+	bool dw_tried, started;
 	pid_t pid;
 	FILE *to, *from;
 	bool dead;
@@ -41,15 +48,13 @@ struct rf_a2l {
 
 extern char **environ;
 
-static struct rf_a2l *a2l_start(const char *path)
+static void a2l_start(struct rf_a2l *a)
 {
-	struct rf_a2l *a = calloc(1, sizeof(*a));
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
-	char *argv[] = { "addr2line", "-e", (char *)path, "-i", "-f", NULL };
+	char *argv[] = { "addr2line", "-e", a->path, "-i", "-f", NULL };
 
-	if (!a)
-		return NULL;
+	a->started = true;
 	a->dead = true;
 	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC))
 		goto out;
@@ -73,7 +78,6 @@ out:
 		if (out[i] >= 0 && !(i == 0 && a->from))
 			close(out[i]);
 	}
-	return a;
 }
 
 static void entry_free(struct a2l_entry *e)
@@ -115,6 +119,8 @@ void rf_a2l__free(struct rf_a2l *a)
 		kill(a->pid, SIGTERM);
 		waitpid(a->pid, NULL, 0);
 	}
+	rf_dwinl__free(a->dw);
+	free(a->path);
 	for (int i = 0; i < NR_CACHE; i++) {
 		for (struct a2l_entry *e = a->cache[i], *n; e; e = n) {
 			n = e->next;
@@ -139,12 +145,17 @@ static int a2l_record(struct rf_a2l *a, char **func)
 	while (l && (fn[l - 1] == ' ' || fn[l - 1] == '\t' || fn[l - 1] == '\r'))
 		l--;
 	fn[l] = 0;
-	*func = NULL;
-	if (fn[0] == '_' && fn[1] == 'Z')
-		*func = cplus_demangle(fn, DMGL_NO_OPTS);
-	if (!*func)
-		*func = strdup(fn);
+	*func = rf_demangle_dup(fn);
 	return *func ? 1 : -1;
+}
+
+char *rf_demangle_dup(const char *name)
+{
+	char *s = NULL;
+
+	if (name[0] == '_' && name[1] == 'Z')
+		s = cplus_demangle(name, DMGL_NO_OPTS);
+	return s ? s : strdup(name);
 }
 
 static int a2l_ask(struct rf_a2l *a, uint64_t addr, struct a2l_entry *e)
@@ -188,11 +199,16 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 {
 	struct rf_a2l *a = *ap;
 	struct a2l_entry *e, **head, **pp;
+	int n;
 
-	if (!a)
-		a = *ap = a2l_start(path);
-	if (!a)
-		return 0;
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (!a || !(a->path = strdup(path))) {
+			free(a);
+			return 0;
+		}
+		*ap = a;
+	}
 	head = &a->cache[(addr ^ (addr >> 12)) % NR_CACHE];
 	for (pp = head; (e = *pp); pp = &e->next)
 		if (e->addr == addr)
@@ -203,13 +219,19 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 		*head = e;
 	}
 	if (!e) {
-		if (a->dead)
-			return 0;
 		e = calloc(1, sizeof(*e));
 		if (!e)
 			return 0;
 		e->addr = addr;
-		if (a2l_ask(a, addr, e)) {
+		if (!a->dw_tried) {
+			a->dw_tried = true;
+			a->dw = rf_dwinl__open(a->path);
+		}
+		n = rf_dwinl__lookup(a->dw, addr, &e->names);
+		e->nr = n > 0 ? n : 0;
+		if (n < 0 && !a->started)
+			a2l_start(a);
+		if (n < 0 && (a->dead || a2l_ask(a, addr, e))) {
 			a->dead = true; /* out of step or gone: no more questions */
 			for (int k = 0; k < e->nr; k++)
 				free(e->names[k]);

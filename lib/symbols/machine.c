@@ -433,6 +433,7 @@ static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 		return -ENOMEM;
 	child->maps.nr = 0;
 	child->maps.gen++;
+	child->maps.flush_gen++;
 	if (!parent || !parent->maps.nr)
 		return 0;
 	if (maps_room(&child->maps, parent->maps.nr))
@@ -487,6 +488,15 @@ int rawfrag_machine__process_record(struct rawfrag_machine *m, const struct rawf
 		return rec->size >= 73 ? do_mmap(m, rec, swap) : 0;
 	case PERF_RECORD_FORK:
 		return do_fork(m, rec, swap);
+	case PERF_RECORD_COMM:
+		if ((rec->misc & PERF_RECORD_MISC_COMM_EXEC) && rec->size >= 16) {
+			struct rf_proc *p = proc_find(m, (int32_t)rawfrag__get32(
+						(const uint8_t *)rec->data + 8, swap), false);
+
+			if (p)
+				p->maps.flush_gen++;
+		}
+		return 0;
 	case PERF_RECORD_KSYMBOL:
 		return do_ksymbol(m, rec, swap);
 	case RAWFRAG_RECORD_HEADER_BUILD_ID: {

@@ -31,15 +31,19 @@ struct unw_ctx {
 	struct rf_map *last; /* the map of the previous file read */
 	uint64_t sp;
 	uint64_t serial; /* this chain, for the inline cache */
+	/* the mapped file of the last map read: [fast_lo, fast_hi) reads 8 bytes there */
+	uint64_t fast_lo, fast_hi;
+	const uint8_t *fast_file; /* the file's bytes at fast_lo */
 };
 
 /*
  * libunwind's cache of register rules is keyed by ip alone, so an address
- * space serves one process layout at a time (perf keeps one per thread and
- * flushes it when the maps change). A few of them, reused least recently
- * used first, keep the memory bounded however many processes the file has.
+ * space serves one process at a time (perf keeps one per process and
+ * flushes it at exec; what the cache holds can steer a chain, so ours
+ * follow the same lives). A set of them, reused least recently used first,
+ * keeps the memory bounded however many processes the file has.
  */
-#define NR_AS 4
+#define NR_AS 32
 
 struct unw_state {
 	struct {
@@ -117,6 +121,13 @@ static int dso_read(struct unw_ctx *u, uint64_t addr, void *buf, size_t len)
 	if (map->identity || !(e = rf_dso__elf(u->m, map->dso)) ||
 	    rf_elf__pread(e, buf, len, addr - map->start + map->pgoff))
 		return 1;
+	if (e->map && map->pgoff <= e->size && e->size - map->pgoff >= 8) {
+		u->fast_lo = map->start;
+		u->fast_hi = map->start + (e->size - map->pgoff) - 7;
+		if (u->fast_hi > map->end || u->fast_hi < map->start)
+			u->fast_hi = map->end;
+		u->fast_file = e->map + map->pgoff;
+	}
 	return 0;
 }
 
@@ -162,6 +173,51 @@ static struct unw_dso *dso_info(struct unw_ctx *u, struct rf_dso *d)
 	return ud;
 }
 
+/*
+ * libunwind's binary search of the .eh_frame_hdr table reads it through
+ * access_mem() a byte at a time. The entry it would end on is found here on
+ * the mapped file, and libunwind then searches only that entry and the next
+ * (whose start bounds it): the same reads at the end, the same result. Only
+ * where every word of the table would come from one map of one file (none
+ * from the stack copy), so that access_mem() could not answer otherwise.
+ */
+static void narrow_table(struct unw_ctx *u, unw_word_t ip, unw_dyn_info_t *di)
+{
+	uint64_t t = di->u.rti.table_data, len = di->u.rti.table_len, lo = 0, hi = len;
+	uint64_t first = t - 8, last = t + len * 8 + 8, stack_end = u->sp + u->s->stack_dyn_size;
+	int32_t rel = (int32_t)(uint32_t)(ip - di->u.rti.segbase); /* libunwind's rel_ip */
+	const struct rf_map *tm = rf_maps__find(u->maps, first);
+	const struct rf_elf *e;
+	uint64_t off;
+
+	if (!len || first > t || last < t || !tm || tm->identity || last > tm->end ||
+	    (first < stack_end && last > u->sp) || !(e = rf_dso__elf(u->m, tm->dso)))
+		return;
+	off = t - tm->start + tm->pgoff;
+	if (off > e->size || len * 8 > e->size - off)
+		return;
+	while (lo < hi) {
+		uint64_t mid = (lo + hi) / 2;
+		uint8_t b[4];
+		int32_t start;
+
+		if (rf_elf__pread(e, b, 4, off + mid * 8))
+			return;
+		start = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				  (uint32_t)b[3] << 24);
+		if (rel < start)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (hi) {
+		di->u.rti.table_data = t + (hi - 1) * 8;
+		di->u.rti.table_len = hi < len ? 2 : 1;
+	} else {
+		di->u.rti.table_len = 1;
+	}
+}
+
 static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
 			  int need_unwind_info, void *arg)
 {
@@ -190,6 +246,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
 	di.u.rti.segbase = segbase;
 	di.u.rti.table_data = segbase + ud->table_off;
 	di.u.rti.table_len = ud->fde_count * 8 / sizeof(unw_word_t);
+	narrow_table(u, ip, &di);
 	return UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, arg);
 }
 
@@ -218,6 +275,10 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 	/* perf: the copy serves [sp, sp + dyn_size - 8), the files the rest */
 	if (addr >= u->sp && addr + sizeof(unw_word_t) < end) {
 		*valp = rawfrag__get64((const uint8_t *)s->stack_data + (addr - u->sp), s->swap);
+		return 0;
+	}
+	if (addr >= u->fast_lo && addr < u->fast_hi) { /* what dso_read() would read */
+		memcpy(valp, u->fast_file + (addr - u->fast_lo), sizeof(*valp));
 		return 0;
 	}
 	ret = dso_read(u, addr, valp, sizeof(*valp));
@@ -342,11 +403,11 @@ static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_ma
 		unw_set_caching_policy(st->slot[pick].as, UNW_CACHE_GLOBAL);
 	}
 	st->slot[pick].maps = maps;
-	st->slot[pick].gen = maps->gen - 1; /* flushed below */
+	st->slot[pick].gen = maps->flush_gen - 1; /* flushed below */
 found:
-	if (st->slot[pick].gen != maps->gen) {
+	if (st->slot[pick].gen != maps->flush_gen) {
 		unw_flush_cache(st->slot[pick].as, 0, 0);
-		st->slot[pick].gen = maps->gen;
+		st->slot[pick].gen = maps->flush_gen;
 	}
 	st->slot[pick].used = st->tick;
 	return st->slot[pick].as;
@@ -383,7 +444,11 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		cc->truncated = true;
 		return 0;
 	}
-	while (n < max_stack && (ret = unw_step(&c)) > 0) {
+	/*
+	 * perf's get_entries() steps once more than it keeps (the step comes
+	 * before its count check): that step fills libunwind's cache as well
+	 */
+	while ((ret = unw_step(&c)) > 0 && n < max_stack) {
 		unw_word_t w;
 
 		if (unw_get_reg(&c, UNW_REG_IP, &w))
@@ -394,7 +459,7 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		if (push_ip(&u, cc, w))
 			return -ENOMEM;
 	}
-	if (ret < 0)
+	if (ret < 0 && n < max_stack)
 		cc->truncated = true;
 	return 0;
 }

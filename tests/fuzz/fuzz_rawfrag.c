@@ -105,6 +105,23 @@ static int on_record(void *ctx, struct rawfrag_session *sess, const struct rawfr
 	return count(ctx);
 }
 
+/* the in-process inline reader (DWARF and symbols) at addresses of the text */
+static void inline_chains(const char *path, const struct rf_elf *e)
+{
+	struct rf_dwinl *w = rf_dwinl__open(path);
+	uint64_t base = e && e->text_vaddr ? e->text_vaddr : 0x1000;
+
+	for (uint64_t a = base; w && a < base + 0x4000; a += 0x33) {
+		char **names = NULL;
+		int n = rf_dwinl__lookup(w, a, &names);
+
+		for (int i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+	}
+	rf_dwinl__free(w);
+}
+
 /* An ELF file (input starting with its magic) through the symbolizer. */
 static void symbolize_elf(int fd)
 {
@@ -131,6 +148,7 @@ static void symbolize_elf(int fd)
 
 		rf_elf__pread(e, buf, sizeof(buf), e->load[0].off);
 	}
+	inline_chains(path, e);
 	rf_elf__close(e);
 	free(d.syms);
 	free(d.strs);

@@ -6,12 +6,13 @@
 # --call-graph dwarf) and with our record (-g), and every sample's text must be
 # what perf script prints, chain line by chain line.
 # DWARF-unwound frames carry the inlined functions addr2line finds, as perf's
-# do; with --no-inline they are left out, which the last DWARF check folds:
+# do (ours worked out from the DWARF as addr2line would, see test_inline);
+# with --no-inline they are left out, which the last DWARF check folds:
 # each of perf's all-"(inlined)" ip groups and our line for that ip become one
 # marker, perf's "(inlined)" lines in front of a real frame line are dropped, and
 # a frame line perf repeats for its own inline expansion counts once.
 source "$(dirname "$0")/lib.sh"
-t_plan 41
+t_plan 48
 
 command -v "$PERF" >/dev/null || t_skip_rest "no perf binary"
 is_root || t_skip_rest "needs root for kernel call chains"
@@ -237,9 +238,18 @@ for p in nofp_g nofp_nog fp_g; do
 	rec_perf dw_$p.data $p --call-graph dwarf -e cpu-clock -c 100000
 	cmp_script "perf --call-graph dwarf, $p" "$T/dw_$p.data"
 done
-has "inlined functions (addr2line) in the chains" ' \(inlined\)$'
+has "inlined functions in the chains" ' \(inlined\)$'
 cmp_script "perf --call-graph dwarf, -F comm,tid,time,event,ip,sym,symoff,dso" "$T/dw_nofp_g.data" \
 	-F comm,tid,time,event,ip,sym,symoff,dso
+# a shell that forks and execs: libunwind's cache lives per process until its
+# exec, as perf's; --max-stack N keeps the ip and N-1 unwound callers (the
+# kernel part counts on its own), and perf steps once more than it keeps
+"$PERF" record -q -o "$T/dw_sh.data" --call-graph dwarf -e cpu-clock -c 100000 -- sh -c \
+	"'$T/nofp_g' >/dev/null; for i in 1 2 3; do ls -R /usr/share/doc >/dev/null; done" >/dev/null 2>&1
+cmp_script "perf --call-graph dwarf, a shell running programs" "$T/dw_sh.data"
+for n in 1 2 3 4 5 6; do
+	cmp_script "perf --call-graph dwarf, --max-stack $n" "$T/dw_sh.data" --max-stack $n
+done
 "$PERF" script -i "$T/dw_nofp_g.data" >"$T/p.txt" 2>/dev/null
 RF report -i "$T/dw_nofp_g.data" --no-inline >"$T/o.txt" 2>"$T/o.err"
 same "--no-inline: the chains without perf's inline frames" "$T/p.txt" "$T/o.txt"

@@ -72,7 +72,13 @@ struct rf_map {
 struct rf_maps {
 	struct rf_map *v;
 	int nr, cap;
-	uint32_t gen; /* bumped on every change: unwinding caches follow it */
+	uint32_t gen; /* bumped on every change */
+	/*
+	 * bumped where perf flushes its unwinder's cache (a new process, an
+	 * exec): libunwind's cached rules then live as long as perf's, so
+	 * its chains (which that cache can steer) stay perf's
+	 */
+	uint32_t flush_gen;
 };
 
 struct rawfrag_machine;
@@ -157,6 +163,13 @@ struct rf_a2l;
 int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t serial,
 		    char ***names);
 void rf_a2l__free(struct rf_a2l *a);
+/* a malloc'ed copy of a function name, demangled as perf demangles addr2line's */
+char *rf_demangle_dup(const char *name);
+/* inline_dw.c: addr2line's answer in process (libdw); -1 leaves it to addr2line */
+struct rf_dwinl;
+struct rf_dwinl *rf_dwinl__open(const char *path);
+int rf_dwinl__lookup(struct rf_dwinl *w, uint64_t addr, char ***names);
+void rf_dwinl__free(struct rf_dwinl *w);
 /* machine.c: the DSO and file address of a resolved user frame, for inline.c */
 struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
 				     uint64_t *map_ip);
