@@ -60,12 +60,15 @@ def build(tree, env):
 def run_tests(tree, env, patterns):
     """tests/run.sh PATTERN...: (exit status, last line, the FAILED: lines)"""
     cmd = ['bash', 'tests/run.sh'] + patterns
-    # tests that share the kernel with other runs (BPF, tracefs) queue on a lock
-    if os.environ.get('RAWFRAG_TEST_LOCK'):
+    # shell tests share the kernel with other runs (BPF, tracefs): they queue on a
+    # lock; unit tests (test_*) do not need it
+    shell = any(not p.startswith('test_') for p in patterns)
+    if os.environ.get('RAWFRAG_TEST_LOCK') and shell:
         cmd = ['flock', os.environ['RAWFRAG_TEST_LOCK']] + cmd
     r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     lines = r.stdout.strip().splitlines()
-    return r.returncode, lines[-1] if lines else '', [l for l in lines if l.startswith('FAILED: ')]
+    return (r.returncode, lines[-1] if lines else '', [l for l in lines if l.startswith('FAILED: ')],
+            [l for l in lines if l.startswith('SKIPPED: ')])
 
 
 def failing_tests(failed):
@@ -95,10 +98,12 @@ def main():
             if rc:
                 sys.exit('mutate: the unmutated tree does not build: %s' % err)
             pats = sorted({p for m in muts for p in m['tests'].split()})
-            rc, last, failed = run_tests(tree, env, pats)
+            rc, last, failed, skipped = run_tests(tree, env, pats)
             broken = failing_tests(failed) if rc else set()
             print('%-16s %s%s' % ('baseline', last, ': ' + ', '.join(sorted(broken)) if broken else ''),
                   flush=True)
+            for l in skipped:
+                print('%-16s %s' % ('', l))
         for m in muts:
             path = os.path.join(tree, m['file'])
             orig = open(path).read()
@@ -120,7 +125,7 @@ def main():
                     verdict = 'STILLBORN (does not build: %s)' % err
                     bad.append(m['id'])
                 else:
-                    rc, last, failed = run_tests(tree, env, pats)
+                    rc, last, failed, _ = run_tests(tree, env, pats)
                     if rc:
                         killed += 1
                         first = failed[0][len('FAILED: '):] if failed else '?'
