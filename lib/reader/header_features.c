@@ -175,6 +175,30 @@ static void parse_pmu_caps(struct rawfrag_file *f, struct cur *c)
 	}
 }
 
+/* GROUP_DESC: u32 nr, then per group its name, leader index and member count */
+static void parse_group_desc(struct rawfrag_file *f, struct cur *c)
+{
+	uint32_t nr = get_u32(c), i;
+	struct rawfrag_group_desc *g;
+
+	if (!plausible(c, nr, 12))
+		return;
+	g = rf_keep(f, calloc(nr + 1, sizeof(*g)));
+	if (!g) {
+		c->bad = true;
+		return;
+	}
+	for (i = 0; i < nr && !c->bad; i++) {
+		g[i].name = get_str(f, c);
+		g[i].leader_idx = get_u32(c);
+		g[i].nr_members = get_u32(c);
+	}
+	if (c->bad)
+		return;
+	f->env.groups = g;
+	f->env.nr_groups = (int)nr;
+}
+
 /* EVENT_DESC: names by position, for evsels that have none yet */
 static void parse_event_desc(struct rawfrag_file *f, struct cur *c)
 {
@@ -258,6 +282,9 @@ int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_
 		break;
 	case RAWFRAG_FEAT_PMU_CAPS:
 		parse_pmu_caps(f, &c);
+		break;
+	case RAWFRAG_FEAT_GROUP_DESC:
+		parse_group_desc(f, &c);
 		break;
 	case RAWFRAG_FEAT_COMPRESSED:
 		get_u32(&c); /* version */

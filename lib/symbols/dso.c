@@ -146,7 +146,11 @@ void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms)
 	/* one symbol per address (perf's symbols__fixup_duplicate) */
 	for (size_t i = 0; i < d->nr_syms; i++) {
 		if (n && d->syms[n - 1].start == d->syms[i].start) {
-			if (!sym_better(d, &d->syms[n - 1], &d->syms[i]))
+			bool keep = sym_better(d, &d->syms[n - 1], &d->syms[i]);
+
+			if (d->tree)
+				rf_symtree__drop(d->tree, keep ? d->syms[i].name : d->syms[n - 1].name);
+			if (!keep)
 				d->syms[n - 1] = d->syms[i];
 			continue;
 		}
@@ -163,6 +167,9 @@ static bool sym_has(const struct rf_sym *s, uint64_t a)
 const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr)
 {
 	size_t lo = 0, hi = d->nr_syms;
+
+	if (d->tree)
+		return rf_symtree__find(d->tree, d, addr);
 
 	/* the last symbol starting at or below addr */
 	while (lo < hi) {
@@ -210,6 +217,7 @@ const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr)
 void rf_dso__free(struct rf_dso *d)
 {
 	free(d->cache);
+	rf_symtree__free(d->tree);
 	rf_unwind__dso_free(d);
 	rf_a2l__free(d->a2l);
 	free(d->symsrc);
@@ -364,13 +372,24 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 		if (rf_elf__load_syms(d, dyn, rt, false, 0, &symtab))
 			d->nr_syms = d->strs_len = 0;
 	}
+	/* perf's tree is built in .symtab order, so it starts before the sort */
+	if (d->nr_syms)
+		d->tree = rf_symtree__new(d);
 	rf_dso__finish_syms(d, false);
 	if (d->nr_syms && rt && rt->path) {
 		size_t before = d->nr_syms;
 
 		rf_elf__plt_syms(d, rt->path);
+		if (d->tree && rf_symtree__add(d->tree, d, before)) {
+			rf_symtree__free(d->tree);
+			d->tree = NULL;
+		}
 		if (d->nr_syms != before)
 			rf_dso__sort_syms(d);
+	}
+	if (d->tree && !rf_symtree__finish(d->tree, d)) {
+		rf_symtree__free(d->tree);
+		d->tree = NULL;
 	}
 }
 

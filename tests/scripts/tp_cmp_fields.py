@@ -3,7 +3,10 @@
 """Compare perf-rawfrag's typed tracepoint fields with what perf's Python
 scripting handed to tp_fields.py for the same samples.
 
-usage: tp_cmp_fields.py PERF_JSONL OURS_JSONL [--big-endian]
+usage: tp_cmp_fields.py PERF_JSONL OURS_JSONL [--big-endian] [--skip-tids=T1,T2...]
+
+--skip-tids: samples of these threads are left out of OURS_JSONL (perf's
+Python was run without them, see tp_comm_tids.py); how many is printed.
 
 OURS_JSONL: one object per sample with "event", "cpu", "time" (or "time_ns") and "fields"
 (the decoder's typed fields: "common" object plus one member per field), or
@@ -76,12 +79,19 @@ def same(pv, ov, big):
 def main():
     big = "--big-endian" in sys.argv
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    skip = set()
+    for a in sys.argv[1:]:
+        if a.startswith("--skip-tids="):
+            skip = {int(t) for t in a[12:].split(",") if t}
     perf = [json.loads(l) for l in open(args[0]) if l.strip()]
     ours = [json.loads(l) for l in open(args[1]) if l.strip()]
     # perf rawfrag report --format json: tracepoint samples only, time in time_ns
     ours = [dict(o, time=o.get("time", o.get("time_ns"))) for o in ours
             if o.get("producer", "tracepoint") == "tracepoint" and "fields" in o
             or "common_flags" in o]
+    nskip = len(ours)
+    ours = [o for o in ours if o.get("tid") not in skip]
+    nskip -= len(ours)
     key = lambda r: (r["time"], r["cpu"], r["event"])
     perf.sort(key=key)
     ours.sort(key=key)
@@ -125,8 +135,9 @@ def main():
                 errs.append("%s: %s perf %r ours %r" % (where, k, pv, of.get(k)))
     for e in errs[:20]:
         print(e)
-    print("%d samples, %d field values compared, %d differences" %
-          (len(perf), nfields, len(errs)))
+    print("%d samples, %d field values compared, %d differences%s" %
+          (len(perf), nfields, len(errs),
+           ", %d samples of %d threads left out" % (nskip, len(skip)) if skip else ""))
     return 1 if errs else 0
 
 

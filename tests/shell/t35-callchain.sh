@@ -11,7 +11,7 @@
 # marker, perf's "(inlined)" lines in front of a real frame line are dropped, and
 # a frame line perf repeats for its own inline expansion counts once.
 source "$(dirname "$0")/lib.sh"
-t_plan 39
+t_plan 41
 
 command -v "$PERF" >/dev/null || t_skip_rest "no perf binary"
 is_root || t_skip_rest "needs root for kernel call chains"
@@ -149,6 +149,26 @@ cmp_script "perf -g, fp without debug info" "$T/fp_nog.data"
 rec_perf strip.data strip -g -e cpu-clock -c 50000
 cmp_script "perf -g, stripped binary + .gnu_debuglink" "$T/strip.data"
 has "stripped binary's symbols from the debug file" ' top\+0x[0-9a-f]+ \('"$T"'/strip\)'
+
+# every address, not the ones sampling happens to hit: one sample per byte of
+# the programs' executable segments (where _init overlaps the .plt stubs, perf's
+# answer depends on its symbol tree) and of system libraries' first 16 KiB
+L=/usr/lib/x86_64-linux-gnu
+if "$O/tests/sym-sweep" "$T/sweep.data" 0x100000 "$T/fp_nog" "$T/strip" "$T/libt35.so" \
+	2>"$T/sweep.err"; then
+	cmp_script "every address of the test programs (-F ip,sym,symoff,dso)" "$T/sweep.data" \
+		-F ip,sym,symoff,dso
+else
+	t_fail "every address of the test programs" "$(cat "$T/sweep.err")"
+fi
+if "$O/tests/sym-sweep" "$T/sweep2.data" 0x4000 "$(readlink -f $L/libc.so.6)" \
+	"$(readlink -f $L/ld-linux-x86-64.so.2)" "$(readlink -f "$(command -v bash)")" \
+	"$(readlink -f $L/libelf.so.1)" 2>"$T/sweep.err"; then
+	cmp_script "every address of libc, ld.so, bash, libelf's first 16 KiB" "$T/sweep2.data" \
+		-F ip,sym,symoff,dso
+else
+	t_fail "every address of system libraries" "$(cat "$T/sweep.err")"
+fi
 
 rec_perf del.data del -g -e cpu-clock -c 50000
 rm -f "$T/del"

@@ -11,7 +11,7 @@
 #    (equal to perf buildid-list -k / readelf -n), the cache has perf's layout,
 #    -N leaves it alone, -B leaves the feature out.
 source "$(dirname "$0")/lib.sh"
-t_plan 35
+t_plan 37
 
 if ! is_root || ! ensure_tracefs; then
 	t_skip_rest "interrupted and lossy recordings: need root and tracefs"
@@ -100,8 +100,18 @@ if [ "${chunks:-0}" -gt 0 ]; then
 	t_grep "report: the lost events and their share" "$lost events lost in $chunks LOST records" rep.err
 	sum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' rep.err | awk '{ s += $1 } END { print s + 0 }')
 	t_eq "report: the per-CPU lines add up to the recorder's total" "$lost" "$sum"
+	# cut short, the warning speaks of what was read: its lines agree
+	"$RAWFRAG" report -i lossy.data 2>cut.err | head -c 1000 >/dev/null
+	clost=$(sed -n 's/.*: \([0-9]*\) events lost in .*/\1/p' cut.err)
+	csum=$(sed -n 's/^  cpu [0-9]*: lost \([0-9]*\) events.*/\1/p' cut.err | awk '{ s += $1 } END { print s + 0 }')
+	t_eq "report | head: the per-CPU lines add up to the total of what was read" "$clost" "$csum"
+	if [ "${clost:-0}" -lt "$lost" ]; then
+		t_ok "report | head: stopped early, counted $clost of $lost lost events"
+	else
+		t_fail "report | head: stopped early" "counted ${clost:-none} of $lost (whole file)"
+	fi
 else
-	t_skip_n 6 "loss warnings" "no loss on this machine with -m 1"
+	t_skip_n 8 "loss warnings" "no loss on this machine with -m 1"
 fi
 "$RAWFRAG" record -q -a -e sched:sched_switch -m 256 --duration 0.2 -o calm.data 2>calm.err
 t_eq "record -q with no loss prints nothing" "" "$(cat calm.err)"

@@ -604,6 +604,67 @@ static void compiled_print_matches_tep(bool be)
 	assert_true(nr_events == 0 || nr_compiled > nr_events / 2);
 }
 
+/* ---- the compiled printer and libtraceevent disagree: said under -v, by name ---- */
+
+struct logs {
+	int n;
+	enum rawfrag_print_level lvl;
+	char last[512];
+};
+
+static int capture(enum rawfrag_print_level lvl, void *ctx, const char *fmt, va_list ap)
+{
+	struct logs *l = ctx;
+
+	l->n++;
+	l->lvl = lvl;
+	vsnprintf(l->last, sizeof(l->last), fmt, ap);
+	return 0;
+}
+
+/* what libtraceevent prints for tp_all once a handler owns it */
+static int other_print(struct trace_seq *s, struct tep_record *rec, struct tep_event *ev,
+		       void *ctx)
+{
+	(void)rec;
+	(void)ctx;
+	trace_seq_printf(s, "other %s", ev->name);
+	return 0; /* non-zero: libtraceevent would append the print fmt's text */
+}
+
+/*
+ * A handler registered after bind changes libtraceevent's text but not the
+ * compiled printer's: the next checked sample finds the difference, prints
+ * libtraceevent's text, names the event in an INFO message (what -v shows)
+ * and leaves the compiled printer; nothing is logged before or after.
+ */
+static void test_engine_switch_logged(void **state)
+{
+	struct logs l = { 0 };
+	struct rawfrag_tp_data *td;
+	struct fx f;
+
+	fx_init(&f, false, false);
+	f.ctx.print = capture;
+	f.ctx.print_ctx = &l;
+	td = f.ctx.file_priv; /* struct tp_file starts with its tp_data */
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(text_of(&f, 0), want_text);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(tep_register_event_handler(td->tep, EV_ID, "rawfrag_test", "tp_all",
+						    other_print, NULL),
+			 TEP_REGISTER_SUCCESS_OVERWRITE); /* the event exists: its handler is set */
+	assert_string_equal(text_of(&f, 0), "other tp_all");
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.lvl, RAWFRAG_INFO);
+	assert_non_null(strstr(l.last, "rawfrag_test:tp_all: compiled printer differs from "
+				       "libtraceevent on sample 4 of the event"));
+	for (int i = 0; i < 40; i++)
+		assert_string_equal(text_of(&f, 0), "other tp_all");
+	assert_int_equal(l.n, 1);
+	fx_fini(&f);
+}
+
 static void test_compiled_print_matches_tep(void **state)
 {
 	compiled_print_matches_tep(false);
@@ -629,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_blob),
 		cmocka_unit_test(test_no_tracing_data),
 		cmocka_unit_test(test_corrupt_payloads),
+		cmocka_unit_test(test_engine_switch_logged),
 		cmocka_unit_test(test_compiled_print_matches_tep),
 		cmocka_unit_test(test_compiled_print_matches_tep_be),
 	};

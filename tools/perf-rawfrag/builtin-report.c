@@ -877,7 +877,6 @@ static int run(struct report *r)
 		     .dopts = r->dopts);
 	struct rawfrag_err err = { .offset = -1 };
 	int ret, rc = RF_EXIT_USAGE, fd = -1;
-	bool complete;
 
 	r->dopts[r->nr_dopts] = NULL;
 	r->file = rawfrag_file__open(r->input, &fopts, &err);
@@ -961,7 +960,6 @@ static int run(struct report *r)
 	ret = rawfrag_session__process(r->sess, &r->tool, &err);
 	if (ret < 0)
 		goto fail;
-	complete = !ret;
 	if (r->stats)
 		print_stats(r);
 	rawfrag_out__flush(r->out);
@@ -983,8 +981,8 @@ static int run(struct report *r)
 	if (r->nr_bad)
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			r->nr_bad);
-	/* the counts cover the file only when the walk went to its end */
-	rf_loss_warn("report", r->input, r->sess, complete ? r->loss : NULL);
+	/* what was read: the per-CPU lines and the totals cover the same records */
+	rf_loss_warn("report", r->input, r->sess, r->loss);
 	rc = RF_EXIT_OK;
 	goto out;
 oom:

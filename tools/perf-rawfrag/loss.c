@@ -2,11 +2,9 @@
 /*
  * Lost data is never silent: report and check call rf_loss_warn() after their
  * walk. The totals come from the library's stats (no cost for a lossless
- * file). The breakdown per CPU comes from the caller's counts when it kept
- * them during a complete walk (report: one add per sample); otherwise, only
- * when something was lost, the file is walked once more for it, through the
- * session rewound (not possible on a pipe: totals only). That second walk
- * cost a lossy file a fifth of its report time.
+ * file), the breakdown per CPU from the caller's counts kept in the same walk
+ * (report: one add per sample; check: the checker's per-CPU count). Both
+ * cover what was read: a report cut short (| head) speaks of that part.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,56 +42,6 @@ void rf_loss_cpus__lost(struct rf_loss_cpus *lc, const struct rawfrag_record *re
 		c->lost_samples += rawfrag__get64((const uint8_t *)rec->data + 8, swap);
 }
 
-/* the second walk's state; the tool comes first so the handlers find it */
-struct loss_pass {
-	struct rawfrag_tool tool;
-	struct rf_loss_cpus *lc;
-	bool swap;
-};
-
-static int on_loss_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
-			  const struct rawfrag_event *ev)
-{
-	rf_loss_cpus__sample(((struct loss_pass *)tool)->lc, ev->sample);
-	return 0;
-}
-
-static int on_loss_record(struct rawfrag_tool *tool, struct rawfrag_session *s,
-			  const struct rawfrag_event *ev)
-{
-	struct loss_pass *p = (struct loss_pass *)tool;
-
-	rf_loss_cpus__lost(p->lc, ev->rec, ev->sample, p->swap);
-	return 0;
-}
-
-/* a sample that does not parse has no CPU to count it under */
-static int on_loss_bad(struct rawfrag_tool *tool, struct rawfrag_session *s,
-		       const struct rawfrag_event *ev, const struct rawfrag_err *err)
-{
-	return 0;
-}
-
-/*
- * The second walk, through the session rewound: samples and losses per CPU
- * into lc (max -1: none, or no walk).
- */
-static void per_cpu(struct rawfrag_session *s, struct rf_loss_cpus *lc)
-{
-	struct loss_pass p = {
-		.tool = { .sz = sizeof(p.tool), .sample = on_loss_sample,
-			  .sample_error = on_loss_bad, .lost = on_loss_record,
-			  .lost_samples = on_loss_record },
-		.lc = lc,
-		.swap = rawfrag_file__needs_swap(rawfrag_session__file(s)),
-	};
-	struct rawfrag_err err;
-
-	if (rawfrag_session__rewind(s))
-		return;
-	rawfrag_session__process(s, &p.tool, &err);
-}
-
 /*
  * The kernel counts a sample that finds its ring full twice: in the ring's
  * LOST record and in the event's lost count, which perf record writes as
@@ -116,8 +64,6 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t events = fs->nr_other_records, lost = fs->nr_lost, lrec = fs->nr_lost_records;
 	uint64_t lsamples = fs->nr_lost_samples, samples = rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE);
-	struct rf_loss_cpus *walked = NULL;
-
 	if (!lost && !lsamples && !lrec)
 		return;
 	for (int i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
@@ -134,12 +80,6 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 		" LOST records, %" PRIu64 " in LOST_SAMPLES (%.2f%% of %" PRIu64
 		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(one_loss(lost, lsamples),
 		samples), samples + one_loss(lost, lsamples));
-	if (!cpus) {
-		walked = rf_loss_cpus__new();
-		if (walked)
-			per_cpu(s, walked);
-		cpus = walked;
-	}
 	for (int i = 0; cpus && i <= cpus->max; i++) {
 		const struct rf_loss_cpu *c = &cpus->c[i];
 
@@ -152,5 +92,4 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 		fprintf(stderr, "  cpu %d: lost %" PRIu64 " events (%.2f%% of %" PRIu64
 			" samples + lost)\n", i, l, pct(l, c->samples), c->samples + l);
 	}
-	free(walked);
 }

@@ -248,34 +248,25 @@ static void put_sample_time(struct rawfrag_out *o, const struct rawfrag_env *env
 	rawfrag_out__printf(o, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
 }
 
-/* GROUP_DESC: u32 nr, then per group name, leader idx, nr members */
+/* perf prints only groups of two or more; members are named by position */
 static void put_groups(struct rawfrag_out *o, struct rawfrag_file *f)
 {
-	uint64_t size, off = 4;
-	const uint8_t *p = rawfrag_file__feature(f, RAWFRAG_FEAT_GROUP_DESC, &size);
-	bool swap = rawfrag_file__needs_swap(f);
-	uint32_t nr = p && size >= 4 ? rawfrag__get32(p, swap) : 0;
+	const struct rawfrag_env *env = rawfrag_file__env(f);
+	int nr_evsels = rawfrag_file__nr_evsels(f);
 
-	for (uint32_t g = 0; g < nr && off + 4 <= size; g++) {
-		uint32_t len = rawfrag__get32(p + off, swap), leader, members;
-		const char *name = (const char *)p + off + 4;
-		size_t nlen;
+	for (int g = 0; g < env->nr_groups; g++) {
+		const struct rawfrag_group_desc *gd = &env->groups[g];
+		const char *name = gd->name ? gd->name : "";
 
-		if (len > size - off - 4 || size - off - 4 - len < 8)
-			return;
-		off += 4 + len;
-		leader = rawfrag__get32(p + off, swap);
-		members = rawfrag__get32(p + off + 4, swap);
-		off += 8;
 		/* a group names existing events: a hostile count prints nothing */
-		if (members < 2 || members > (uint32_t)rawfrag_file__nr_evsels(f))
+		if (gd->nr_members < 2 || gd->nr_members > (uint32_t)nr_evsels)
 			continue;
-		nlen = strnlen(name, len);
-		if (nlen == 12 && !memcmp(name, "{anon_group}", 12))
-			nlen = 0;
-		rawfrag_out__printf(o, "# group: %.*s{", (int)nlen, name);
-		for (uint32_t m = 0; m < members; m++) {
-			struct rawfrag_evsel *e = rawfrag_file__evsel(f, (int)(leader + m));
+		if (!strcmp(name, "{anon_group}"))
+			name = "";
+		rawfrag_out__printf(o, "# group: %s{", name);
+		for (uint32_t m = 0; m < gd->nr_members; m++) {
+			struct rawfrag_evsel *e =
+				rawfrag_file__evsel(f, (int)(gd->leader_idx + m));
 			const char *en = e ? rawfrag_evsel__name(e) : NULL;
 
 			rawfrag_out__printf(o, "%s%s", m ? "," : "", en ? en : "?");

@@ -58,6 +58,7 @@ struct rf_dso {
 	char *symsrc; /* the file the .symtab came from */
 	struct rf_a2l *a2l; /* inline.c */
 	struct rf_sym_cache *cache; /* recent lookups (chains repeat their addresses) */
+	struct rf_symtree *tree; /* perf's tree shape, kept only where symbols overlap */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
 	struct rf_dso *next;
 };
@@ -95,6 +96,20 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d);
 int rf_elf__pread(const struct rf_elf *e, void *buf, size_t len, uint64_t off);
 
 void rf_dso__load_perfmap(struct rf_dso *d);
+
+/* symtree.c: perf's red-black symbol tree replayed, for DSOs whose symbols overlap */
+struct rf_symtree;
+/* a tree of d's symbols inserted in their current (insertion) order */
+struct rf_symtree *rf_symtree__new(const struct rf_dso *d);
+/* insert d->syms[from..] in order */
+int rf_symtree__add(struct rf_symtree *t, const struct rf_dso *d, size_t from);
+/* erase the symbol named at offset id, as perf erases an alias */
+void rf_symtree__drop(struct rf_symtree *t, uint32_t id);
+/* bind the nodes to d's sorted symbols; false when the tree is not needed (no overlap) */
+bool rf_symtree__finish(struct rf_symtree *t, const struct rf_dso *d);
+const struct rf_sym *rf_symtree__find(const struct rf_symtree *t, const struct rf_dso *d,
+				      uint64_t addr);
+void rf_symtree__free(struct rf_symtree *t);
 
 /* symbol_elf.c */
 int rf_elf__open(const char *path, struct rf_elf **out);

@@ -94,6 +94,13 @@ struct rawfrag_pmu_cap {
 	const char *value;
 };
 
+/* HEADER_GROUP_DESC: an event group, its members leader_idx .. leader_idx + nr_members - 1 */
+struct rawfrag_group_desc {
+	const char *name; /* "{anon_group}" for a group without a name */
+	uint32_t leader_idx;
+	uint32_t nr_members;
+};
+
 /*
  * What the feature sections (or, in pipe mode, the HEADER_FEATURE and
  * TRACING_DATA records) said. Strings are NULL when absent. All numbers are in
@@ -128,6 +135,9 @@ struct rawfrag_env {
 	uint64_t first_sample_time, last_sample_time;
 	/* HEADER_CLOCKID (resolution) */
 	uint64_t clockid_res_ns;
+	/* HEADER_GROUP_DESC (appended in 0.4: the struct only grows at its end) */
+	int nr_groups;
+	const struct rawfrag_group_desc *groups;
 };
 
 enum rawfrag_file_mode {
