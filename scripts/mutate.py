@@ -102,7 +102,7 @@ def main():
             broken = failing_tests(failed) if rc else set()
             print('%-16s %s%s' % ('baseline', last, ': ' + ', '.join(sorted(broken)) if broken else ''),
                   flush=True)
-            for l in skipped:
+            for l in failed + skipped:
                 print('%-16s %s' % ('', l))
         for m in muts:
             path = os.path.join(tree, m['file'])
