@@ -50,7 +50,7 @@ make_file4() { # path size_mb
 		perf bench sched pipe -l 100000000 >/dev/null 2>&1 & pp=\$!
 		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
 			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done
-		kill \$pp" >/dev/null 2>&1
+		pkill -P \$pp; kill \$pp" >/dev/null 2>&1
 }
 
 bench_read() { # file recipe (make_file | make_file4)

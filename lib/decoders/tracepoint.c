@@ -72,6 +72,9 @@ struct tp_file {
 	int nr_bound, cap_bound;
 };
 
+#define TP_COMMON_RAW 16
+#define TP_COMMON_TEXT 224
+
 /* Per-evsel state: the precompiled layout of one event. */
 struct tp_event {
 	int refs; /* evsels bound to it, plus the file's cache */
@@ -98,6 +101,18 @@ struct tp_event {
 	} lenchk[8];
 	/* divisions in the print fmt: none, checked per sample, or never printed */
 	enum rawfrag_tp_div div;
+	/*
+	 * The "common" object's value as last emitted, per emitter format: the
+	 * common fields are fixed integers in the first common_end bytes, so the
+	 * same bytes give the same text (one task's samples mostly repeat them).
+	 * common_end 0: not kept (other common fields).
+	 */
+	uint32_t common_end;
+	struct tp_common_text {
+		uint8_t raw[TP_COMMON_RAW];
+		uint16_t len; /* 0: empty */
+		char text[TP_COMMON_TEXT];
+	} common_text[2];
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -206,6 +221,27 @@ static void tp_cache(struct tp_file *tf, struct tp_event *te)
 	tf->bound[tf->nr_bound++] = te;
 }
 
+/* may the "common" object's text be kept (see common_text)? */
+static void common_keep(struct tp_event *te)
+{
+	uint32_t end = 0, room[2] = { 2, 2 };
+
+	for (int i = 0; i < te->nr_common; i++) {
+		const struct tp_field *f = &te->f[i];
+
+		if (f->dynamic || (f->kind != TPF_INT && f->kind != TPF_PTR) ||
+		    f->offset + f->size > TP_COMMON_RAW)
+			return;
+		if (f->offset + f->size > end)
+			end = f->offset + f->size;
+		/* separator, key, the longest number ("0x" and 16 digits, quoted: 20) */
+		for (int k = 0; k < 2; k++)
+			room[k] += 1 + f->key.len[k] + 21;
+	}
+	if (room[0] <= TP_COMMON_TEXT && room[1] <= TP_COMMON_TEXT)
+		te->common_end = end;
+}
+
 static struct tp_event *tp_cached(const struct tp_file *tf, const struct tep_event *ev)
 {
 	for (int i = 0; i < tf->nr_bound; i++)
@@ -263,6 +299,7 @@ static struct tp_event *tp_event_new(struct tp_file *tf, struct tep_event *ev)
 		}
 	}
 	te->entry = (te->fixed + align - 1) & ~(align - 1);
+	common_keep(te);
 	find_lenchk(te, ev->print_fmt.args);
 	te->div = rawfrag_tp_div__classify(ev);
 	return te;
@@ -476,18 +513,75 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	}
 }
 
+static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
+			const struct rawfrag_raw *raw, bool swap)
+{
+	rf_emit__openk(em, &common_key, '{');
+	for (int i = 0; i < te->nr_common; i++)
+		emit_field(em, &te->f[i], raw, swap);
+	rf_emit__close(em, '}');
+}
+
+/* the first n bytes of a and b are equal (8: perf's common fields, one compare) */
+static inline bool same_head(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	uint64_t x, y;
+
+	if (n != 8)
+		return !memcmp(a, b, n);
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	return x == y;
+}
+
+/*
+ * The common object from common_text when the payload starts with the same
+ * bytes; else emitted and kept. The room asked first holds all of it, so the
+ * out does not flush while it is written and its bytes can be taken back.
+ */
+static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
+			     const struct rawfrag_raw *raw, bool swap)
+{
+	struct tp_common_text *ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON];
+	struct rawfrag_out *o = em->out;
+	size_t start;
+	char *p;
+
+	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
+		p = rf_emit__key(em, &common_key, ct->len);
+		if (p)
+			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);
+		return;
+	}
+	if (!rf_out_room(o, 2 * TP_COMMON_TEXT)) {
+		emit_common(em, te, raw, swap);
+		return;
+	}
+	rf_emit__openk(em, &common_key, '{');
+	start = o->len - 1; /* the '{' */
+	for (int i = 0; i < te->nr_common; i++)
+		emit_field(em, &te->f[i], raw, swap);
+	rf_emit__close(em, '}');
+	ct->len = 0;
+	if (o->err || o->len < start || o->len - start > TP_COMMON_TEXT)
+		return;
+	memcpy(ct->raw, raw->data, te->common_end);
+	memcpy(ct->text, o->buf + start, o->len - start);
+	ct->len = (uint16_t)(o->len - start);
+}
+
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		     struct rawfrag_emit *em)
 {
-	const struct tp_event *te = priv;
+	struct tp_event *te = priv;
 	bool swap = te->tf->td.swap;
 	int i;
 
-	rf_emit__openk(em, &common_key, '{');
-	for (i = 0; i < te->nr_common; i++)
-		emit_field(em, &te->f[i], raw, swap);
-	rf_emit__close(em, '}');
-	for (; i < te->nr_common + te->nr_fields; i++)
+	if (te->common_end && raw->size >= te->common_end)
+		emit_common_kept(em, te, raw, swap);
+	else
+		emit_common(em, te, raw, swap);
+	for (i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
 		emit_field(em, &te->f[i], raw, swap);
 	return 0;
 }

@@ -11,10 +11,14 @@
 
 #include <rawfrag/line.h>
 
-#include "internal/dec.h"
 #include "internal/out.h"
+#include "internal/put.h"
 
 #define HEAD_ROOM 128 /* the text columns but comm and event, the JSON members but comm */
+#define RAW_TEXT 112 /* ',"raw":{...},"fields":{' is at most 105 bytes */
+#define RAW_KEPT 8
+#define JWHO_TEXT 128 /* ',"pid":..,"tid":..,"comm":' (44) and a comm of 16 escaped */
+#define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
 
 struct rawfrag_line {
 	struct rawfrag_out *o;
@@ -27,6 +31,27 @@ struct rawfrag_line {
 	uint64_t secs_base; /* its second in ns */
 	int secs_len;
 	char secs_digits[32];
+	/*
+	 * text: the comm and pid/tid columns of the previous sample (a task's
+	 * samples come in runs): the same comm and ids give the same bytes.
+	 */
+	int32_t who_pid, who_tid;
+	uint32_t who_comm_len, who_len; /* who_len 0: none kept */
+	char who_comm[16];
+	char who_text[WHO_TEXT];
+	/* JSON: the raw objects last written, by raw size (sizes repeat per event) */
+	struct line_raw {
+		uint32_t size;
+		int64_t len;
+		bool zero;
+		uint32_t text_len; /* 0: none kept */
+		char text[RAW_TEXT];
+	} raw[RAW_KEPT];
+	/* JSON: the pid, tid and comm members of the previous sample */
+	int32_t jwho_pid, jwho_tid;
+	uint32_t jwho_comm_len, jwho_len; /* jwho_len 0: none kept */
+	char jwho_comm[16];
+	char jwho_text[JWHO_TEXT];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -50,81 +75,15 @@ void rawfrag_line__delete(struct rawfrag_line *l)
 	free(l);
 }
 
-/*
- * "%*d" / "%-*d" (left) / "%0*d" (fill '0', v >= 0) at p, width at most 8,
- * straight into the line: the fill is one 8-byte store, the digits are written
- * backwards from their end. p must have 8 bytes beyond the number.
- */
-static inline __attribute__((always_inline)) char *put_num(char *p, int64_t v, int width,
-							    bool left, char fill)
-{
-	static const uint32_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000,
-					  10000000, 100000000 };
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n, w;
-	char *s;
-
-	memset(p, fill, 8);
-	/* the common case: a right-aligned number that fits its width */
-	if (!left && v >= 0 && mag < pow10[width]) {
-		rf_dec_back(p + width, mag);
-		return p + width;
-	}
-	n = (int)rf_ndigits(mag) + (v < 0);
-	w = n > width ? n : width;
-	s = rf_dec_back(left ? p + n : p + w, mag);
-	if (v < 0)
-		s[-1] = '-';
-	return p + w;
-}
-
-/*
- * n bytes (names, the event column: mostly under 32) as at most two
- * overlapping fixed-size moves: a libc call per column was a tenth of a line.
- */
-static inline __attribute__((always_inline)) void copy_small(char *d, const char *s, size_t n)
-{
-	if (n > 32) {
-		memcpy(d, s, n);
-	} else if (n >= 16) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 16, s + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			d[i] = s[i];
-	}
-}
-
-/* "%16s ": spaces first, then the name right-aligned (longer names as they are) */
-static char *put_comm(char *p, const char *comm, size_t len)
-{
-	memset(p, ' ', 16);
-	if (len <= 16) {
-		copy_small(p + 16 - len, comm, len);
-		p += 16;
-	} else {
-		copy_small(p, comm, len);
-		p += len;
-	}
-	*p++ = ' ';
-	return p;
-}
-
 /* "[%03d] " ("-01" for -1 as printf: a sign before the zeros) */
 static char *put_cpu(char *p, uint32_t cpu)
 {
 	*p++ = '[';
 	if ((int32_t)cpu < 0) {
 		*p++ = '-';
-		p = put_num(p, -(int64_t)(int32_t)cpu, 2, false, '0');
+		p = rf_put_num(p, -(int64_t)(int32_t)cpu, 2, false, '0');
 	} else {
-		p = put_num(p, cpu, 3, false, '0');
+		p = rf_put_num(p, cpu, 3, false, '0');
 	}
 	*p++ = ']';
 	*p++ = ' ';
@@ -143,18 +102,44 @@ static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 
 		l->secs_base = secs * 1000000000ULL;
 		rem = t - l->secs_base;
-		l->secs_len = (int)(put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
+		l->secs_len = (int)(rf_put_num(l->secs_digits, (int64_t)secs, 5, false, ' ') -
 				    l->secs_digits);
 	}
 	usecs = (uint32_t)(rem / 1000);
 	memcpy(p, l->secs_digits, 24);
-	p += l->secs_len;
-	*p = '.';
-	memcpy(p + 1, rf_digit_pairs + 2 * (usecs / 10000), 2);
-	memcpy(p + 3, rf_digit_pairs + 2 * (usecs / 100 % 100), 2);
-	memcpy(p + 5, rf_digit_pairs + 2 * (usecs % 100), 2);
-	memcpy(p + 7, ": ", 2);
-	return p + 9;
+	return rf_put_usecs(p + l->secs_len, usecs);
+}
+
+/* the comm and pid/tid columns, kept for the next sample when they fit */
+static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
+		     const char *comm, size_t comm_len)
+{
+	unsigned int f = l->fields;
+	char *start = p;
+
+	if (f & RAWFRAG_LINE_COMM)
+		p = rf_put_comm(p, comm ? comm : "", comm_len, true);
+	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
+		p = rf_put_num(p, (int32_t)smp->pid, 5, false, ' ');
+		*p++ = '/';
+		p = rf_put_num(p, (int32_t)smp->tid, 5, true, ' ');
+		*p++ = ' ';
+	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
+		p = rf_put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
+			    ' ');
+		*p++ = ' ';
+	}
+	l->who_len = 0;
+	if (comm_len <= sizeof(l->who_comm) && p - start <= WHO_TEXT) {
+		l->who_pid = (int32_t)smp->pid;
+		l->who_tid = (int32_t)smp->tid;
+		l->who_comm_len = (uint32_t)comm_len;
+		if (comm_len)
+			memcpy(l->who_comm, comm, comm_len);
+		memcpy(l->who_text, start, (size_t)(p - start));
+		l->who_len = (uint32_t)(p - start);
+	}
+	return p;
 }
 
 void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample *smp,
@@ -172,23 +157,18 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	p = rf_out_room(o, HEAD_ROOM + comm_len + event_len);
 	if (!p)
 		return;
-	if (f & RAWFRAG_LINE_COMM)
-		p = put_comm(p, comm ? comm : "", comm_len);
-	if ((f & RAWFRAG_LINE_PID) && (f & RAWFRAG_LINE_TID)) {
-		p = put_num(p, (int32_t)smp->pid, 5, false, ' ');
-		*p++ = '/';
-		p = put_num(p, (int32_t)smp->tid, 5, true, ' ');
-		*p++ = ' ';
-	} else if (f & (RAWFRAG_LINE_PID | RAWFRAG_LINE_TID)) {
-		p = put_num(p, (int32_t)(f & RAWFRAG_LINE_PID ? smp->pid : smp->tid), 5, false,
-			    ' ');
-		*p++ = ' ';
+	if (l->who_len && (int32_t)smp->pid == l->who_pid && (int32_t)smp->tid == l->who_tid &&
+	    comm_len == l->who_comm_len && rf_eq_small(comm, l->who_comm, comm_len)) {
+		memcpy(p, l->who_text, WHO_TEXT);
+		p += l->who_len;
+	} else {
+		p = put_who(l, p, smp, comm, comm_len);
 	}
 	if (f & RAWFRAG_LINE_CPU)
 		p = put_cpu(p, smp->cpu);
 	if (f & RAWFRAG_LINE_TIME)
 		p = put_time(l, p, smp->time);
-	copy_small(p, event, event_len);
+	rf_copy_small(p, event, event_len);
 	p += event_len;
 	o->len = (size_t)(p - o->buf);
 }
@@ -212,23 +192,62 @@ static char *json_time(struct rawfrag_line *l, char *p, uint64_t t)
 	}
 	memcpy(p, l->time_hi_digits, 16);
 	p += l->time_hi_len;
-	for (int i = 3; i >= 0; i--, lo /= 100)
-		memcpy(p + 2 * i, rf_digit_pairs + 2 * (lo % 100), 2);
+	rf_put8(p, lo);
 	return p + 8;
 }
 
 #define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+/*
+ * ',"pid":..,"tid":..,"comm":"..."': written again from jwho_text while the
+ * ids and comm repeat (a task's samples come in runs), else put and kept. tid
+ * is written again even when it is the pid: copying the pid's digits back was
+ * a load over the stores just made, which stalls.
+ */
+static void json_who(struct rawfrag_line *l, const struct rawfrag_sample *smp, const char *comm,
+		     size_t comm_len)
+{
+	struct rawfrag_out *o = l->o;
+	char *p = rf_out_room(o, JWHO_TEXT + 64), *start = p;
+	size_t n;
+
+	if (!p)
+		return;
+	if (l->jwho_len && (int32_t)smp->pid == l->jwho_pid && (int32_t)smp->tid == l->jwho_tid &&
+	    comm_len == l->jwho_comm_len && rf_eq_small(comm, l->jwho_comm, comm_len)) {
+		memcpy(p, l->jwho_text, JWHO_TEXT);
+		o->len = (size_t)(p + l->jwho_len - o->buf);
+		return;
+	}
+	p = rf_put_s64(PUT(p, ",\"pid\":"), (int32_t)smp->pid);
+	p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
+	p = PUT(p, ",\"comm\":");
+	o->len = (size_t)(p - o->buf);
+	rawfrag_out__json_str(o, comm, comm_len);
+	l->jwho_len = 0;
+	/* kept when the out did not flush in between (it had the room) and it fits */
+	n = o->len - (size_t)(start - o->buf);
+	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(l->jwho_comm))
+		return;
+	memcpy(l->jwho_text, start, n);
+	l->jwho_len = (uint32_t)n;
+	l->jwho_pid = (int32_t)smp->pid;
+	l->jwho_tid = (int32_t)smp->tid;
+	l->jwho_comm_len = (uint32_t)comm_len;
+	if (comm_len)
+		memcpy(l->jwho_comm, comm, comm_len);
+}
 
 void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t prefix_len,
 			     const struct rawfrag_sample *smp, const char *comm, size_t comm_len)
 {
 	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = l->o;
-	char *p = rf_out_room(o, HEAD_ROOM + prefix_len), *digits;
+	char *p = rf_out_room(o, HEAD_ROOM + prefix_len);
 
 	if (!p)
 		return;
-	copy_small(p, prefix, prefix_len);
+	rf_copy_small(p, prefix, prefix_len);
 	p += prefix_len;
 	if (st & PERF_SAMPLE_TIME)
 		p = json_time(l, p, smp->time);
@@ -243,27 +262,15 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 		o->len = (size_t)(p - o->buf);
 		return;
 	}
-	digits = PUT(p, ",\"pid\":");
-	p = rf_put_s64(digits, (int32_t)smp->pid);
-	if (smp->tid == smp->pid) {
-		/* a process's main thread: the same digits again (at most 11) */
-		size_t n = (size_t)(p - digits);
-
-		p = PUT(p, ",\"tid\":");
-		memcpy(p, digits, 16);
-		p += n;
-	} else {
-		p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
-	}
-	p = PUT(p, ",\"comm\":");
 	o->len = (size_t)(p - o->buf);
-	rawfrag_out__json_str(o, comm ? comm : "", comm ? comm_len : 0);
+	json_who(l, smp, comm ? comm : "", comm ? comm_len : 0);
 }
 
 void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
 {
 	struct rawfrag_out *o = l->o;
-	char *p = rf_out_room(o, HEAD_ROOM);
+	char *p = rf_out_room(o, HEAD_ROOM), *start = p;
+	struct line_raw *kept;
 	bool zero = true;
 
 	if (!p)
@@ -273,10 +280,17 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 		o->len = (size_t)(p - o->buf);
 		return;
 	}
-	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
-	if (len >= 0 && (uint64_t)len <= raw->size) {
+	if (len >= 0 && (uint64_t)len <= raw->size)
 		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
 			zero &= !raw->data[i];
+	kept = &l->raw[(raw->size >> 2) % RAW_KEPT];
+	if (kept->text_len && raw->size == kept->size && len == kept->len && zero == kept->zero) {
+		memcpy(p, kept->text, RAW_TEXT);
+		o->len = (size_t)(p + kept->text_len - o->buf);
+		return;
+	}
+	p = rf_put_u64(PUT(p, ",\"raw\":{\"size\":"), raw->size);
+	if (len >= 0 && (uint64_t)len <= raw->size) {
 		p = rf_put_u64(PUT(p, ",\"len\":"), (uint64_t)len);
 		p = rf_put_u64(PUT(p, ",\"pad\":"), raw->size - (uint64_t)len);
 		p = zero ? PUT(p, ",\"pad_zero\":true}") : PUT(p, ",\"pad_zero\":false}");
@@ -285,4 +299,12 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 	}
 	p = PUT(p, ",\"fields\":{");
 	o->len = (size_t)(p - o->buf);
+	kept->text_len = 0;
+	if (p - start <= RAW_TEXT) {
+		memcpy(kept->text, start, (size_t)(p - start));
+		kept->text_len = (uint32_t)(p - start);
+		kept->size = raw->size;
+		kept->len = len;
+		kept->zero = zero;
+	}
 }

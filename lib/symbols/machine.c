@@ -641,11 +641,14 @@ static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all)
 	uint64_t delta = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < all->nr_syms && m->ref_text; i++)
-		if (!strcmp(rf_dso__sym_name(all, &all->syms[i]), "_text")) {
+	for (size_t i = 0; i < all->nr_syms && m->ref_text; i++) {
+		const char *n = rf_dso__sym_name(all, &all->syms[i]);
+
+		if (n[0] == '_' && n[1] == 't' && !strcmp(n, "_text")) {
 			delta = all->syms[i].start - m->ref_text;
 			break;
 		}
+	}
 	for (size_t i = 0; i < all->nr_syms && !ret; i++) {
 		const struct rf_sym *s = &all->syms[i];
 		const char *n = rf_dso__sym_name(all, s), *tab = strchr(n, '\t');
@@ -659,7 +662,8 @@ static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all)
 					      (size_t)(tab - n));
 			continue;
 		}
-		if (!strcmp(n, "__entry_SYSCALL_64_trampoline"))
+		/* the first bytes first: a libc call per kernel symbol showed in a profile */
+		if (n[0] == '_' && n[1] == '_' && !strcmp(n, "__entry_SYSCALL_64_trampoline"))
 			continue; /* perf drops it */
 		ret = rf_dso__add_sym(d, s->start - delta, s->end - s->start, s->bind, n, strlen(n));
 	}

@@ -592,6 +592,80 @@ static void test_checker_event(void **state)
 	close_session(&o, path);
 }
 
+/*
+ * A file of several reader windows (16 MiB) in time order: records queued
+ * across the window remaps (the second half has no round marker: everything
+ * stays queued to the end) and while the reader drops the pages behind it
+ * (the first half, flushed by rounds). Each payload carries its index and a
+ * pattern of it: a queued record that pointed into memory gone shows as a
+ * wrong byte or a crash.
+ */
+#define BIG_RAW 1020 /* + its u32 size: 1024, a sample of 1064 bytes */
+#define BIG_N 40000 /* 42 MB */
+
+struct big {
+	struct rawfrag_tool tool;
+	uint64_t nr, last_time, bad;
+};
+
+static int on_big(struct rawfrag_tool *tool, struct rawfrag_session *s,
+		  const struct rawfrag_event *ev)
+{
+	struct big *b = (struct big *)tool;
+	const struct rawfrag_sample *smp = ev->sample;
+	uint32_t i;
+
+	if (smp->raw_size != BIG_RAW || smp->time < b->last_time) {
+		b->bad++;
+		return 0;
+	}
+	b->last_time = smp->time;
+	memcpy(&i, smp->raw_data, 4);
+	for (uint32_t k = 4; k < BIG_RAW; k++)
+		if (((const uint8_t *)smp->raw_data)[k] != (uint8_t)(i * 7 + k))
+			b->bad++;
+	b->nr++;
+	return 0;
+}
+
+static void test_big_windows(void **state)
+{
+	const char *path = fx_tmpfile("test_session_big");
+	struct perf_event_attr a;
+	uint64_t id = 11;
+	struct rawfrag_writer *w;
+	struct rawfrag_err err;
+	struct big b = { .tool = { .sz = sizeof(b.tool), .sample = on_big, .ordered = true } };
+	static uint8_t raw[BIG_RAW];
+	struct open o;
+
+	init_attr(&a, PERF_COUNT_SW_CPU_CLOCK);
+	w = rawfrag_writer__new(path, NULL, &err);
+	assert_non_null(w);
+	assert_int_equal(rawfrag_writer__add_evsel(w, &a, "a", &id, 1), 0);
+	assert_int_equal(rawfrag_writer__start(w), 0);
+	for (uint32_t i = 0; i < BIG_N; i++) {
+		/* odd ones come a little late: the queue has to reorder them */
+		struct rawfrag_sample smp = { .identifier = id, .id = id, .pid = 100, .tid = 100,
+					      .time = 1000 + 10ULL * i - (i % 2 ? 15 : 0),
+					      .raw_size = BIG_RAW, .raw_data = raw };
+
+		memcpy(raw, &i, 4);
+		for (uint32_t k = 4; k < BIG_RAW; k++)
+			raw[k] = (uint8_t)(i * 7 + k);
+		assert_int_equal(rawfrag_writer__write_sample(w, 0, &smp, 0), 0);
+		if (i < BIG_N / 2 && i % 100 == 99)
+			assert_int_equal(rawfrag_writer__finished_round(w), 0);
+	}
+	assert_int_equal(rawfrag_writer__finish(w), 0);
+	rawfrag_writer__delete(w);
+	open_session(&o, path);
+	assert_int_equal(rawfrag_session__process(o.s, &b.tool, &err), 0);
+	assert_int_equal(b.nr, BIG_N);
+	assert_int_equal(b.bad, 0);
+	close_session(&o, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -602,6 +676,7 @@ int main(void)
 		cmocka_unit_test(test_describes),  cmocka_unit_test(test_tool_size),
 		cmocka_unit_test(test_truncated),  cmocka_unit_test(test_checker_event),
 		cmocka_unit_test(test_next),	   cmocka_unit_test(test_next_error),
+		cmocka_unit_test(test_big_windows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

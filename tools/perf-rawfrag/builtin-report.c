@@ -994,6 +994,7 @@ fail:
 	rf_print_err("report", r->input, &err);
 out:
 	rawfrag_line__delete(r->line);
+	rs_ctx__fini(&r->rs);
 	rawfrag_machine__delete(r->rs.m);
 	rawfrag_callchain__delete(r->rs.cc);
 	rawfrag_emit__delete(r->em);

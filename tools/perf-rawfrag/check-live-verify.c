@@ -139,11 +139,18 @@ static const unsigned char *tamper(struct live *L, struct live_ring *lr, const u
 		return rec; /* no pad to damage: wait for one with pad */
 	if (L->tamper == TAMPER_SHIFT && sum < 2)
 		return rec;
+	if (L->tamper == TAMPER_SIZE && *len + 8 > 0xffff)
+		return rec; /* header.size could not say it */
 	memcpy(buf, rec, *len);
 	switch (L->tamper) {
 	case TAMPER_SIZE:
+		/* framed and 8 bytes longer: only the size rule can catch it */
 		raw_size += 8;
 		memcpy(buf + RAW_OFF - 4, &raw_size, 4);
+		memset(buf + *len, 0, 8);
+		*len += 8;
+		buf[6] = (unsigned char)*len;
+		buf[7] = (unsigned char)(*len >> 8);
 		break;
 	case TAMPER_SHIFT: {
 		/* the second fragment (or the only one's tail) one byte early */

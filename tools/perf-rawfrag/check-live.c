@@ -132,10 +132,11 @@ static int start_writer(struct live *L)
 	return err;
 }
 
-static int tp_id(void)
+/* the tracepoint's id, or -errno with the reason in msg */
+static int tp_id(char *msg, size_t msglen)
 {
-	char msg[256], path[512];
-	const char *tf = tracefs__path(msg, sizeof(msg));
+	const char *tf = tracefs__path(msg, msglen);
+	char path[384];
 	FILE *f;
 	int id = -1;
 
@@ -143,17 +144,47 @@ static int tp_id(void)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/events/sched/sched_process_exec/id", tf);
 	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fscanf(f, "%d", &id) != 1)
+	if (!f) {
+		id = -errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(-id));
+		return id;
+	}
+	if (fscanf(f, "%d", &id) != 1) {
 		id = -EINVAL;
+		snprintf(msg, msglen, "%s: no id", path);
+	}
 	fclose(f);
 	return id;
+}
+
+/*
+ * live_rx (a BTF tracepoint) only tells linear from paged skbs: without BTF
+ * or tracing rights the other programs load without it.
+ */
+static int load_progs(struct live *L)
+{
+	int err;
+
+	for (int with_rx = 1; with_rx >= 0; with_rx--) {
+		L->skel = livecheck_bpf__open();
+		if (!L->skel)
+			return -errno;
+		bpf_program__set_autoload(L->skel->progs.live_rx, with_rx);
+		err = livecheck_bpf__load(L->skel);
+		if (!err) {
+			L->have_rx = with_rx;
+			return 0;
+		}
+		livecheck_bpf__destroy(L->skel);
+		L->skel = NULL;
+	}
+	return err;
 }
 
 static int setup(struct live *L)
 {
 	static const unsigned int pages[3] = { LIVE_PAGES_MAIN, LIVE_PAGES_WRAP, LIVE_PAGES_BIG };
+	char msg[640] = "";
 	uint32_t k = 0;
 	int err;
 
@@ -169,9 +200,9 @@ static int setup(struct live *L)
 		return live_err("pinning to a cpu", err);
 	libbpf_verbose = L->o.verbose;
 	libbpf_set_print(live_libbpf_print);
-	L->skel = livecheck_bpf__open_and_load();
-	if (!L->skel)
-		return live_err("loading the BPF programs (root or CAP_BPF+CAP_PERFMON needed)", -errno);
+	err = load_progs(L);
+	if (err)
+		return live_err("loading the BPF programs (root or CAP_BPF+CAP_PERFMON needed)", err);
 	if (bpf_map_update_elem(bpf_map__fd(L->skel->maps.meta), &k, L->meta_pat, BPF_ANY))
 		return live_err("filling the meta map", -errno);
 	if (L->o.output && open_writer(L))
@@ -181,12 +212,14 @@ static int setup(struct live *L)
 		if (err)
 			return live_err("perf_event_open(bpf-output)", err);
 	}
-	L->tp_id = tp_id();
+	L->tp_id = tp_id(msg, sizeof(msg));
 	L->tp.fd = -1;
-	if (L->tp_id > 0 && !live_ring__open(L, &L->tp, true, 0, L->bo[0].fd))
+	err = L->tp_id > 0 ? live_ring__open(L, &L->tp, true, 0, L->bo[0].fd) : L->tp_id;
+	if (!err)
 		L->have_tp = true;
 	else
-		live_missing(L, "tracepoint sched:sched_process_exec (no tracefs or no permission)");
+		live_missing(L, "exec-path (tracepoint sched:sched_process_exec): %s",
+			     L->tp_id > 0 ? strerror(-err) : msg);
 	if (L->w && start_writer(L))
 		return live_err("writing the output file header", -EIO);
 	for (int i = 0; i < 3; i++) {

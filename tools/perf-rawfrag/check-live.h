@@ -68,13 +68,14 @@ struct live {
 	struct live_ring tp;
 	int tp_id;
 	bool have_tp;
+	bool have_rx; /* live_rx loaded: skb-paged can tell linear from paged */
 	struct rawfrag_writer *w;
 	unsigned char *meta_pat, *pkt_pat, *exp, *tbuf;
 	struct live_case *cur;
 	struct live_expect want;
 	int got; /* samples matched for the send in flight */
 	int last_hsize; /* header.size of the last sample (big case) */
-	char missing[12][200];
+	char missing[12][320];
 	int nr_missing;
 };
 

@@ -7,11 +7,13 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <linux/perf_event.h>
 
 #include "internal/out.h"
+#include "internal/put.h"
 #include "report-sym.h"
 
 unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chain)
@@ -54,32 +56,19 @@ unsigned int rs_available(const struct perf_event_attr *a)
 	return f;
 }
 
-/* printf was most of the time per frame: hex and names are put by hand */
-static int hex_len(uint64_t v)
-{
-	return v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-}
-
-static char *put_hex(char *p, uint64_t v, int n)
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (int i = n - 1; i >= 0; i--, v >>= 4)
-		p[i] = digits[v & 15];
-	return p + n;
-}
+/*
+ * printf was most of the time per frame: the columns are put with the
+ * library's writers for perf script's formats (internal/put.h), as the line
+ * heads are.
+ */
 
 /* "%16lx" */
 static void out_hex16(struct rawfrag_out *o, uint64_t v)
 {
-	char buf[16];
-	int n = hex_len(v);
+	char *p = rf_out_room(o, 24);
 
-	memset(buf, ' ', 16);
-	put_hex(buf + (n < 16 ? 16 - n : 0), v, n);
-	if (n > 16)
-		put_hex(buf, v, 16); /* not reached: 16 digits hold 64 bits */
-	rf_out_write(o, buf, 16);
+	if (p)
+		o->len = (size_t)(rf_put_hex16(p, v) - o->buf);
 }
 
 static void out_str(struct rawfrag_out *o, const char *s)
@@ -87,58 +76,40 @@ static void out_str(struct rawfrag_out *o, const char *s)
 	rf_out_write(o, s, strlen(s));
 }
 
-/* printf's "%*d" / "%-*d" */
-static void out_int(struct rawfrag_out *o, int64_t v, int width, bool left)
-{
-	char buf[24], *p = buf + sizeof(buf);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	int n;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	n = (int)(buf + sizeof(buf) - p);
-	for (int i = n; !left && i < width; i++)
-		rf_out_putc(o, ' ');
-	rf_out_write(o, p, (size_t)n);
-	for (int i = n; left && i < width; i++)
-		rf_out_putc(o, ' ');
-}
-
 void rs_text_comm(struct rawfrag_out *o, const char *comm, int len, bool pad)
 {
-	for (int i = len; pad && i < 16; i++)
-		rf_out_putc(o, ' ');
-	rf_out_write(o, comm, (size_t)len);
-	rf_out_putc(o, ' ');
+	char *p = rf_out_room(o, (size_t)len + 24);
+
+	if (p)
+		o->len = (size_t)(rf_put_comm(p, comm, (size_t)len, pad) - o->buf);
 }
 
 void rs_text_pid_tid(struct rawfrag_out *o, unsigned int f, int32_t pid, int32_t tid)
 {
+	char *p = rf_out_room(o, 48);
+
+	if (!p)
+		return;
 	if ((f & F_PID) && (f & F_TID)) {
-		out_int(o, pid, 5, false);
-		rf_out_putc(o, '/');
-		out_int(o, tid, 5, true);
+		p = rf_put_num(p, pid, 5, false, ' ');
+		*p++ = '/';
+		p = rf_put_num(p, tid, 5, true, ' ');
 	} else {
-		out_int(o, f & F_PID ? pid : tid, 5, false);
+		p = rf_put_num(p, f & F_PID ? pid : tid, 5, false, ' ');
 	}
-	rf_out_putc(o, ' ');
+	*p++ = ' ';
+	o->len = (size_t)(p - o->buf);
 }
 
 void rs_text_time(struct rawfrag_out *o, uint64_t t)
 {
-	uint32_t us = (uint32_t)(t % 1000000000ULL / 1000);
-	char buf[8] = { '.' };
+	char *p = rf_out_room(o, 48);
 
-	out_int(o, (int64_t)(t / 1000000000ULL), 5, false);
-	for (int i = 6; i >= 1; i--, us /= 10)
-		buf[i] = (char)('0' + us % 10);
-	buf[7] = ':';
-	rf_out_write(o, buf, 8);
-	rf_out_putc(o, ' ');
+	if (!p)
+		return;
+	p = rf_put_num(p, (int64_t)(t / 1000000000ULL), 5, false, ' ');
+	p = rf_put_usecs(p, (uint32_t)(t % 1000000000ULL / 1000));
+	o->len = (size_t)(p - o->buf);
 }
 
 /* " sym+0xoff (dso)" / " [unknown]" / " name+0xoff (inlined)" as the fields ask */
@@ -151,10 +122,12 @@ static void put_sym(struct rawfrag_out *o, unsigned int f, const struct rawfrag_
 			rf_out_putc(o, ' ');
 			out_str(o, fr->sym);
 			if (f & F_SYMOFF) {
-				char buf[20] = "+0x";
+				char *p = rf_out_room(o, 24);
 
-				rf_out_write(o, buf, (size_t)(put_hex(buf + 3, fr->symoff,
-								      hex_len(fr->symoff)) - buf));
+				if (p) {
+					memcpy(p, "+0x", 3);
+					o->len = (size_t)(rf_put_hex(p + 3, fr->symoff) - o->buf);
+				}
 			}
 		}
 	}
@@ -301,6 +274,52 @@ static void json_regs(struct rs_ctx *c, struct rawfrag_out *o, const char *key, 
 	rf_out_putc(o, '}');
 }
 
+void rs_ctx__fini(struct rs_ctx *c)
+{
+	free(c->fjson);
+	c->fjson = NULL;
+	rawfrag_out__delete(c->fmem);
+	c->fmem = NULL;
+}
+
+/* json_frame() of the sample's ip, from fjson when it holds the same frame */
+static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_frame *fr)
+{
+	struct rs_frame_json *e;
+	const char *text;
+	size_t len;
+
+	if (!c->fjson && !(c->fjson = calloc(RS_FRAME_CACHE, sizeof(*c->fjson))))
+		goto plain;
+	if (!c->fmem && !(c->fmem = rawfrag_out__new(-1)))
+		goto plain;
+	e = &c->fjson[(fr->ip ^ fr->ip >> 6 ^ fr->ip >> 12) % RS_FRAME_CACHE];
+	if (e->len && e->ip == fr->ip && e->sym == fr->sym && e->dso == fr->dso &&
+	    e->symoff == fr->symoff && e->inlined == fr->inlined) {
+		rf_out_write(o, e->text, e->len);
+		return;
+	}
+	rawfrag_out__reset(c->fmem);
+	json_frame(c->fmem, fr, false);
+	text = rawfrag_out__mem(c->fmem, &len);
+	if (rawfrag_out__error(c->fmem))
+		goto plain;
+	rf_out_write(o, text, len);
+	e->len = 0;
+	if (len > RS_FRAME_TEXT)
+		return;
+	memcpy(e->text, text, len);
+	e->len = (uint16_t)len;
+	e->ip = fr->ip;
+	e->sym = fr->sym;
+	e->dso = fr->dso;
+	e->symoff = fr->symoff;
+	e->inlined = fr->inlined;
+	return;
+plain:
+	json_frame(o, fr, false);
+}
+
 void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sample *s,
 	     const struct perf_event_attr *a)
 {
@@ -313,7 +332,7 @@ void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sampl
 		rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
 					 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
 		fr.ip = s->ip;
-		json_frame(o, &fr, false);
+		json_ip(c, o, &fr);
 	}
 	if (st & PERF_SAMPLE_ADDR) {
 		PUTS(o, ",\"addr\":\"");

@@ -19,6 +19,22 @@ enum {
 #define F_DEFAULT (F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE)
 #define F_SYMS (F_IP | F_SYM | F_SYMOFF | F_DSO)
 
+/*
+ * A sample's JSON ip/sym/symoff/dso members as last written for its ip: a
+ * tracepoint file's samples come from a handful of ips, and writing the names
+ * (escaped) again was a tenth of a JSON line. Valid while the lookup gives the
+ * same symbol, offset and DSO: names stay where they are for the machine's life.
+ */
+#define RS_FRAME_CACHE 64
+#define RS_FRAME_TEXT 176
+struct rs_frame_json {
+	uint64_t ip, symoff;
+	const char *sym, *dso;
+	uint16_t len; /* 0: empty */
+	bool inlined;
+	char text[RS_FRAME_TEXT];
+};
+
 struct rs_ctx {
 	struct rawfrag_machine *m;
 	struct rawfrag_callchain *cc;
@@ -26,7 +42,12 @@ struct rs_ctx {
 	const char *arch;
 	bool hide_cg, ns;
 	uint32_t max_stack;
+	struct rs_frame_json *fjson; /* RS_FRAME_CACHE entries, made at first use */
+	struct rawfrag_out *fmem; /* a frame's members written apart for fjson */
 };
+
+/* frees what the ctx made for itself (not m, cc, env) */
+void rs_ctx__fini(struct rs_ctx *c);
 
 /* perf script's default columns for an evsel (-F not given) */
 unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chain);

@@ -66,10 +66,47 @@ static inline __attribute__((always_inline)) char *rf_dec_back(char *end, uint64
 	return end;
 }
 
+/*
+ * v (< 10^8) as exactly 8 digits at p: two halves of four, each two pairs,
+ * so the divisions do not wait on each other as a pair-at-a-time loop does.
+ */
+static inline __attribute__((always_inline)) void rf_put8(char *p, uint32_t v)
+{
+	uint32_t a = v / 10000, b = v % 10000;
+
+	__builtin_memcpy(p, rf_digit_pairs + 2 * (a / 100), 2);
+	__builtin_memcpy(p + 2, rf_digit_pairs + 2 * (a % 100), 2);
+	__builtin_memcpy(p + 4, rf_digit_pairs + 2 * (b / 100), 2);
+	__builtin_memcpy(p + 6, rf_digit_pairs + 2 * (b % 100), 2);
+}
+
+/*
+ * The low 8 digits of a number of 9 and more (addresses and pointers printed
+ * in decimal, nanosecond times) at e - 8, and the part above them; out of
+ * line: the common numbers are short, and rf_put_u64 is inlined many times
+ * over (the tracepoint printer).
+ */
+static __attribute__((noinline, unused)) uint32_t rf_put_low8(char **e, uint64_t v)
+{
+	uint64_t hi = v / 100000000;
+
+	rf_put8(*e - 8, (uint32_t)(v - hi * 100000000));
+	*e -= 8;
+	if (hi >= 100000000) {
+		uint64_t hh = hi / 100000000;
+
+		rf_put8(*e - 8, (uint32_t)(hi - hh * 100000000));
+		*e -= 8;
+		hi = hh;
+	}
+	return (uint32_t)hi;
+}
+
 /* v in decimal at p (room for 20 bytes); returns the end */
 static inline __attribute__((always_inline)) char *rf_put_u64(char *p, uint64_t v)
 {
 	unsigned int n;
+	uint32_t w;
 	char *e;
 
 	/* flags, small counts and zeros are most fields */
@@ -77,24 +114,21 @@ static inline __attribute__((always_inline)) char *rf_put_u64(char *p, uint64_t 
 		*p = (char)('0' + v);
 		return p + 1;
 	}
-	/*
-	 * Two digits per step on the 64-bit value: smaller code than
-	 * rf_dec_back(), which matters where this is inlined many times over
-	 * (the tracepoint printer); fields are rarely longer than 8 digits.
-	 */
+	/* two digits per step on 32 bits for the top 8 digits */
 	n = rf_ndigits(v);
 	e = p + n;
-	while (v >= 100) {
-		unsigned int r = (unsigned int)(v % 100);
+	w = v < 100000000 ? (uint32_t)v : rf_put_low8(&e, v);
+	while (w >= 100) {
+		uint32_t r = w % 100;
 
-		v /= 100;
+		w /= 100;
 		e -= 2;
 		__builtin_memcpy(e, rf_digit_pairs + 2 * r, 2);
 	}
-	if (v >= 10)
-		__builtin_memcpy(e - 2, rf_digit_pairs + 2 * v, 2);
+	if (w >= 10)
+		__builtin_memcpy(e - 2, rf_digit_pairs + 2 * w, 2);
 	else
-		e[-1] = (char)('0' + v);
+		e[-1] = (char)('0' + w);
 	return p + n;
 }
 

@@ -41,6 +41,13 @@ __u32 mute; /* probing what test_run accepts: send nothing */
 __u32 linear; /* the linear part of the last skb or xdp frame */
 __s64 ret; /* the helper's return value */
 __u64 runs;
+__u32 rx_armed; /* user space is sending one datagram of the skb-paged case */
+__u32 rx_len, rx_data_len; /* the last skb lo received while armed: len, bytes in frags */
+
+/* only the two members read, relocated by CO-RE against the kernel's BTF */
+struct sk_buff {
+	unsigned int len, data_len;
+} __attribute__((preserve_access_index));
 
 static __always_inline int output(void *ctx, __u64 pktlen)
 {
@@ -100,4 +107,20 @@ int live_xdp(struct xdp_md *ctx)
 	linear = ctx->data_end - ctx->data;
 	output(ctx, bpf_xdp_get_buff_len(ctx));
 	return XDP_PASS;
+}
+
+/*
+ * The datagram as lo hands it to the stack (the same skb reaches the socket
+ * filter): data_len > 0 proves the skb-paged case drove a non-linear copy.
+ */
+SEC("tp_btf/netif_receive_skb")
+int live_rx(unsigned long long *ctx)
+{
+	struct sk_buff *skb = (void *)ctx[0];
+
+	if (!rx_armed)
+		return 0;
+	rx_len = skb->len;
+	rx_data_len = skb->data_len;
+	return 0;
 }
