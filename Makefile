@@ -136,13 +136,13 @@ check-layers:
 $(O)/%.bpf.o: %.bpf.c $(wildcard tools/perf-rawfrag/bpf/*.bpf.h)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
+	$(Q)$(CLANG) -g -O2 -MMD -MP -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
 		-Ilib/include -c $< -o $@
 # the same without BTF (no -g): programs that cannot be traced with fentry/fexit
 $(O)/tests/bpf/%.nobtf.o: tests/bpf/%.bpf.c
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
+	$(Q)$(CLANG) -O2 -MMD -MP -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
 		-c $< -o $@
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GEN,$@)
@@ -154,10 +154,16 @@ $(TOOL): $(TOOL_OBJS) $(LIB_A)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS_COMMON) -o $@ $(TOOL_OBJS) $(TOOL_LIBS)
 
-$(DLFILTER): $(PLUGIN_SRCS) $(LIB_OBJS)
+# one object per source (each with the list of headers it includes)
+DL_OBJS := $(patsubst %.c,$(O)/plugins/obj/%.o,$(PLUGIN_SRCS))
+$(O)/plugins/obj/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -c $< -o $@
+$(DLFILTER): $(DL_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -fPIC -shared $(LDFLAGS_COMMON) -o $@ $(PLUGIN_SRCS) $(LIB_OBJS) $(PKG_LIBS)
+	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -o $@ $(DL_OBJS) $(LIB_OBJS) $(PKG_LIBS)
 
 # what several unit tests build their input from (tests/unit/fixture.h)
 UNIT_FIXTURE := $(O)/tests/unit/fixture.o
@@ -181,19 +187,23 @@ $(O)/tests/test_cbpf_xlate: tests/unit/test_cbpf_xlate.c $(CBPF_TEST_OBJS) $(LIB
 	$(Q)$(CC) $(CFLAGS_COMMON) -I. -Ilib $(LDFLAGS_COMMON) -o $@ $< $(CBPF_TEST_OBJS) $(LIB_A) \
 		$(PKG_LIBS) $(PCAP_LIBS) -lcmocka
 
-# the fuzz harness with a replay main(), for the test suite (no libFuzzer needed)
-$(FUZZ_REPLAY): tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A)
+# the fuzz harness with a replay main(), for the test suite (no libFuzzer needed);
+# one object per source, so that each has its own list of the headers it includes
+FUZZ_OBJ := $(O)/tests/fuzz
+$(FUZZ_OBJ)/%.o: tests/fuzz/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ tests/fuzz/fuzz_rawfrag.c tests/fuzz/replay.c $(LIB_A) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib -c $< -o $@
+$(FUZZ_REPLAY): $(FUZZ_OBJ)/fuzz_rawfrag.o $(FUZZ_OBJ)/replay.o $(LIB_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS_COMMON) -o $@ $(FUZZ_OBJ)/fuzz_rawfrag.o $(FUZZ_OBJ)/replay.o $(LIB_A) $(PKG_LIBS)
 
 # the same over the command's output modes (tests/fuzz/fuzz_tool.c): the tool's
 # objects without its main()
 FUZZ_TOOL_REPLAY := $(O)/tests/fuzz-tool-replay
-$(FUZZ_TOOL_REPLAY): tests/fuzz/fuzz_tool.c tests/fuzz/replay.c $(filter-out %/perf-rawfrag.o,$(TOOL_OBJS)) $(LIB_A)
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ tests/fuzz/fuzz_tool.c tests/fuzz/replay.c \
+$(FUZZ_TOOL_REPLAY): $(FUZZ_OBJ)/fuzz_tool.o $(FUZZ_OBJ)/replay.o $(filter-out %/perf-rawfrag.o,$(TOOL_OBJS)) $(LIB_A)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS_COMMON) -o $@ $(FUZZ_OBJ)/fuzz_tool.o $(FUZZ_OBJ)/replay.o \
 		$(filter-out %/perf-rawfrag.o,$(TOOL_OBJS)) $(TOOL_LIBS)
 
 run: deps
@@ -264,7 +274,10 @@ endif
 clean:
 	$(Q)rm -rf build/out build/asan build/fuzz build/doc
 
-# Every object and every test program (unit tests, generators, the fuzz replay)
-# depends on each source and header it includes, e.g. tests/gen/ring-wrap.c on
-# tools/perf-rawfrag/ring.c: gcc -MMD writes those lists beside each output.
--include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_FIXTURE:.o=.d) $(O)/tests/unit/pcap_oracle.d $(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS) $(FUZZ_REPLAY)) $(DLFILTER:.so=.d)
+# Every object and every test program (unit tests, generators, the fuzz replays,
+# BPF objects) depends on each source and header it includes, e.g. tests/gen/ring-wrap.c
+# on tools/perf-rawfrag/ring.c, skbdump.bpf.c on rawfrag/skbdump.h: gcc and clang -MMD
+# write those lists beside each output.
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_FIXTURE:.o=.d) $(O)/tests/unit/pcap_oracle.d \
+	$(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS)) $(wildcard $(FUZZ_OBJ)/*.d) $(DL_OBJS:.o=.d) \
+	$(BPF_OBJS:.o=.d) $(TEST_BPF_OBJS:.o=.d)

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """make mutate: apply each mutant of tests/mutants.txt to a copy of the tree, build it,
 run the tests its "tests:" line names, and count the mutant killed when they fail.
-Prints one line per mutant and the mutation score; exits 1 when a mutant survives or
-no longer applies. Not part of `make test` (it builds the tree once per mutant).
+First the same tests run on the copy as it is (the baseline): a mutant whose tests
+already fail there proves nothing and is reported UNJUDGED, not killed.
+Prints one line per mutant (a killed one with the first check that failed) and the
+mutation score; exits 1 when a mutant survives, is unjudged or no longer applies.
+Not part of `make test` (it builds the tree once per mutant).
 
   scripts/mutate.py [ID...]     only these mutants
   RAWFRAG_TEST_LOCK=FILE        run each mutant's tests under flock FILE
@@ -48,6 +51,35 @@ def copy_tree(dst):
     os.symlink(os.path.join(TOP, 'build', 'deps'), os.path.join(dst, 'build', 'deps'))
 
 
+def build(tree, env):
+    b = subprocess.run(['make', '-s', 'all', 'build/out/tests/fuzz-replay'], cwd=tree,
+                       env=env, capture_output=True, text=True)
+    return b.returncode, b.stderr.strip().splitlines()[-1:]
+
+
+def run_tests(tree, env, patterns):
+    """tests/run.sh PATTERN...: (exit status, last line, the FAILED: lines)"""
+    cmd = ['bash', 'tests/run.sh'] + patterns
+    # shell tests share the kernel with other runs (BPF, tracefs): they queue on a
+    # lock; unit tests (test_*) do not need it
+    shell = any(not p.startswith('test_') for p in patterns)
+    if os.environ.get('RAWFRAG_TEST_LOCK') and shell:
+        cmd = ['flock', os.environ['RAWFRAG_TEST_LOCK']] + cmd
+    r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    lines = r.stdout.strip().splitlines()
+    return (r.returncode, lines[-1] if lines else '', [l for l in lines if l.startswith('FAILED: ')],
+            [l for l in lines if l.startswith('SKIPPED: ')])
+
+
+def failing_tests(failed):
+    """the test names of tests/run.sh's FAILED: lines ("FAILED: shell t20-check.sh: ...")"""
+    names = set()
+    for l in failed:
+        parts = l[len('FAILED: '):].split(': ')
+        names.add(parts[0])
+    return names
+
+
 def main():
     muts = parse(os.path.join(TOP, 'tests', 'mutants.txt'))
     if len(sys.argv) > 1:
@@ -60,6 +92,18 @@ def main():
     with tempfile.TemporaryDirectory(prefix='rawfrag-mutate.') as tmp:
         tree = os.path.join(tmp, 'tree')
         copy_tree(tree)
+        broken = set()
+        if os.environ.get('MUTATE_BASELINE', '1') != '0':
+            rc, err = build(tree, env)
+            if rc:
+                sys.exit('mutate: the unmutated tree does not build: %s' % err)
+            pats = sorted({p for m in muts for p in m['tests'].split()})
+            rc, last, failed, skipped = run_tests(tree, env, pats)
+            broken = failing_tests(failed) if rc else set()
+            print('%-16s %s%s' % ('baseline', last, ': ' + ', '.join(sorted(broken)) if broken else ''),
+                  flush=True)
+            for l in failed + skipped:
+                print('%-16s %s' % ('', l))
         for m in muts:
             path = os.path.join(tree, m['file'])
             orig = open(path).read()
@@ -71,22 +115,21 @@ def main():
             open(path, 'w').write(orig.replace(m['old'], m['new']))
             t0 = time.time()
             try:
-                b = subprocess.run(['make', '-s', 'all', 'build/out/tests/fuzz-replay'], cwd=tree,
-                                   env=env, capture_output=True, text=True)
-                if b.returncode:
-                    verdict = 'STILLBORN (does not build: %s)' % b.stderr.strip().splitlines()[-1:]
+                pats = m['tests'].split()
+                unfit = sorted(n for n in broken if any(p in n for p in pats))
+                rc, err = (0, '') if unfit else build(tree, env)
+                if unfit:
+                    verdict = 'UNJUDGED (fails unmutated: %s)' % ', '.join(unfit)
+                    bad.append(m['id'])
+                elif rc:
+                    verdict = 'STILLBORN (does not build: %s)' % err
                     bad.append(m['id'])
                 else:
-                    cmd = ['bash', 'tests/run.sh'] + m['tests'].split()
-                    # tests that share the kernel with other runs (BPF, tracefs) queue on a lock
-                    if os.environ.get('RAWFRAG_TEST_LOCK'):
-                        cmd = ['flock', os.environ['RAWFRAG_TEST_LOCK']] + cmd
-                    r = subprocess.run(cmd, cwd=tree,
-                                       env=env, capture_output=True, text=True)
-                    last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ''
-                    if r.returncode:
+                    rc, last, failed, _ = run_tests(tree, env, pats)
+                    if rc:
                         killed += 1
-                        verdict = 'killed (%s)' % last
+                        first = failed[0][len('FAILED: '):] if failed else '?'
+                        verdict = 'killed (%s; first: %s)' % (last, first[:90])
                     else:
                         verdict = 'SURVIVED (%s)' % last
                         bad.append(m['id'])

@@ -4,6 +4,7 @@
  * the library's writer, plus DIR/MANIFEST and DIR/PERF_SKIP.
  * rawfrag-gen -t OUT SYS:NAME...: write rawfrag_tracing_data__build()'s blob
  * for those events (host order) to OUT, for comparison with perf's.
+ * rawfrag-gen -p FILE [TRACEFS]: stale pad bytes (see write_pads()).
  *
  * MANIFEST has one line per fixture: "file expected-exit expected-error" where
  * expected-error is a substring of the error rawfrag-dump (and perf rawfrag
@@ -558,6 +559,127 @@ static int tracing_blob(const char *out, const char *const *events, int nr)
 	return 0;
 }
 
+/*
+ * Stale pad bytes for `check` on a file: sched:sched_process_exec as the kernel
+ * writes it (perf_trace_buf_alloc(): the entry is the struct trace_event_raw_*
+ * padded to its largest field's natural alignment, then the __data_loc string;
+ * raw_size rounded so that raw_size % 8 == 4, the alignment bytes after the
+ * string being the pad). A filename of n bytes with its NUL leaves a pad of
+ * (-n) mod 8: n = 7..1 give pads 1..7. For each pad length, one sample per pad
+ * byte with only that byte stale (0x5a), then one with the pad all zero.
+ * Prints what a checker must find, one line per sample:
+ *   stale OFFSET PAD POS raw+STALE_BYTE_OFFSET | clean OFFSET PAD
+ */
+struct exec_layout {
+	uint32_t entry, dloc, pid, old_pid;
+};
+
+static void exec_layout(const struct tp *t, struct exec_layout *l)
+{
+	unsigned int off, size, end = 0, align = 1;
+	char type[128];
+	const char *p;
+
+	memset(l, 0, sizeof(*l));
+	for (p = t->format; (p = strstr(p, "field:")); p++) {
+		const char *o = strstr(p, "offset:");
+		unsigned int a;
+
+		if (!o || sscanf(o, "offset:%u;\tsize:%u;", &off, &size) != 2)
+			continue;
+		snprintf(type, sizeof(type), "%.*s", (int)(o - p), p);
+		a = strstr(type, "__data_loc") ? 4 : strchr(type, '[') ? 1 : size;
+		if (a <= 8 && a > align)
+			align = a;
+		if (off + size > end)
+			end = off + size;
+		if (strstr(type, "__data_loc"))
+			l->dloc = off;
+		else if (strstr(type, " pid;"))
+			l->pid = off;
+		else if (strstr(type, " old_pid;"))
+			l->old_pid = off;
+	}
+	l->entry = (end + align - 1) & ~(align - 1);
+	if (!l->dloc || !l->pid || !l->old_pid)
+		die(t->name, "format without filename, pid, old_pid");
+}
+
+static int write_pads(const char *file)
+{
+	struct tp t = { .name = "sched:sched_process_exec" };
+	RAWFRAG_OPTS(rawfrag_writer_opts, wo);
+	struct exec_layout l;
+	struct perf_event_attr a;
+	struct rawfrag_sample s;
+	struct rawfrag_err err;
+	struct rawfrag_writer *w;
+	uint8_t raw[256], rec[512];
+	uint64_t at;
+	void *blob;
+	size_t len;
+	int k = 0, reclen;
+
+	load_tp(&t);
+	exec_layout(&t, &l);
+	w = rawfrag_writer__new(file, &wo, &err);
+	if (!w)
+		die(file, err.reason);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.size = sizeof(a);
+	a.config = t.id;
+	a.sample_period = 1;
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	if (rawfrag_writer__add_evsel(w, &a, t.name, (uint64_t[]){ 1000 }, 1) < 0)
+		wdie(w, file);
+	if (rawfrag_tracing_data__build(tracefs, &t.name, 1, false, &blob, &len, &err))
+		die(file, err.reason);
+	if (rawfrag_writer__set_tracing_data(w, blob, len) || rawfrag_writer__start(w))
+		wdie(w, file);
+	free(blob);
+	for (uint32_t pad = 1; pad <= 7; pad++) {
+		uint32_t n = 8 - pad, end = l.entry + n;
+
+		for (uint32_t pos = 0; pos <= pad; pos++) {
+			memset(raw, 0, sizeof(raw));
+			put_num(raw, t.id, 2, false);
+			put_num(raw + 4, GEN_TID, 4, false);
+			put_num(raw + l.dloc, n << 16 | l.entry, 4, false);
+			put_num(raw + l.pid, GEN_PID, 4, false);
+			put_num(raw + l.old_pid, GEN_PID, 4, false);
+			for (uint32_t i = 0; i + 1 < n; i++)
+				raw[l.entry + i] = 'a' + i;
+			if (pos < pad)
+				raw[end + pos] = 0x5a; /* pos == pad: the pad left zero */
+			memset(&s, 0, sizeof(s));
+			s.identifier = 1000;
+			s.pid = GEN_PID;
+			s.tid = GEN_TID;
+			s.time = 1000000000ULL + 1000ULL * k++;
+			s.raw_size = ((end + 4 + 7) & ~7U) - 4;
+			s.raw_data = raw;
+			reclen = rawfrag_sample__synthesize(&a, &s, PERF_RECORD_MISC_KERNEL, false,
+							    rec, sizeof(rec));
+			if (reclen < 0)
+				die(file, strerror(-reclen));
+			at = rawfrag_writer__bytes(w);
+			if (rawfrag_writer__write_record(w, rec, reclen))
+				wdie(w, file);
+			if (pos < pad)
+				printf("stale 0x%llx %u %u raw+0x%x\n", (unsigned long long)at, pad, pos,
+				       end + pos);
+			else
+				printf("clean 0x%llx %u\n", (unsigned long long)at, pad);
+		}
+	}
+	if (rawfrag_writer__finish(w))
+		wdie(w, file);
+	rawfrag_writer__delete(w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tp_opts o = { .bad_sample = -1 };
@@ -566,6 +688,11 @@ int main(int argc, char **argv)
 
 	if (argc >= 3 && !strcmp(argv[1], "-t"))
 		return tracing_blob(argv[2], (const char *const *)argv + 3, argc - 3);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "-p")) {
+		if (argc == 4)
+			tracefs = argv[3];
+		return write_pads(argv[2]);
+	}
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: rawfrag-gen DIR [TRACEFS]\n");
 		return 2;

@@ -65,8 +65,33 @@
 #include <string.h>
 
 #include <rawfrag/rawfrag.h>
-#include "internal/s390.h"
 #include "s390-kernel-sizes.h"
+
+/*
+ * The layouts are written here from the kernel (Linux 6.1), not taken from the
+ * library's internal/s390.h, so that the decoder is checked against them:
+ *  event numbers: PERF_EVENT_CPUM_SF, PERF_EVENT_CPUM_SF_DIAG, PERF_EVENT_CPUM_CF_DIAG
+ *    (arch/s390/include/asm/perf_event.h), PAI_CRYPTO_BASE, PAI_NNPA_BASE
+ *    (arch/s390/include/asm/pai.h);
+ *  CF_DIAG: cfdiag_getctrset() writes struct cf_ctrset_entry (def 0xfeef =
+ *    CF_DIAG_CTRSET_DEF, set, ctr, res1: 16 bits each) before each set's counters,
+ *    cfdiag_trailer() the 64-byte struct cf_trailer_entry (arch/s390/kernel/
+ *    perf_cpum_cf.c), sets in enum cpumf_ctr_set order;
+ *  PAI: paicrypt_copy() / paiext_copy() write struct pai_userdata { u16 num; u64
+ *    value; } __packed, 10 bytes per non-zero counter (perf_pai_crypto.c,
+ *    perf_pai_ext.c);
+ *  CPUM-SF: struct hws_basic_entry (32 bytes) and struct hws_diag_entry
+ *    (arch/s390/include/asm/cpu_mf.h), bit 0 the MSB of the first word.
+ */
+#define KS_EVENT_CPUM_SF      0xB0000
+#define KS_EVENT_CPUM_SF_DIAG 0xBD000
+#define KS_EVENT_CF_DIAG      0xBC000
+#define KS_PAI_CRYPTO_BASE    0x1000
+#define KS_PAI_NNPA_BASE      0x1800
+#define KS_CTRSET_DEF	      0xfeef
+#define KS_CF_TRAILER	      64
+#define KS_SF_BASIC_SIZE      32
+enum { KS_SET_BASIC, KS_SET_USER, KS_SET_CRYPTO, KS_SET_EXT, KS_SET_MT_DIAG, KS_SET_MAX };
 
 #define PMU_CF	       10
 #define PMU_SF	       11
@@ -142,7 +167,7 @@ static uint64_t cf_value(int k, unsigned int set, unsigned int i)
 static void put_set(struct buf *b, int k, unsigned int set, unsigned int claimed,
 		    unsigned int present)
 {
-	put(b, S390_CFDIAG_MAGIC, 2);
+	put(b, KS_CTRSET_DEF, 2);
 	put(b, set, 2);
 	put(b, claimed, 2);
 	put(b, 0, 2);
@@ -174,17 +199,17 @@ enum cf_fault { CF_SOUND, CF_BAD_MAGIC, CF_SHORT_SET, CF_NO_TRAILER };
 static void build_cfdiag(struct buf *b, int k, const struct machine *m, enum cf_fault fault)
 {
 	memset(b, 0, sizeof(*b));
-	for (unsigned int set = 0; set < S390_CTRSET_MAX; set++) {
+	for (unsigned int set = 0; set < KS_SET_MAX; set++) {
 		unsigned int n = kernel_ctrset_size(set, m->cfvn, m->csvn);
 		uint32_t at = b->len;
 
 		if (!n)
 			continue;
-		if (fault == CF_SHORT_SET && set == S390_CTRSET_CRYPTO)
+		if (fault == CF_SHORT_SET && set == KS_SET_CRYPTO)
 			put_set(b, k, set, n, 16);
 		else
 			put_set(b, k, set, n, n);
-		if (fault == CF_BAD_MAGIC && set == S390_CTRSET_EXT)
+		if (fault == CF_BAD_MAGIC && set == KS_SET_EXT)
 			b->d[at + 1] = 0xEE;
 	}
 	put_trailer(b, k, m);
@@ -219,7 +244,7 @@ static void build_sf(struct buf *b, int k, bool diag)
 	memset(b, 0, sizeof(*b));
 	put(b, diag ? 3 : 1, 8);
 	put(b, size, 4);
-	put(b, S390_SF_BASIC_SIZE, 2);
+	put(b, KS_SF_BASIC_SIZE, 2);
 	put(b, SF_DSDES, 2);
 	put(b, w0, 8);
 	put(b, 0x3ff80001000ULL + k, 8);
@@ -336,7 +361,7 @@ static int gen_cfdiag(const char *dir, const char *name, const struct machine *m
 	ret = gen_open_map(&g, dir, name, be, m, mappings);
 	if (ret)
 		return ret;
-	ret = gen_evsel(&g, PMU_CF_DIAG, S390_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 0);
+	ret = gen_evsel(&g, PMU_CF_DIAG, KS_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 0);
 	if (ret >= 0)
 		ret = start(&g);
 	for (int k = 0; !ret && k < nr; k++) {
@@ -355,8 +380,8 @@ static int gen_pai(const char *dir)
 	ret = gen_open(&g, dir, "s390-pai.data", true, &z16);
 	if (ret)
 		return ret;
-	c = gen_evsel(&g, PMU_PAI_CRYPTO, S390_PAI_CRYPTO_BASE, "pai_crypto/CRYPTO_ALL/", 101);
-	n = gen_evsel(&g, PMU_PAI_EXT, S390_PAI_NNPA_BASE, "pai_ext/NNPA_ALL/", 102);
+	c = gen_evsel(&g, PMU_PAI_CRYPTO, KS_PAI_CRYPTO_BASE, "pai_crypto/CRYPTO_ALL/", 101);
+	n = gen_evsel(&g, PMU_PAI_EXT, KS_PAI_NNPA_BASE, "pai_ext/NNPA_ALL/", 102);
 	ret = c < 0 ? c : n < 0 ? n : start(&g);
 	for (int k = 0; !ret && k < 2 * NR_SAMPLES; k++) {
 		/* alternate: crypto sample k/2, nnpa sample k/2 */
@@ -376,8 +401,8 @@ static int gen_sf(const char *dir)
 	ret = gen_open(&g, dir, "s390-sf.data", true, &z13);
 	if (ret)
 		return ret;
-	bi = gen_evsel(&g, PMU_SF, S390_EVENT_CPUM_SF, "cpum_sf/event=0xB0000/", 201);
-	di = gen_evsel(&g, PMU_SF, S390_EVENT_CPUM_SF_DIAG, "cpum_sf/event=0xBD000/", 202);
+	bi = gen_evsel(&g, PMU_SF, KS_EVENT_CPUM_SF, "cpum_sf/event=0xB0000/", 201);
+	di = gen_evsel(&g, PMU_SF, KS_EVENT_CPUM_SF_DIAG, "cpum_sf/event=0xBD000/", 202);
 	ret = bi < 0 ? bi : di < 0 ? di : start(&g);
 	for (int k = 0; !ret && k < 2 * NR_SAMPLES; k++) {
 		build_sf(&b, k, k & 1);
@@ -396,15 +421,15 @@ static int gen_corrupt(const char *dir)
 	ret = gen_open(&g, dir, "s390-corrupt.data", true, &z16);
 	if (ret)
 		return ret;
-	cf = gen_evsel(&g, PMU_CF_DIAG, S390_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 301);
-	pai = gen_evsel(&g, PMU_PAI_CRYPTO, S390_PAI_CRYPTO_BASE, "pai_crypto/CRYPTO_ALL/", 302);
-	sf = gen_evsel(&g, PMU_SF, S390_EVENT_CPUM_SF, "cpum_sf/event=0xB0000/", 303);
+	cf = gen_evsel(&g, PMU_CF_DIAG, KS_EVENT_CF_DIAG, "cpum_cf_diag/CF_DIAG/", 301);
+	pai = gen_evsel(&g, PMU_PAI_CRYPTO, KS_PAI_CRYPTO_BASE, "pai_crypto/CRYPTO_ALL/", 302);
+	sf = gen_evsel(&g, PMU_SF, KS_EVENT_CPUM_SF, "cpum_sf/event=0xB0000/", 303);
 	ret = cf < 0 ? cf : pai < 0 ? pai : sf < 0 ? sf : start(&g);
 	for (enum cf_fault f = CF_SOUND; !ret && f <= CF_NO_TRAILER; f++) {
 		build_cfdiag(&b, k++, &z16, f);
 		/* reserved flag bits 0 and 2 (from the LSB): what perf's LE reading shows */
 		if (f == CF_SOUND)
-			b.d[b.len - 4 - S390_CFDIAG_TRAILER + 7] |= 0x05;
+			b.d[b.len - 4 - KS_CF_TRAILER + 7] |= 0x05;
 		ret = gen_sample(&g, cf, 301, &b);
 	}
 	if (!ret) {

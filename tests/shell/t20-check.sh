@@ -4,7 +4,7 @@
 # raw_size spoilt (alignment, outside, wrapped), the generator's corrupt fixtures
 # (exit and message from its MANIFEST), bad options.
 source "$(dirname "$0")/lib.sh"
-t_plan 101
+t_plan 104
 
 # spoil.py FILE MODE N [SKIP]: change the first N samples (after SKIP) of a
 # single-event tracepoint file in place. The RAW offset comes from the attr's sample_type (no READ or
@@ -84,6 +84,24 @@ if [ -x "$GEN" ] && "$GEN" fx >/dev/null 2>&1; then
 	t_grep "fixture bad-id --force: kind in the table" "sample_parse \(error\): 1" "$T/out"
 else
 	t_skip "generator fixtures" "tests/rawfrag-gen not built"
+fi
+
+# --- every pad length 1..7 x every stale byte position, through check on a file:
+# the generator writes sched_process_exec samples as the kernel lays them out and
+# says where it put each stale byte
+if [ -x "$GEN" ] && ensure_tracefs && "$GEN" -p padall.data >padall.want 2>padall.err; then
+	"$RAWFRAG" check -v padall.data >padall.out 2>&1
+	rc=$?
+	want=$(awk '$1 == "stale" { print $2, $3, $5 }' padall.want | sort)
+	got=$(grep 'SAMPLE: .*pad_nonzero' padall.out | sed 's/^padall.data: offset \(0x[0-9a-f]*\): SAMPLE: sched:sched_process_exec: pad_nonzero (warning): 1 of \([1-7]\) pad bytes not zero (stale ring data), first at \(raw+0x[0-9a-f]*\) .*/\1 \2 \3/' | sort)
+	t_eq "pad 1..7 x each stale byte: every one found once, at its record and byte (exit 0)" \
+		"0|$want" "$rc|$got"
+	t_grep "pad 1..7: sample and warning counts" \
+		"^padall.data: $(grep -c . padall.want) samples, 0 errors, $(grep -c '^stale' padall.want) warnings$" padall.out
+	hist=$(awk '{ n[$3]++ } END { for (p = 1; p <= 7; p++) if (n[p]) printf "%s%d:%d", (p > 1 ? " " : ""), p, n[p] }' padall.want)
+	t_grep "pad 1..7: pad length histogram ($hist)" "pad bytes: +$hist$" padall.out
+else
+	t_skip_n 3 "pad 1..7 x each stale byte via check" "needs rawfrag-gen and tracefs: $(head -c 200 padall.err 2>/dev/null)"
 fi
 
 # --- real files from the running kernel

@@ -258,6 +258,7 @@ t_eq "-o: same lines as stdout" "$nperf" "$(wc -l <out.txt)"
 rc=${PIPESTATUS[0]}
 t_eq "| head -1: exit 0" 0 "$rc"
 # the same line perf script prints first, and no complaint about the closed pipe
-t_eq "| head -1: the first line, nothing on stderr" "$(head -1 out.txt)|" "$(cat head.txt)|$(cat err.txt)"
+t_eq "| head -1: the first line, nothing on stderr" "1|$(head -1 out.txt)|" \
+	"$(grep -c . head.txt)|$(cat head.txt)|$(cat err.txt)"
 t_run "write error (-o /dev/full): exit 2" 2 "$RAWFRAG" report -i tp.data -o /dev/full
 t_grep "write error named" "write error: No space left on device" "$T/err"

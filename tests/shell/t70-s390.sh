@@ -65,6 +65,8 @@ if [ $have_perf = 1 ]; then
 	python3 "$CMP" cfdiag "$T/s390-corrupt.perf" "$T/s390-corrupt.json" >"$T/cmp.out" 2>&1
 	t_grep "perf shows reserved bits as T/M, we decode clock_base+speed" \
 		"kernel bits \(MSB first\) 'TS   ', perf shows 'T M  '" "$T/cmp.out"
+else
+	t_skip "we decode clock_base+speed where perf shows T/M" "perf not installed"
 fi
 
 # a little-endian copy decodes exactly like the big-endian file (raw stays BE)
@@ -81,10 +83,11 @@ fi
 # counter names against perf's pmu-events JSON
 src=/usr/src/linux-source-6.1.tar.xz
 ev=$T/src/linux-source-6.1/tools/perf/pmu-events/arch/s390
+NAME_FILES=("s390-z16 $CPUID_Z16" "s390-z13 $CPUID_Z13" "s390-pai $CPUID_Z16" $GEN_CPUIDS)
 if [ -f "$src" ] && mkdir -p "$T/src" &&
 	tar -xJf "$src" -C "$T/src" --wildcards 'linux-source-6.1/tools/perf/pmu-events/arch/s390/*' 2>/dev/null; then
 	ours "$T/s390-pai.data"
-	for c in "s390-z16 $CPUID_Z16" "s390-z13 $CPUID_Z13" "s390-pai $CPUID_Z16" $GEN_CPUIDS; do
+	for c in "${NAME_FILES[@]}"; do
 		set -- ${c/:/ }
 		if python3 "$CMP" names "$ev" "$2" "$T/$1.json" >"$T/cmp.out" 2>&1; then
 			t_ok "$1: $(tail -1 "$T/cmp.out")"
@@ -93,7 +96,7 @@ if [ -f "$src" ] && mkdir -p "$T/src" &&
 		fi
 	done
 else
-	t_skip "counter names match perf's pmu-events" "$src not available"
+	t_skip_n ${#NAME_FILES[@]} "counter names match perf's pmu-events" "$src not available"
 fi
 
 # PAI and CPUM-SF: perf 6.1 does not decode them; the generator's values are the oracle
