@@ -19,6 +19,7 @@
 #define RAW_KEPT 8
 #define JWHO_TEXT 128 /* ',"pid":..,"tid":..,"comm":' (44) and a comm of 16 escaped */
 #define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
+#define WHO_SLOTS 64
 
 struct rawfrag_line {
 	struct rawfrag_out *o;
@@ -32,13 +33,16 @@ struct rawfrag_line {
 	int secs_len;
 	char secs_digits[32];
 	/*
-	 * text: the comm and pid/tid columns of the previous sample (a task's
-	 * samples come in runs): the same comm and ids give the same bytes.
+	 * text: the comm and pid/tid columns of recent tasks, by tid: the same
+	 * comm and ids give the same bytes. One slot per tid hash, not only the
+	 * previous sample's: time order interleaves the CPUs' tasks.
 	 */
-	int32_t who_pid, who_tid;
-	uint32_t who_comm_len, who_len; /* who_len 0: none kept */
-	char who_comm[16];
-	char who_text[WHO_TEXT];
+	struct line_who {
+		int32_t pid, tid;
+		uint32_t comm_len, len; /* len 0: none kept */
+		char comm[16];
+		char text[WHO_TEXT];
+	} who[WHO_SLOTS];
 	/* JSON: the raw objects last written, by raw size (sizes repeat per event) */
 	struct line_raw {
 		uint32_t size;
@@ -110,10 +114,16 @@ static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 	return rf_put_usecs(p + l->secs_len, usecs);
 }
 
-/* the comm and pid/tid columns, kept for the next sample when they fit */
+static inline struct line_who *who_slot(struct rawfrag_line *l, uint32_t tid)
+{
+	return &l->who[(tid * 2654435761u) >> 26];
+}
+
+/* the comm and pid/tid columns, kept for the task's next sample when they fit */
 static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
 		     const char *comm, size_t comm_len)
 {
+	struct line_who *w = who_slot(l, smp->tid);
 	unsigned int f = l->fields;
 	char *start = p;
 
@@ -129,15 +139,14 @@ static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sampl
 			    ' ');
 		*p++ = ' ';
 	}
-	l->who_len = 0;
-	if (comm_len <= sizeof(l->who_comm) && p - start <= WHO_TEXT) {
-		l->who_pid = (int32_t)smp->pid;
-		l->who_tid = (int32_t)smp->tid;
-		l->who_comm_len = (uint32_t)comm_len;
-		if (comm_len)
-			memcpy(l->who_comm, comm, comm_len);
-		memcpy(l->who_text, start, (size_t)(p - start));
-		l->who_len = (uint32_t)(p - start);
+	w->len = 0;
+	if (comm_len <= sizeof(w->comm) && p - start <= WHO_TEXT) {
+		w->pid = (int32_t)smp->pid;
+		w->tid = (int32_t)smp->tid;
+		w->comm_len = (uint32_t)comm_len;
+		rf_copy_small(w->comm, comm, comm_len);
+		memcpy(w->text, start, WHO_TEXT);
+		w->len = (uint32_t)(p - start);
 	}
 	return p;
 }
@@ -148,6 +157,7 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 {
 	unsigned int f = l->fields;
 	struct rawfrag_out *o = l->o;
+	const struct line_who *w;
 	char *p;
 
 	if (!(f & RAWFRAG_LINE_COMM) || !comm)
@@ -157,10 +167,11 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	p = rf_out_room(o, HEAD_ROOM + comm_len + event_len);
 	if (!p)
 		return;
-	if (l->who_len && (int32_t)smp->pid == l->who_pid && (int32_t)smp->tid == l->who_tid &&
-	    comm_len == l->who_comm_len && rf_eq_small(comm, l->who_comm, comm_len)) {
-		memcpy(p, l->who_text, WHO_TEXT);
-		p += l->who_len;
+	w = who_slot(l, smp->tid);
+	if (w->len && (int32_t)smp->pid == w->pid && (int32_t)smp->tid == w->tid &&
+	    comm_len == w->comm_len && rf_eq_small(comm, w->comm, comm_len)) {
+		memcpy(p, w->text, WHO_TEXT);
+		p += w->len;
 	} else {
 		p = put_who(l, p, smp, comm, comm_len);
 	}
