@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "internal/decoder.h"
+#include "internal/file.h"
 #include "internal/opts.h"
 
 #include "internal/stream.h"
@@ -485,6 +486,34 @@ const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_
 			return c;
 	}
 	return NULL;
+}
+
+/*
+ * rawfrag_session__sample_text()'s body (session_decode.c): here the evsel
+ * table and the file's byte order are read in place, one call less per layer
+ * on the text report's path.
+ */
+int rf_session__text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+		     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+		     struct rawfrag_out *out, bool verbose)
+{
+	static const bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	const struct rawfrag_decoder *d;
+	struct rawfrag_raw raw;
+	int idx;
+
+	if (!s || !smp || !smp->raw_data || !evsel)
+		return -ENODATA;
+	idx = evsel->idx;
+	if (idx < 0 || idx >= s->nr_bound || !(d = s->ev_dec[idx]) || !d->text)
+		return -ENODATA;
+	raw.data = smp->raw_data;
+	raw.size = smp->raw_size;
+	raw.swap = smp->swap;
+	raw.big_endian = s->file->swap ? !host_be : host_be;
+	raw.rec_offset = rec ? rec->offset : 0;
+	raw.raw_offset = smp->raw_offset;
+	return d->text(s->ev_priv[idx], &raw, smp, out, verbose);
 }
 
 bool rawfrag_session__raw(const struct rawfrag_session *s, const struct rawfrag_record *rec,

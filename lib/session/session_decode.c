@@ -41,13 +41,7 @@ int rawfrag_session__sample_text(struct rawfrag_session *s, const struct rawfrag
 				 const struct rawfrag_sample *smp, struct rawfrag_out *out,
 				 bool verbose)
 {
-	struct rawfrag_raw raw;
-	void *priv = NULL;
-	const struct rawfrag_decoder *d = bound(s, evsel, rec, smp, &raw, &priv);
-
-	if (!d || !d->text)
-		return -ENODATA;
-	return d->text(priv, &raw, smp, out, verbose);
+	return rf_session__text(s, evsel, rec, smp, out, verbose);
 }
 
 int rawfrag_session__sample_fields(struct rawfrag_session *s,
