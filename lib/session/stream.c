@@ -540,8 +540,11 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 const char *rawfrag_session__thread_comm(struct rawfrag_session *s, int32_t pid, int32_t tid,
 					 int *len)
 {
-	struct rf_stream *st = stream_get(s);
+	struct rf_stream *st = s ? *rf_session__stream(s) : NULL;
 
+	if (st && st->threads) /* per sample: no calloc check */
+		return rf_threads__comm(st->threads, pid, tid, len);
+	st = stream_get(s);
 	if (!st || (!st->threads && !(st->threads = rf_threads__new())))
 		return NULL;
 	return rf_threads__comm(st->threads, pid, tid, len);

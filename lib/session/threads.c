@@ -51,15 +51,17 @@ static int threads_grow(struct rf_threads *t)
 /* perf's machine__findnew_thread(): an unknown pid is learnt once */
 static struct rf_thread *thread_findnew(struct rf_threads *t, int32_t pid, int32_t tid)
 {
-	struct rf_thread *th;
+	struct rf_thread *th = t->last;
 
-	if (t->last && t->last->tid == tid) {
-		th = t->last;
-	} else {
-		if ((t->used + 1) * 2 > t->mask + 1 && threads_grow(t))
-			return NULL;
+	if (!th || th->tid != tid) {
+		/* the table only grows when a thread is added: a lookup needs no check */
 		th = thread_slot(t, tid);
 		if (!th->used) {
+			if ((t->used + 1) * 2 > t->mask + 1) {
+				if (threads_grow(t))
+					return NULL;
+				th = thread_slot(t, tid);
+			}
 			*th = (struct rf_thread){ .tid = tid, .pid = pid, .used = true };
 			t->used++;
 		}

@@ -51,6 +51,7 @@ struct report {
 	/* selection */
 	const char *events; /* comma list of names/globs */
 	bool has_pid, has_tid, has_cpu, has_time;
+	bool filtered; /* any of them */
 	struct rf_list pids, tids, cpus;
 	struct rf_time time;
 	const char *where_src; /* --where */
@@ -362,10 +363,8 @@ static int update_evsels(struct report *r)
 	return ret;
 }
 
-static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *smp)
+static bool keep_filtered(struct report *r, const struct rawfrag_sample *smp)
 {
-	if (idx >= r->nr_known || !r->selected[idx])
-		return false;
 	if (r->has_pid && !rf_list__has(&r->pids, smp->pid))
 		return false;
 	if (r->has_tid && !rf_list__has(&r->tids, smp->tid))
@@ -375,6 +374,13 @@ static bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *
 	if (r->has_time && !rf_time__has(&r->time, smp->time))
 		return false;
 	return true;
+}
+
+static inline bool keep_sample(struct report *r, int idx, const struct rawfrag_sample *smp)
+{
+	if (idx >= r->nr_known || !r->selected[idx])
+		return false;
+	return !r->filtered || keep_filtered(r, smp);
 }
 
 /* a thread without a COMM: the file's saved cmdlines, else perf's names */
@@ -901,6 +907,7 @@ static int run(struct report *r)
 		goto out;
 	if (r->has_time && time_span(r))
 		goto out;
+	r->filtered = r->has_pid || r->has_tid || r->has_cpu || r->has_time;
 	r->err = &err;
 	if (r->where_src) {
 		r->where = rawfrag_where__new(r->where_src, &err);
