@@ -183,11 +183,6 @@ RAWFRAG_API const uint64_t *rawfrag_evsel__ids(const struct rawfrag_evsel *e)
 
 /* ---- id -> evsel ---- */
 
-static uint32_t id_hash(uint64_t id)
-{
-	id *= 0x9e3779b97f4a7c15ULL;
-	return (uint32_t)(id >> 32);
-}
 
 /* perf's id_pos (SAMPLE) and is_pos (other records, from the end) */
 static void calc_id_pos(struct rawfrag_file *f)
@@ -236,7 +231,7 @@ int rf_build_id_hash(struct rawfrag_file *f)
 			if (!id)
 				continue;
 			/* first evsel with an id wins on duplicates */
-			for (h = id_hash(id) & (size - 1); tab[h].id && tab[h].id != id;
+			for (h = rf_id_hash(id) & (size - 1); tab[h].id && tab[h].id != id;
 			     h = (h + 1) & (size - 1))
 				;
 			if (!tab[h].id) {
@@ -251,17 +246,6 @@ int rf_build_id_hash(struct rawfrag_file *f)
 	return 0;
 }
 
-struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id)
-{
-	uint32_t h;
-
-	if (!f->id_hash || !id)
-		return NULL;
-	for (h = id_hash(id) & f->id_hash_mask; f->id_hash[h].id; h = (h + 1) & f->id_hash_mask)
-		if (f->id_hash[h].id == id)
-			return f->id_hash[h].evsel;
-	return NULL;
-}
 
 RAWFRAG_API struct rawfrag_evsel *rawfrag_file__evsel_of(const struct rawfrag_file *f,
 							 const struct rawfrag_record *rec)

@@ -38,10 +38,7 @@ struct oe_chunk {
 struct oe_hdr {
 	struct oe_chunk *chunk;
 	void *priv;
-	uint64_t offset;
-	uint32_t type;
-	uint16_t size, misc;
-	bool in_compressed;
+	struct rawfrag_record rec; /* data: the copy after this header */
 };
 
 /* what is sorted: small, so the merges move little */
@@ -123,6 +120,8 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 
 void oe_queue__reset(struct oe_queue *q)
 {
+	if (queued(q) > q->peak)
+		q->peak = queued(q);
 	for (size_t i = q->rem_start; i < q->rem_end; i++)
 		if (q->rem[i].h)
 			chunk_put(q, q->rem[i].h->chunk);
@@ -223,11 +222,8 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 			return -ENOMEM;
 		h->chunk = c;
 		h->priv = priv;
-		h->offset = rec->offset;
-		h->type = rec->type;
-		h->size = rec->size;
-		h->misc = rec->misc;
-		h->in_compressed = rec->in_compressed;
+		h->rec = *rec;
+		h->rec.data = h + 1;
 		memcpy(h + 1, rec->data, rec->size);
 		e->h = h;
 	}
@@ -235,8 +231,6 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 	if (!n || time >= q->max_time)
 		q->max_time = time;
 	q->nb++;
-	if (n >= q->peak)
-		q->peak = n + 1;
 	if (q->max_bytes && held_bytes(q) > q->max_bytes)
 		return flush_half(q);
 	return 0;
@@ -295,18 +289,8 @@ static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 
 	if (!h)
 		return ret;
-	if (!ret) {
-		struct rawfrag_record rec = {
-			.type = h->type,
-			.misc = h->misc,
-			.size = h->size,
-			.data = h + 1,
-			.offset = h->offset,
-			.in_compressed = h->in_compressed,
-		};
-
-		ret = q->deliver(q->ctx, &rec, h->priv);
-	}
+	if (!ret)
+		ret = q->deliver(q->ctx, &h->rec, h->priv);
 	chunk_put(q, h->chunk);
 	return ret;
 }
@@ -341,6 +325,9 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
 	int ret = 0;
 
+	/* the queue only shrinks here: its peak is taken before, not per add */
+	if (queued(q) > q->peak)
+		q->peak = queued(q);
 	sort_batch(q);
 	for (;;) {
 		bool from_rem = i < re && (j >= nb || q->rem[i].time <= q->b[j].time);
@@ -467,7 +454,7 @@ int oe_queue__resume(struct oe_queue *q)
 
 uint64_t oe_queue__peak(const struct oe_queue *q)
 {
-	return q->peak;
+	return queued(q) > q->peak ? queued(q) : q->peak;
 }
 
 uint64_t oe_queue__nr_half_flushes(const struct oe_queue *q)

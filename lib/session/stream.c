@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/evsel.h"
 #include "internal/ordered_events.h"
 #include "internal/stream.h"
 #include "internal/threads.h"
@@ -124,7 +125,7 @@ static uint64_t record_time(const struct rf_stream *st, const struct rawfrag_evs
 
 	if (!ev)
 		return 0;
-	a = rawfrag_evsel__attr(ev);
+	a = &ev->attr;
 	if (!(a->sample_type & PERF_SAMPLE_TIME))
 		return 0;
 	if (rec->type == PERF_RECORD_SAMPLE) {
@@ -169,8 +170,7 @@ static inline __attribute__((always_inline)) int deliver_sample(struct rf_stream
 		e.err = 0;
 		e.offset = -1;
 		e.reason[0] = 0;
-		if (rawfrag_sample__parse(&smp, rawfrag_evsel__attr(ev->evsel), rec, st->swap,
-					  &e)) {
+		if (rawfrag_sample__parse(&smp, &ev->evsel->attr, rec, st->swap, &e)) {
 			if (e.offset < 0)
 				e.offset = (int64_t)rec->offset;
 			e.rec_type = rec->type;
@@ -237,9 +237,32 @@ static bool wanted(const struct rf_stream *st, uint32_t type)
 	return st->obs || handler_of(&st->t, type);
 }
 
+/*
+ * rawfrag_file__evsel_of() for a sample of a multi-evsel file in host order,
+ * read in place (once per queued sample); anything else asks it.
+ */
+static inline struct rawfrag_evsel *record_evsel(const struct rawfrag_file *f,
+						 const struct rawfrag_record *rec)
+{
+	if (rec->type == PERF_RECORD_SAMPLE && f->nr_evsels > 1 && !f->swap &&
+	    !f->id_hash_dirty && f->id_hash && f->id_pos >= 0 &&
+	    (uint32_t)f->id_pos < (rec->size - 8u) / 8) {
+		uint64_t id;
+
+		memcpy(&id, (const uint8_t *)rec->data + 8 + 8 * f->id_pos, 8);
+		if (id) {
+			struct rawfrag_evsel *e = rf_find_id(f, id);
+
+			if (e)
+				return e;
+		}
+	}
+	return rawfrag_file__evsel_of(f, rec);
+}
+
 static int queue_record(struct rf_stream *st, const struct rawfrag_record *rec)
 {
-	struct rawfrag_evsel *ev = rawfrag_file__evsel_of(st->f, rec);
+	struct rawfrag_evsel *ev = record_evsel(st->f, rec);
 	uint64_t t = record_time(st, ev, rec);
 	bool keep = wanted(st, rec->type);
 	int ret;

@@ -11,7 +11,25 @@
 struct rawfrag_evsel *rf_evsel__new(struct rawfrag_file *f, const struct perf_event_attr *attr,
 				    uint32_t file_attr_size);
 int rf_evsel__set_ids(struct rawfrag_evsel *e, const void *ids, uint64_t nr, bool swap);
-struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id);
 int rf_build_id_hash(struct rawfrag_file *f);
+
+static inline uint32_t rf_id_hash(uint64_t id)
+{
+	id *= 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(id >> 32);
+}
+
+/* the evsel of a sample id, or NULL; inline: the ordering queue asks per sample */
+static inline struct rawfrag_evsel *rf_find_id(const struct rawfrag_file *f, uint64_t id)
+{
+	uint32_t h;
+
+	if (!f->id_hash || !id)
+		return NULL;
+	for (h = rf_id_hash(id) & f->id_hash_mask; f->id_hash[h].id; h = (h + 1) & f->id_hash_mask)
+		if (f->id_hash[h].id == id)
+			return f->id_hash[h].evsel;
+	return NULL;
+}
 
 #endif /* __RAWFRAG_INTERNAL_EVSEL_H */
