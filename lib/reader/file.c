@@ -308,16 +308,11 @@ static inline int file_next_fast(struct rawfrag_file *f, struct rawfrag_record *
 	return 1;
 }
 
-RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record *rec)
+static __attribute__((noinline)) int file_next_slow(struct rawfrag_file *f,
+						    struct rawfrag_record *rec)
 {
 	int r;
 
-	if (!f || !rec)
-		return -EINVAL;
-	if (f->err.err)
-		return f->err.err; /* a failed walk does not resume */
-	if (file_next_fast(f, rec))
-		return 1;
 	for (;;) {
 		if (f->z) {
 			r = rf_zstd__next(f, rec);
@@ -360,6 +355,18 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 			continue;
 		return r;
 	}
+}
+
+RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	if (!f || !rec)
+		return -EINVAL;
+	if (f->err.err)
+		return f->err.err; /* a failed walk does not resume */
+	/* the fast path without the long way's frame */
+	if (file_next_fast(f, rec))
+		return 1;
+	return file_next_slow(f, rec);
 }
 
 RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
