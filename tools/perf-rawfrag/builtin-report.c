@@ -82,7 +82,18 @@ struct report {
 		const struct rawfrag_decoder *d;
 		const char *name;
 	} *evc;
-	char name_buf[33]; /* task names not from the thread table */
+	/*
+	 * Task names as task_name() found them, one slot per tid hash: a
+	 * thread's name changes only with a COMM, FORK or EXIT record (or new
+	 * tracing data), and each of those starts a new generation.
+	 */
+	struct name_slot {
+		uint64_t gen;
+		int32_t pid, tid;
+		int len;
+		char name[36];
+	} names[64];
+	uint64_t name_gen;
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	struct rf_loss_cpus *loss; /* samples and losses per CPU, for the loss warning */
 	uint64_t nr_bad;
@@ -404,17 +415,36 @@ static const char *task_name_fallback(struct report *r, const struct rawfrag_sam
  */
 static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
 {
+	struct name_slot *n = &r->names[((uint32_t)smp->tid * 2654435761u) >> 26];
 	char buf[32];
 	const char *c;
 
+	if (n->gen == r->name_gen && n->pid == (int32_t)smp->pid && n->tid == (int32_t)smp->tid) {
+		*len = n->len;
+		return n->name;
+	}
 	c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, len);
-	if (c)
-		return c;
-	c = task_name_fallback(r, smp, buf, sizeof(buf));
-	*len = (int)strnlen(c, 32);
-	memset(r->name_buf, 0, sizeof(r->name_buf));
-	memcpy(r->name_buf, c, *len);
-	return r->name_buf;
+	if (!c) {
+		c = task_name_fallback(r, smp, buf, sizeof(buf));
+		*len = (int)strnlen(c, 32);
+	}
+	if (*len > 32)
+		*len = 32;
+	memset(n->name, 0, sizeof(n->name));
+	memcpy(n->name, c, *len);
+	n->gen = r->name_gen;
+	n->pid = (int32_t)smp->pid;
+	n->tid = (int32_t)smp->tid;
+	n->len = *len;
+	return n->name;
+}
+
+/* the records that may rename a thread: names found before are not reused */
+static inline void names_forget(struct report *r, const struct rawfrag_record *rec)
+{
+	if (!rec || rec->type == PERF_RECORD_COMM || rec->type == PERF_RECORD_FORK ||
+	    rec->type == PERF_RECORD_EXIT)
+		r->name_gen++;
 }
 
 /* perf script's line: the library's columns, then the decoder's text */
@@ -734,7 +764,10 @@ static int report_lost_samples(struct rawfrag_tool *tool, struct rawfrag_session
 static int report_describe(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			   const struct rawfrag_event *ev)
 {
-	return update_evsels((struct report *)tool) ? -ENOMEM : 0;
+	struct report *r = (struct report *)tool;
+
+	names_forget(r, NULL); /* new tracing data: other saved cmdlines */
+	return update_evsels(r) ? -ENOMEM : 0;
 }
 
 /*
@@ -841,6 +874,7 @@ static int machine_observer(void *ctx, struct rawfrag_session *s, const struct r
 {
 	struct report *r = ctx;
 
+	names_forget(r, ev->rec);
 	return rawfrag_machine__process_record(r->rs.m, ev->rec, r->swap);
 }
 
@@ -957,6 +991,7 @@ static int run(struct report *r)
 	r->loss = rf_loss_cpus__new();
 	if (!r->loss)
 		goto oom;
+	r->name_gen = 1; /* the slots start empty (generation 0) */
 	fd = open_output(r);
 	if (fd < 0)
 		goto out;
