@@ -140,6 +140,26 @@ static bool is_number(const char *s)
 	return s && isdigit((unsigned char)s[0]);
 }
 
+static uint64_t eval(const struct rawfrag_tp_prog *p, const struct node *n, const uint8_t *d);
+
+/*
+ * An operator or cast of constants becomes its value, as eval() computes it:
+ * kernel formats spell masks as expressions (sched_switch's prev_state mask is
+ * eight ORs, an add, a shift and a subtract per sample otherwise).
+ */
+static struct node *fold(const struct rawfrag_tp_prog *p, struct node *n)
+{
+	if (!n || (n->type != N_OP && n->type != N_CAST))
+		return n;
+	if (n->type == N_CAST ? n->l->type != N_CONST :
+	    n->r->type != N_CONST || (n->l && n->l->type != N_CONST))
+		return n;
+	n->val = eval(p, n, NULL);
+	n->type = N_CONST;
+	n->l = n->r = NULL;
+	return n;
+}
+
 static struct node *compile_op(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
 {
 	const char *op = a->op.op;
@@ -192,7 +212,7 @@ static struct node *compile_op(struct rawfrag_tp_prog *p, struct tep_print_arg *
 	n->r = compile_num(p, a->op.right);
 	if (!n->r || (!n->l && strcmp(op, "!") && strcmp(op, "~")))
 		return NULL;
-	return n;
+	return fold(p, n);
 }
 
 static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg *a)
@@ -211,7 +231,7 @@ static struct node *compile_num(struct rawfrag_tp_prog *p, struct tep_print_arg 
 			return NULL;
 		n->val = rawfrag_tp__cast_mask(a->typecast.type);
 		n->l = compile_num(p, a->typecast.item);
-		return n->l ? n : NULL;
+		return n->l ? fold(p, n) : NULL;
 	case TEP_PRINT_ATOM:
 		if (!is_number(a->atom.atom))
 			return NULL;
