@@ -333,6 +333,10 @@ static inline bool parse_usual(struct rawfrag_sample *s, uint64_t type,
 	return true;
 }
 
+#define RF_TP_SAMPLE_TYPE                                                                     \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |          \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
 typedef uint64_t zvec_t __attribute__((vector_size(16), aligned(8), may_alias));
 
 /*
@@ -368,6 +372,9 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 	s->misc = rec->misc;
 	if (rec->size < 8)
 		return fail(err, rec, "header.size %u is smaller than the header", rec->size);
+	/* what perf record gives tracepoints, with the type a constant: no bit tests */
+	if (!swap && type == RF_TP_SAMPLE_TYPE && parse_usual(s, RF_TP_SAMPLE_TYPE, rec))
+		return 0;
 	if (!swap && !(type & ~(HEAD_BITS | PERF_SAMPLE_RAW)) && parse_usual(s, type, rec))
 		return 0;
 
