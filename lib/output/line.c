@@ -20,6 +20,7 @@
 #define JWHO_TEXT 128 /* ',"pid":..,"tid":..,"comm":' (44) and a comm of 16 escaped */
 #define WHO_TEXT 48 /* "%16s " and "%5d/%-5d ": 41 bytes at most for a comm of 16 */
 #define WHO_SLOTS 64
+#define CPU_KEPT 256
 
 struct rawfrag_line {
 	struct rawfrag_out *o;
@@ -43,6 +44,8 @@ struct rawfrag_line {
 		char comm[16];
 		char text[WHO_TEXT];
 	} who[WHO_SLOTS];
+	/* text: "[%03d] " of the CPUs below CPU_KEPT, made on first use ([0] 0: not yet) */
+	char cpu_text[CPU_KEPT][8];
 	/* JSON: the raw objects last written, by raw size (sizes repeat per event) */
 	struct line_raw {
 		uint32_t size;
@@ -92,6 +95,24 @@ static char *put_cpu(char *p, uint32_t cpu)
 	*p++ = ']';
 	*p++ = ' ';
 	return p;
+}
+
+/* put_cpu() from the CPU's column as made the first time (6 bytes, an 8-byte move) */
+static inline char *put_cpu_kept(struct rawfrag_line *l, char *p, uint32_t cpu)
+{
+	char *t;
+
+	if (cpu >= CPU_KEPT)
+		return put_cpu(p, cpu);
+	t = l->cpu_text[cpu];
+	if (!t[0]) {
+		char tmp[24]; /* put_cpu() stores past its end */
+
+		put_cpu(tmp, cpu);
+		memcpy(t, tmp, 8);
+	}
+	memcpy(p, t, 8);
+	return p + 6;
 }
 
 /* "%5lu.%06lu: ", the seconds kept from the previous sample (they change once a second) */
@@ -176,7 +197,7 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 		p = put_who(l, p, smp, comm, comm_len);
 	}
 	if (f & RAWFRAG_LINE_CPU)
-		p = put_cpu(p, smp->cpu);
+		p = put_cpu_kept(l, p, smp->cpu);
 	if (f & RAWFRAG_LINE_TIME)
 		p = put_time(l, p, smp->time);
 	rf_copy_small(p, event, event_len);
