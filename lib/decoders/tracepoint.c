@@ -91,6 +91,14 @@ struct tp_event {
 	/* compiled print fmt (NULL: libtraceevent prints), checked on some samples */
 	struct rawfrag_tp_prog *prog;
 	uint64_t nr_text;
+	/*
+	 * tp_text()'s common case, decided at bind: a program, nothing checked
+	 * per sample (no counted arrays, divisors or dynamic fields), common_type
+	 * a u16 at type_off (-1: none) and payloads of at least text_min bytes.
+	 */
+	bool text_fast;
+	int32_t type_off;
+	uint32_t text_min;
 	uint64_t nr_prog_mismatch;
 	/* __print_hex/__print_array(REC->array, REC->len...): lengths to check */
 	int nr_lenchk;
@@ -797,8 +805,10 @@ static int tp_text(void *priv, const struct rawfrag_raw *raw, const struct rawfr
 	 * nothing to check per sample, not a sample fast_text() compares with
 	 * libtraceevent.
 	 */
-	if (te->prog && !verbose && !te->nr_lenchk && te->div == RAWFRAG_TP_DIV_NONE &&
-	    n >= TP_VERIFY_FIRST && n % TP_VERIFY_EVERY && tp_plain_ok(te, raw)) {
+	if (te->text_fast && te->prog && !verbose && n >= TP_VERIFY_FIRST && n % TP_VERIFY_EVERY &&
+	    raw->size >= te->text_min &&
+	    (te->type_off < 0 ||
+	     rawfrag__get16(raw->data + te->type_off, te->tf->td.swap) == te->id)) {
 		te->nr_text = n + 1;
 		rawfrag_tp_prog__print(te->prog, raw->data, raw->size, out);
 		return 0;
@@ -1029,6 +1039,11 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 	/* "fastprint=0": libtraceevent prints every sample */
 	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastprint")))
 		te->prog = rawfrag_tp_prog__compile(ev, tf->td.swap, tf->td.long_size);
+	/* tp_plain_ok() and tp_text()'s tests, those that do not change per sample */
+	te->text_fast = te->prog && !te->nr_lenchk && te->div == RAWFRAG_TP_DIV_NONE &&
+			!te->nr_dyn && (te->type_idx < 0 || te->f[te->type_idx].size == 2);
+	te->type_off = te->type_idx < 0 ? -1 : (int32_t)te->f[te->type_idx].offset;
+	te->text_min = te->fixed > 8 ? te->fixed : 8;
 	if (tf->kallsyms && !tf->kallsyms_done && needs_symbols(ev)) {
 		int ret = rawfrag_tp_data__load_kallsyms(&tf->td, tf->kallsyms);
 
