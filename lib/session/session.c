@@ -489,13 +489,14 @@ const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_
 }
 
 /*
- * rawfrag_session__sample_text()'s body (session_decode.c): here the evsel
- * table and the file's byte order are read in place, one call less per layer
- * on the text report's path.
+ * Here, not with the other decoding calls (session_decode.c): the evsel table
+ * and the file's byte order are read in place, no call per layer on the text
+ * report's path.
  */
-int rf_session__text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
-		     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
-		     struct rawfrag_out *out, bool verbose)
+int rawfrag_session__sample_text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+				 const struct rawfrag_record *rec,
+				 const struct rawfrag_sample *smp, struct rawfrag_out *out,
+				 bool verbose)
 {
 	static const bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	const struct rawfrag_decoder *d;

@@ -36,14 +36,6 @@ static const struct rawfrag_decoder *bound(struct rawfrag_session *s,
 	return d;
 }
 
-int rawfrag_session__sample_text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
-				 const struct rawfrag_record *rec,
-				 const struct rawfrag_sample *smp, struct rawfrag_out *out,
-				 bool verbose)
-{
-	return rf_session__text(s, evsel, rec, smp, out, verbose);
-}
-
 int rawfrag_session__sample_fields(struct rawfrag_session *s,
 				   const struct rawfrag_evsel *evsel,
 				   const struct rawfrag_record *rec,

@@ -96,9 +96,5 @@ void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
 /* decoder bound to evsel index idx and its state (*priv), or NULL */
 const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,
 						void **priv);
-/* rawfrag_session__sample_text() */
-int rf_session__text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
-		     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
-		     struct rawfrag_out *out, bool verbose);
 
 #endif /* __RAWFRAG_INTERNAL_DECODER_H */
