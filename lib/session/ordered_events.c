@@ -200,8 +200,10 @@ static int grow(struct oe_queue *q)
 
 static int flush_half(struct oe_queue *q);
 
-int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep, void *priv)
+/* oe_queue__add() but for its common case */
+static __attribute__((noinline)) int add_slow(struct oe_queue *q,
+					      const struct rawfrag_record *rec, uint64_t time,
+					      bool keep, void *priv)
 {
 	struct oe_ent *e;
 
@@ -233,6 +235,43 @@ int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t
 	q->nb++;
 	if (q->max_bytes && held_bytes(q) > q->max_bytes)
 		return flush_half(q);
+	return 0;
+}
+
+/*
+ * The common case in a small frame: a kept record, room in the arrays and the
+ * current chunk, under the bound after it. The copy comes last, nothing is
+ * live across it. Anything else: add_slow(), the same steps with their checks.
+ */
+int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
+		  bool keep, void *priv)
+{
+	size_t n = queued(q);
+	uint32_t size = (uint32_t)(sizeof(struct oe_hdr) + rec->size + 7u) & ~7u;
+	struct oe_chunk *c = q->cur;
+	struct oe_hdr *h;
+	struct oe_ent *e;
+
+	if (__builtin_expect(q->err || n == q->cap || !keep || !c ||
+			     c->used + size > OE_CHUNK_SIZE ||
+			     (q->max_bytes && q->arena_bytes + size +
+					      3 * sizeof(struct oe_ent) * (n + 1) > q->max_bytes), 0))
+		return add_slow(q, rec, time, keep, priv);
+	h = (struct oe_hdr *)(c->data + c->used);
+	c->used += size;
+	c->live++;
+	q->arena_bytes += size;
+	h->chunk = c;
+	h->priv = priv;
+	h->rec = *rec;
+	h->rec.data = h + 1;
+	e = &q->b[q->nb++];
+	e->time = time;
+	e->h = h;
+	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
+	if (!n || time >= q->max_time)
+		q->max_time = time;
+	memcpy(h + 1, rec->data, rec->size);
 	return 0;
 }
 
