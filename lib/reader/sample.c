@@ -357,8 +357,10 @@ static inline void zero_sample(struct rawfrag_sample *s)
 	}
 }
 
-int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr *attr,
-			  const struct rawfrag_record *rec, bool swap, struct rawfrag_err *err)
+static __attribute__((noinline)) int parse_any(struct rawfrag_sample *s,
+					       const struct perf_event_attr *attr,
+					       const struct rawfrag_record *rec, bool swap,
+					       struct rawfrag_err *err)
 {
 	struct cursor cur = { .base = rec->data, .off = 8, .size = rec->size, .swap = swap };
 	struct cursor *c = &cur;
@@ -372,9 +374,6 @@ int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr
 	s->misc = rec->misc;
 	if (rec->size < 8)
 		return fail(err, rec, "header.size %u is smaller than the header", rec->size);
-	/* what perf record gives tracepoints, with the type a constant: no bit tests */
-	if (!swap && type == RF_TP_SAMPLE_TYPE && parse_usual(s, RF_TP_SAMPLE_TYPE, rec))
-		return 0;
 	if (!swap && !(type & ~(HEAD_BITS | PERF_SAMPLE_RAW)) && parse_usual(s, type, rec))
 		return 0;
 
@@ -437,6 +436,24 @@ head_done:
 	}
 	s->end_offset = c->off;
 	return 0;
+}
+
+/*
+ * What perf record gives tracepoints, with the type a constant (no bit
+ * tests) and in a small frame; anything else, or a record that does not fit,
+ * the long way from the start.
+ */
+int rawfrag_sample__parse(struct rawfrag_sample *s, const struct perf_event_attr *attr,
+			  const struct rawfrag_record *rec, bool swap, struct rawfrag_err *err)
+{
+	if (!swap && attr->sample_type == RF_TP_SAMPLE_TYPE && rec->size >= 8) {
+		zero_sample(s);
+		s->sample_type = RF_TP_SAMPLE_TYPE;
+		s->misc = rec->misc;
+		if (parse_usual(s, RF_TP_SAMPLE_TYPE, rec))
+			return 0;
+	}
+	return parse_any(s, attr, rec, swap, err);
 }
 
 uint32_t rawfrag_sample__id_trailer_size(const struct perf_event_attr *attr)
