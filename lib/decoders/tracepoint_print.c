@@ -940,15 +940,24 @@ static inline void print_bounded(const struct rawfrag_tp_prog *p, const uint8_t 
 	out->len = (size_t)(w - out->buf);
 }
 
+static __attribute__((noinline)) void print_any(const struct rawfrag_tp_prog *p,
+						const uint8_t *data, uint32_t size,
+						struct rawfrag_out *out);
+
+/* a bounded program in a small frame (no sb on the stack), else print_any() */
 void rawfrag_tp_prog__print(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
 			    struct rawfrag_out *out)
 {
-	struct rawfrag_tp_sb sb, *o = &sb;
-
-	if (p->bound && out->cap - out->len >= p->bound && !out->err) {
+	if (p->bound && out->cap - out->len >= p->bound && !out->err)
 		print_bounded(p, data, out);
-		return;
-	}
+	else
+		print_any(p, data, size, out);
+}
+
+static void print_any(const struct rawfrag_tp_prog *p, const uint8_t *data, uint32_t size,
+		      struct rawfrag_out *out)
+{
+	struct rawfrag_tp_sb sb, *o = &sb;
 
 	/* a fresh sb has RAWFRAG_TP_SB_MIN bytes of room: enough for a bounded program */
 	rawfrag_tp_sb__init(&sb, out);
