@@ -337,11 +337,13 @@ static int deliver_one(struct oe_queue *q, const struct oe_ent *e, int ret)
 
 
 /*
- * A queued record is read back long after it was copied in (a busy file's
- * queue holds megabytes): ask for the one PREFETCH_AHEAD places on while the
- * current one is delivered, or each delivery starts with a cache miss.
+ * A queued record is read back long after it was copied in when the queue
+ * holds megabytes: then ask for the one PREFETCH_AHEAD places on while the
+ * current one is delivered, or each delivery starts with a cache miss. A
+ * queue under PREFETCH_MIN records is still in the cache: no prefetch.
  */
 #define PREFETCH_AHEAD 8
+#define PREFETCH_MIN 4096
 
 static inline void prefetch_ent(const struct oe_ent *e)
 {
@@ -359,25 +361,23 @@ static inline void prefetch_ent(const struct oe_ent *e)
  * sorted, then merged with what was left (which arrived first, so it wins
  * ties); what stays becomes the new remainder.
  */
-static int deliver_upto(struct oe_queue *q, uint64_t limit)
+static inline __attribute__((always_inline)) int deliver_merge(struct oe_queue *q, uint64_t limit,
+							       size_t *pi, size_t *pj, bool pf)
 {
-	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
+	const struct oe_ent *rem = q->rem, *b = q->b;
+	size_t i = *pi, j = 0, re = q->rem_end, nb = q->nb;
 	int ret = 0;
 
-	/* the queue only shrinks here: its peak is taken before, not per add */
-	if (queued(q) > q->peak)
-		q->peak = queued(q);
-	sort_batch(q);
 	for (;;) {
-		bool from_rem = i < re && (j >= nb || q->rem[i].time <= q->b[j].time);
-		const struct oe_ent *e = from_rem ? &q->rem[i] : j < nb ? &q->b[j] : NULL;
+		bool from_rem = i < re && (j >= nb || rem[i].time <= b[j].time);
+		const struct oe_ent *e = from_rem ? &rem[i] : j < nb ? &b[j] : NULL;
 
 		if (!e || e->time > limit)
 			break;
-		if (i + PREFETCH_AHEAD < re)
-			prefetch_ent(&q->rem[i + PREFETCH_AHEAD]);
-		if (j + PREFETCH_AHEAD < nb)
-			prefetch_ent(&q->b[j + PREFETCH_AHEAD]);
+		if (pf && i + PREFETCH_AHEAD < re)
+			prefetch_ent(&rem[i + PREFETCH_AHEAD]);
+		if (pf && j + PREFETCH_AHEAD < nb)
+			prefetch_ent(&b[j + PREFETCH_AHEAD]);
 		ret = deliver_one(q, e, ret);
 		if (from_rem)
 			i++;
@@ -390,6 +390,24 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 			break;
 		}
 	}
+	*pi = i;
+	*pj = j;
+	return ret;
+}
+
+static int deliver_upto(struct oe_queue *q, uint64_t limit)
+{
+	size_t i = q->rem_start, j = 0, re = q->rem_end, nb = q->nb;
+	int ret;
+
+	/* the queue only shrinks here: its peak is taken before, not per add */
+	if (queued(q) > q->peak)
+		q->peak = queued(q);
+	sort_batch(q);
+	if (queued(q) >= PREFETCH_MIN)
+		ret = deliver_merge(q, limit, &i, &j, true);
+	else
+		ret = deliver_merge(q, limit, &i, &j, false);
 	if (j == nb) {
 		q->rem_start = i;
 	} else if (i == re) {
