@@ -18,71 +18,6 @@
 
 #include "internal/ordered_events.h"
 
-#define OE_CHUNK_SIZE (1u << 20) /* > the largest record (64 KiB) */
-/*
- * Empty chunks kept for reuse, up to the bound's worth: a chunk freed goes back
- * to the kernel, and its next use faulted in every page again (a tenth of a
- * report's time when a busy file's queue swings by megabytes between rounds).
- * What is kept never exceeds what the queue held at its peak.
- */
-#define OE_SPARE_CHUNKS 64
-
-/* arena chunk: records are carved from data[]; live counts those not delivered */
-struct oe_chunk {
-	struct oe_chunk *next; /* free list */
-	uint32_t used, live;
-	uint8_t data[];
-};
-
-/* in the arena, in front of the record's copy */
-struct oe_hdr {
-	struct oe_chunk *chunk;
-	void *priv;
-	struct rawfrag_record rec; /* data: the copy after this header */
-};
-
-/* what is sorted: small, so the merges move little */
-struct oe_ent {
-	uint64_t time;
-	struct oe_hdr *h; /* NULL: time only */
-};
-
-struct oe_queue {
-	oe_deliver_fn deliver;
-	void *ctx;
-	int err; /* sticky deliver error */
-	/*
-	 * rem[rem_start..rem_end): sorted, left from earlier rounds; b[0..nb):
-	 * arrived since the last round, in arrival order. rem, b and tmp have
-	 * the same capacity (at least everything queued) so they can swap.
-	 */
-	struct oe_ent *rem, *b, *tmp;
-	size_t rem_start, rem_end, nb, cap;
-	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
-	uint64_t next_flush; /* perf's next_flush: limit of the next round */
-	uint64_t peak;
-	/*
-	 * The bound: arena bytes of chunks that hold records (added as records
-	 * are carved, dropped when a chunk empties) plus the entries' share of
-	 * the arrays; counted per chunk so the per-record cost is one add.
-	 */
-	uint64_t arena_bytes, max_bytes;
-	uint64_t nr_half;
-	struct oe_chunk *cur, *spare;
-	int nr_spare;
-	/*
-	 * A pause asked for during a delivery: the delivery stops after that
-	 * record, the rest up to resume_limit waits in rem for oe_queue__resume().
-	 */
-	bool pause_req, paused;
-	uint64_t resume_limit;
-};
-
-static size_t queued(const struct oe_queue *q)
-{
-	return q->rem_end - q->rem_start + q->nb;
-}
-
 struct oe_queue *oe_queue__new(oe_deliver_fn deliver, void *ctx, uint64_t max_bytes)
 {
 	struct oe_queue *q = calloc(1, sizeof(*q));
@@ -120,8 +55,8 @@ static void chunk_put(struct oe_queue *q, struct oe_chunk *c)
 
 void oe_queue__reset(struct oe_queue *q)
 {
-	if (queued(q) > q->peak)
-		q->peak = queued(q);
+	if (oe_queued(q) > q->peak)
+		q->peak = oe_queued(q);
 	for (size_t i = q->rem_start; i < q->rem_end; i++)
 		if (q->rem[i].h)
 			chunk_put(q, q->rem[i].h->chunk);
@@ -201,13 +136,12 @@ static int grow(struct oe_queue *q)
 static int flush_half(struct oe_queue *q);
 
 /* oe_queue__add() but for its common case */
-static __attribute__((noinline)) int add_slow(struct oe_queue *q,
-					      const struct rawfrag_record *rec, uint64_t time,
-					      bool keep, void *priv)
+int oe_queue__add_slow(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
+		       bool keep, void *priv)
 {
 	struct oe_ent *e;
 
-	size_t n = queued(q);
+	size_t n = oe_queued(q);
 
 	if (q->err)
 		return q->err;
@@ -235,43 +169,6 @@ static __attribute__((noinline)) int add_slow(struct oe_queue *q,
 	q->nb++;
 	if (q->max_bytes && held_bytes(q) > q->max_bytes)
 		return flush_half(q);
-	return 0;
-}
-
-/*
- * The common case in a small frame: a kept record, room in the arrays and the
- * current chunk, under the bound after it. The copy comes last, nothing is
- * live across it. Anything else: add_slow(), the same steps with their checks.
- */
-int oe_queue__add(struct oe_queue *q, const struct rawfrag_record *rec, uint64_t time,
-		  bool keep, void *priv)
-{
-	size_t n = queued(q);
-	uint32_t size = (uint32_t)(sizeof(struct oe_hdr) + rec->size + 7u) & ~7u;
-	struct oe_chunk *c = q->cur;
-	struct oe_hdr *h;
-	struct oe_ent *e;
-
-	if (__builtin_expect(q->err || n == q->cap || !keep || !c ||
-			     c->used + size > OE_CHUNK_SIZE ||
-			     (q->max_bytes && q->arena_bytes + size +
-					      3 * sizeof(struct oe_ent) * (n + 1) > q->max_bytes), 0))
-		return add_slow(q, rec, time, keep, priv);
-	h = (struct oe_hdr *)(c->data + c->used);
-	c->used += size;
-	c->live++;
-	q->arena_bytes += size;
-	h->chunk = c;
-	h->priv = priv;
-	h->rec = *rec;
-	h->rec.data = h + 1;
-	e = &q->b[q->nb++];
-	e->time = time;
-	e->h = h;
-	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
-	if (!n || time >= q->max_time)
-		q->max_time = time;
-	memcpy(h + 1, rec->data, rec->size);
 	return 0;
 }
 
@@ -401,10 +298,10 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 	int ret;
 
 	/* the queue only shrinks here: its peak is taken before, not per add */
-	if (queued(q) > q->peak)
-		q->peak = queued(q);
+	if (oe_queued(q) > q->peak)
+		q->peak = oe_queued(q);
 	sort_batch(q);
-	if (queued(q) >= PREFETCH_MIN)
+	if (oe_queued(q) >= PREFETCH_MIN)
 		ret = deliver_merge(q, limit, &i, &j, true);
 	else
 		ret = deliver_merge(q, limit, &i, &j, false);
@@ -469,7 +366,7 @@ int oe_queue__round(struct oe_queue *q)
 	if (q->err)
 		return q->err;
 	/* perf returns early on an empty queue, keeping next_flush as it was */
-	if (!queued(q))
+	if (!oe_queued(q))
 		return 0;
 	/* perf's do_flush() does nothing while the limit is 0 (the first round) */
 	ret = q->next_flush ? deliver_upto(q, q->next_flush) : 0;
@@ -482,7 +379,7 @@ int oe_queue__flush(struct oe_queue *q)
 {
 	if (q->err)
 		return q->err;
-	return queued(q) ? deliver_upto(q, UINT64_MAX) : 0;
+	return oe_queued(q) ? deliver_upto(q, UINT64_MAX) : 0;
 }
 
 void oe_queue__request_pause(struct oe_queue *q, bool on)
@@ -511,7 +408,7 @@ int oe_queue__resume(struct oe_queue *q)
 
 uint64_t oe_queue__peak(const struct oe_queue *q)
 {
-	return queued(q) > q->peak ? queued(q) : q->peak;
+	return oe_queued(q) > q->peak ? oe_queued(q) : q->peak;
 }
 
 uint64_t oe_queue__nr_half_flushes(const struct oe_queue *q)
