@@ -123,7 +123,8 @@ static int grow(struct oe_queue *q)
 	struct oe_ent **arr[] = { &q->rem, &q->b, &q->tmp };
 
 	for (int i = 0; i < 3; i++) {
-		struct oe_ent *n = realloc(*arr[i], cap * sizeof(*n));
+		/* + 1: room for deliver_merge()'s sentinel */
+		struct oe_ent *n = realloc(*arr[i], (cap + 1) * sizeof(*n));
 
 		if (!n)
 			return -ENOMEM; /* the old arrays stay valid at the old size */
@@ -261,25 +262,31 @@ static inline void prefetch_ent(const struct oe_ent *e)
 static inline __attribute__((always_inline)) int deliver_merge(struct oe_queue *q, uint64_t limit,
 							       size_t *pi, size_t *pj, bool pf)
 {
-	const struct oe_ent *rem = q->rem, *b = q->b;
+	struct oe_ent *rem = q->rem, *b = q->b;
 	size_t i = *pi, j = 0, re = q->rem_end, nb = q->nb;
 	int ret = 0;
 
+	/*
+	 * A sentinel after each array (no record has time -1) makes the choice
+	 * one comparison; it is never delivered as the limit stays below it.
+	 */
+	rem[re].time = UINT64_MAX;
+	b[nb].time = UINT64_MAX;
+	if (limit == UINT64_MAX)
+		limit--;
 	for (;;) {
-		bool from_rem = i < re && (j >= nb || rem[i].time <= b[j].time);
-		const struct oe_ent *e = from_rem ? &rem[i] : j < nb ? &b[j] : NULL;
+		bool from_rem = rem[i].time <= b[j].time;
+		const struct oe_ent *e = from_rem ? &rem[i] : &b[j];
 
-		if (!e || e->time > limit)
+		if (e->time > limit)
 			break;
 		if (pf && i + PREFETCH_AHEAD < re)
 			prefetch_ent(&rem[i + PREFETCH_AHEAD]);
 		if (pf && j + PREFETCH_AHEAD < nb)
 			prefetch_ent(&b[j + PREFETCH_AHEAD]);
+		i += from_rem;
+		j += !from_rem;
 		ret = deliver_one(q, e, ret);
-		if (from_rem)
-			i++;
-		else
-			j++;
 		if (__builtin_expect(q->pause_req, 0) && !ret) {
 			q->pause_req = false;
 			q->paused = true;
