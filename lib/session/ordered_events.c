@@ -64,6 +64,8 @@ void oe_queue__reset(struct oe_queue *q)
 		if (q->b[i].h)
 			chunk_put(q, q->b[i].h->chunk);
 	q->rem_start = q->rem_end = q->nb = 0;
+	q->b_last = 0;
+	q->b_desc = 0;
 	q->max_time = q->next_flush = 0;
 	q->err = 0;
 	q->pause_req = q->paused = false;
@@ -167,6 +169,9 @@ int oe_queue__add_slow(struct oe_queue *q, const struct rawfrag_record *rec, uin
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
 	if (!n || time >= q->max_time)
 		q->max_time = time;
+	if (time < q->b_last && !q->b_desc++)
+		q->b_first_desc = q->nb;
+	q->b_last = time;
 	q->nb++;
 	if (q->max_bytes && held_bytes(q) > q->max_bytes)
 		return flush_half(q);
@@ -196,11 +201,22 @@ static void merge(const struct oe_ent *a, size_t i, size_t m, size_t e, struct o
 /* stable natural merge sort of b[0..nb), tmp as the other buffer */
 static void sort_batch(struct oe_queue *q)
 {
-	size_t n = q->nb;
+	size_t n = q->nb, desc = q->b_desc;
+	struct oe_ent *t;
 
+	if (!desc)
+		return; /* one run: sorted where it is */
+	q->b_desc = 0;
+	if (desc == 1) {
+		/* two runs, the add told where the second starts */
+		merge(q->b, 0, q->b_first_desc, n, q->tmp);
+		t = q->b;
+		q->b = q->tmp;
+		q->tmp = t;
+		return;
+	}
 	for (;;) {
 		size_t i = 0, runs = 0;
-		struct oe_ent *t;
 
 		while (i < n) {
 			size_t m = run_end(q->b, i, n);
@@ -332,6 +348,7 @@ static int deliver_upto(struct oe_queue *q, uint64_t limit)
 		q->rem_end = re - i + nb - j;
 	}
 	q->nb = 0;
+	q->b_last = 0;
 	if (q->rem_start == q->rem_end)
 		q->rem_start = q->rem_end = 0;
 	if (ret)

@@ -117,6 +117,9 @@ struct oe_queue {
 	 */
 	struct oe_ent *rem, *b, *tmp;
 	size_t rem_start, rem_end, nb, cap;
+	/* b's time order: b_last that of b[nb - 1] (0: none), b_desc where it goes down */
+	uint64_t b_last;
+	size_t b_desc, b_first_desc;
 	uint64_t max_time; /* perf's max_timestamp: time of the newest tail record */
 	uint64_t next_flush; /* perf's next_flush: limit of the next round */
 	uint64_t peak;
@@ -156,7 +159,7 @@ static inline int oe_queue__add(struct oe_queue *q, const struct rawfrag_record 
 	struct oe_hdr *h;
 	struct oe_ent *e;
 
-	if (__builtin_expect(q->err || n == q->cap || !keep || !c ||
+	if (__builtin_expect(q->err || n == q->cap || !keep || !c || time < q->b_last ||
 			     c->used + size > OE_CHUNK_SIZE ||
 			     (q->max_bytes && q->arena_bytes + size +
 					      3 * sizeof(struct oe_ent) * (n + 1) > q->max_bytes), 0))
@@ -172,6 +175,7 @@ static inline int oe_queue__add(struct oe_queue *q, const struct rawfrag_record 
 	e = &q->b[q->nb++];
 	e->time = time;
 	e->h = h;
+	q->b_last = time;
 	/* perf: an insertion at the tail (or into an empty queue) sets max_timestamp */
 	if (!n || time >= q->max_time)
 		q->max_time = time;
