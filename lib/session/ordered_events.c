@@ -26,7 +26,7 @@ struct oe_queue *oe_queue__new(oe_deliver_fn deliver, void *ctx, uint64_t max_by
 		return NULL;
 	q->deliver = deliver;
 	q->ctx = ctx;
-	q->max_bytes = max_bytes;
+	q->max_bytes = max_bytes ? max_bytes : UINT64_MAX; /* no bound: one never passed */
 	return q;
 }
 
@@ -173,7 +173,7 @@ int oe_queue__add_slow(struct oe_queue *q, const struct rawfrag_record *rec, uin
 		q->b_first_desc = q->nb;
 	q->b_last = time;
 	q->nb++;
-	if (q->max_bytes && held_bytes(q) > q->max_bytes)
+	if (held_bytes(q) > q->max_bytes)
 		return flush_half(q);
 	return 0;
 }

@@ -161,8 +161,8 @@ static inline int oe_queue__add(struct oe_queue *q, const struct rawfrag_record 
 
 	if (__builtin_expect(q->err || n == q->cap || !keep || !c || time < q->b_last ||
 			     c->used + size > OE_CHUNK_SIZE ||
-			     (q->max_bytes && q->arena_bytes + size +
-					      3 * sizeof(struct oe_ent) * (n + 1) > q->max_bytes), 0))
+			     q->arena_bytes + size + 3 * sizeof(struct oe_ent) * (n + 1) > q->max_bytes,
+			     0))
 		return oe_queue__add_slow(q, rec, time, keep, priv);
 	h = (struct oe_hdr *)(c->data + c->used);
 	c->used += size;
