@@ -20,6 +20,8 @@
  *                       for a file recorded on the running kernel, file mode only,
  *                       which is what perf script resolves with)
  *   fastprint=0         print every sample through libtraceevent
+ *   fastjson=0          JSON fields through the generic emitter path, not the
+ *                       per-event program (the same bytes, slower)
  *   probe_formats=0     hand formats to libtraceevent without the crash probe
  *                       (tracepoint_data.c)
  */
@@ -108,11 +110,43 @@ struct tp_event {
 	 * common_end 0: not kept (other common fields).
 	 */
 	uint32_t common_end;
+	/*
+	 * The common fields and the event's own as JSON programs (tp_json_compile),
+	 * op NULL: emitted one by one.
+	 */
+	struct tp_jprog {
+		struct tp_jop *op;
+		int nr;
+		uint32_t room; /* the most bytes stored between two room checks */
+		char *keys; /* the keys of op[], each with RF_KEY_COPY zero bytes of slack */
+	} jprog[2];
 	struct tp_common_text {
 		uint8_t raw[TP_COMMON_RAW];
 		uint16_t len; /* 0: empty */
 		char text[TP_COMMON_TEXT];
 	} common_text[2];
+};
+
+/*
+ * One field of the JSON program: its key with the separator (the common
+ * object always comes first), where its bytes are and how they are written,
+ * decided once per event instead of per sample.
+ */
+enum tp_jop_op {
+	JOP_U8, JOP_U16, JOP_U32, JOP_U64,
+	JOP_S8, JOP_S16, JOP_S32, JOP_S64,
+	JOP_PTR, /* an integer as a hex string */
+	JOP_ARR, /* a fixed array of integers */
+	JOP_STR, /* a fixed char[] */
+	JOP_OTHER, /* the generic path (dynamic fields, bytes) */
+};
+
+struct tp_jop {
+	const char *key; /* ,"name": */
+	uint32_t klen, off, size;
+	uint32_t n; /* JOP_ARR: elements of esize bytes, each written as eop */
+	uint16_t idx; /* in f[] */
+	uint8_t op, eop, esize;
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -192,6 +226,10 @@ static void tp_event_free(struct tp_event *te)
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
+	for (int i = 0; i < 2; i++) {
+		free(te->jprog[i].op);
+		free(te->jprog[i].keys);
+	}
 	for (int i = 0; te->f && i < te->nr_common + te->nr_fields; i++)
 		rf_emit_key__fini(&te->f[i].key);
 	free(te->f);
@@ -513,12 +551,209 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	}
 }
 
+/* ---- the JSON program ---- */
+
+/* JOP_U8.. for an integer of n (1, 2, 4, 8) bytes */
+static uint8_t jop_int(uint32_t n, bool sign, bool ptr)
+{
+	uint8_t op = n == 1 ? JOP_U8 : n == 2 ? JOP_U16 : n == 4 ? JOP_U32 : JOP_U64;
+
+	if (ptr)
+		return JOP_PTR;
+	return sign ? op + (JOP_S8 - JOP_U8) : op;
+}
+
+/* what the op of f stores at most after its key; *op the op */
+static uint32_t jop_of(const struct tp_field *f, struct tp_jop *j)
+{
+	j->op = JOP_OTHER;
+	if (f->dynamic || !f->key.form[RAWFRAG_EMIT_JSON])
+		return 0;
+	switch (f->kind) {
+	case TPF_INT:
+	case TPF_PTR:
+		j->op = jop_int(f->size, f->is_signed, f->elem_ptr);
+		return 21; /* "-9223372036854775808", "0x" and 16 digits quoted: 20 */
+	case TPF_STR:
+		j->op = JOP_STR; /* written by the out's string escaper */
+		return 0;
+	case TPF_ARRAY:
+		j->n = f->size / f->elem;
+		/* long arrays: not worth a room that large */
+		if (!j->n || j->n > 256)
+			return 0;
+		j->op = JOP_ARR;
+		j->eop = jop_int(f->elem, f->is_signed, f->elem_ptr);
+		j->esize = (uint8_t)f->elem;
+		return 2 + 22 * j->n;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The n fields from f[from] as JSON ops into pr; left empty (the generic path)
+ * without memory. Keys carry the ',' before them but for the first of the
+ * common object ("common" itself always comes first in "fields").
+ */
+static void jprog_compile(struct tp_jprog *pr, const struct tp_event *te, int from, int n,
+			  bool comma_first)
+{
+	size_t kbytes = 0, at = 0, room = 16;
+	struct tp_jop *jop;
+	char *keys;
+
+	if (n <= 0)
+		return;
+	for (int i = from; i < from + n; i++)
+		kbytes += 1 + te->f[i].key.len[RAWFRAG_EMIT_JSON] + RF_KEY_COPY;
+	jop = calloc(n, sizeof(*jop));
+	keys = calloc(1, kbytes);
+	if (!jop || !keys) {
+		free(jop);
+		free(keys);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct tp_field *f = &te->f[from + i];
+		struct tp_jop *j = &jop[i];
+		uint32_t sep = i || comma_first;
+		uint32_t kl = sep + f->key.len[RAWFRAG_EMIT_JSON];
+
+		j->idx = (uint16_t)(from + i);
+		j->off = f->offset;
+		j->size = f->size;
+		room += jop_of(f, j);
+		if (j->op == JOP_OTHER)
+			continue;
+		keys[at] = ',';
+		memcpy(keys + at + sep, f->key.form[RAWFRAG_EMIT_JSON], kl - sep);
+		j->key = keys + at;
+		j->klen = kl;
+		at += kl + RF_KEY_COPY;
+		room += kl > RF_KEY_COPY ? kl : RF_KEY_COPY;
+	}
+	pr->op = jop;
+	pr->nr = n;
+	pr->keys = keys;
+	pr->room = (uint32_t)room;
+}
+
+static void tp_json_compile(struct tp_event *te)
+{
+	jprog_compile(&te->jprog[0], te, 0, te->nr_common, false);
+	jprog_compile(&te->jprog[1], te, te->nr_common, te->nr_fields, true);
+}
+
+/* one integer of the op's kind from q at p (room: 21 bytes); the end */
+static inline __attribute__((always_inline)) char *jop_num(char *p, uint8_t op, uint32_t size,
+							   const uint8_t *q)
+{
+	uint64_t v;
+	int64_t sv;
+
+	switch (op) {
+	case JOP_U8:
+		return rf_put_u64(p, q[0]);
+	case JOP_U16:
+		return rf_put_u64(p, rawfrag__get16(q, false));
+	case JOP_U32:
+		return rf_put_u64(p, rawfrag__get32(q, false));
+	case JOP_U64:
+		return rf_put_u64(p, rawfrag__get64(q, false));
+	case JOP_S8:
+		sv = (int8_t)q[0];
+		break;
+	case JOP_S16:
+		sv = (int16_t)rawfrag__get16(q, false);
+		break;
+	case JOP_S32:
+		sv = (int32_t)rawfrag__get32(q, false);
+		break;
+	case JOP_S64:
+		sv = (int64_t)rawfrag__get64(q, false);
+		break;
+	default: /* JOP_PTR */
+		v = rd_num(q, size, false, false);
+		memcpy(p, "\"0x", 3);
+		p = rf_put_hex(p + 3, v);
+		*p = '"';
+		return p + 1;
+	}
+	return rf_put_s64(p, sv);
+}
+
+static char *jop_array(char *p, const struct tp_jop *j, const uint8_t *q)
+{
+	*p++ = '[';
+	for (uint32_t i = 0; i < j->n; i++, q += j->esize) {
+		*p = ',';
+		p += i != 0;
+		p = jop_num(p, j->eop, j->esize, q);
+	}
+	*p = ']';
+	return p + 1;
+}
+
+/*
+ * Fields by a program, for a payload holding all fixed fields in the file's
+ * byte order: one room check for the fixed part, each field its key copy and
+ * its number. The bytes are emit_field()'s.
+ */
+static void jprog_run(struct rawfrag_emit *em, const struct tp_event *te,
+		      const struct tp_jprog *pr, const struct rawfrag_raw *raw)
+{
+	struct rawfrag_out *o = em->out;
+	const uint8_t *d = raw->data;
+	char *p = rf_out_room(o, pr->room);
+
+	for (int i = 0; p && i < pr->nr; i++) {
+		const struct tp_jop *j = &pr->op[i];
+
+		if (j->op == JOP_OTHER) {
+			o->len = (size_t)(p - o->buf);
+			emit_field(em, &te->f[j->idx], raw, false);
+			p = rf_out_room(o, pr->room);
+			continue;
+		}
+		/* the first key written: the emitter's level has a member now */
+		em->first[em->depth] = false;
+		if (j->klen <= RF_KEY_COPY)
+			memcpy(p, j->key, RF_KEY_COPY);
+		else
+			memcpy(p, j->key, j->klen);
+		p += j->klen;
+		if (j->op == JOP_STR) {
+			o->len = (size_t)(p - o->buf);
+			rawfrag_out__json_str(o, (const char *)d + j->off, j->size);
+			p = rf_out_room(o, pr->room);
+		} else if (j->op == JOP_ARR) {
+			p = jop_array(p, j, d + j->off);
+		} else {
+			p = jop_num(p, j->op, j->size, d + j->off);
+		}
+	}
+	if (p)
+		o->len = (size_t)(p - o->buf);
+}
+
+/* may the programs write this payload? */
+static inline bool jprog_ok(const struct tp_event *te, const struct rawfrag_raw *raw, bool swap,
+			    const struct rawfrag_emit *em)
+{
+	return !swap && em->fmt == RAWFRAG_EMIT_JSON && raw->size >= te->fixed;
+}
+
 static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
 			const struct rawfrag_raw *raw, bool swap)
 {
 	rf_emit__openk(em, &common_key, '{');
-	for (int i = 0; i < te->nr_common; i++)
-		emit_field(em, &te->f[i], raw, swap);
+	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
+		jprog_run(em, te, &te->jprog[0], raw);
+	} else {
+		for (int i = 0; i < te->nr_common; i++)
+			emit_field(em, &te->f[i], raw, swap);
+	}
 	rf_emit__close(em, '}');
 }
 
@@ -553,14 +788,18 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);
 		return;
 	}
-	if (!rf_out_room(o, 2 * TP_COMMON_TEXT)) {
+	if (!rf_out_room(o, 2 * TP_COMMON_TEXT + te->jprog[0].room)) {
 		emit_common(em, te, raw, swap);
 		return;
 	}
 	rf_emit__openk(em, &common_key, '{');
 	start = o->len - 1; /* the '{' */
-	for (int i = 0; i < te->nr_common; i++)
-		emit_field(em, &te->f[i], raw, swap);
+	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
+		jprog_run(em, te, &te->jprog[0], raw);
+	} else {
+		for (int i = 0; i < te->nr_common; i++)
+			emit_field(em, &te->f[i], raw, swap);
+	}
 	rf_emit__close(em, '}');
 	ct->len = 0;
 	if (o->err || o->len < start || o->len - start > TP_COMMON_TEXT)
@@ -581,6 +820,10 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 		emit_common_kept(em, te, raw, swap);
 	else
 		emit_common(em, te, raw, swap);
+	if (te->jprog[1].op && jprog_ok(te, raw, swap, em)) {
+		jprog_run(em, te, &te->jprog[1], raw);
+		return 0;
+	}
 	for (i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
 		emit_field(em, &te->f[i], raw, swap);
 	return 0;
@@ -1008,6 +1251,9 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 	/* "fastprint=0": libtraceevent prints every sample */
 	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastprint")))
 		te->prog = rawfrag_tp_prog__compile(ev, tf->td.swap, tf->td.long_size);
+	/* "fastjson=0": JSON fields one by one through the generic path */
+	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastjson")))
+		tp_json_compile(te);
 	if (tf->kallsyms && !tf->kallsyms_done && needs_symbols(ev)) {
 		int ret = rawfrag_tp_data__load_kallsyms(&tf->td, tf->kallsyms);
 
