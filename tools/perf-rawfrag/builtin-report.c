@@ -24,6 +24,8 @@
 #include <rawfrag/tool.h>
 #include <rawfrag/where.h>
 
+#include "internal/out.h"
+
 #include "builtin.h"
 #include "report-header.h"
 #include "report-sym.h"
@@ -508,7 +510,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	}
 	rawfrag_emit__reset(r->em);
 	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
-	rawfrag_out__write(o, "}}\n", 3);
+	rf_out_write(o, "}}\n", 3);
 }
 
 static void print_stats(struct report *r)
@@ -835,6 +837,7 @@ static int machine_observer(void *ctx, struct rawfrag_session *s, const struct r
 {
 	struct report *r = ctx;
 
+	rs_machine_record(&r->rs, ev->rec->type);
 	return rawfrag_machine__process_record(r->rs.m, ev->rec, r->swap);
 }
 
