@@ -75,6 +75,10 @@ struct tp_file {
 };
 
 #define TP_COMMON_RAW 16
+#define TP_FKEY 64
+#define TP_FTEXT 320
+#define TP_FSLOTS 8 /* a power of two */
+#define TP_CSLOTS 4 /* a power of two: samples of tasks on other CPUs interleave */
 #define TP_COMMON_TEXT 224
 
 /* Per-evsel state: the precompiled layout of one event. */
@@ -118,13 +122,27 @@ struct tp_event {
 		struct tp_jop *op;
 		int nr;
 		uint32_t room; /* the most bytes stored between two room checks */
+		uint32_t bound; /* the most bytes of text, 0: unbounded (JOP_OTHER ops) */
 		char *keys; /* the keys of op[], each with RF_KEY_COPY zero bytes of slack */
 	} jprog[2];
+	/*
+	 * The event's own fields as last written from the same payload bytes
+	 * (fields_text()), a few per event, when all are fixed and at most
+	 * TP_FKEY bytes: a task repeats its calls (read, write, the same buffer).
+	 */
+	uint32_t fstart, flen;
+	uint64_t fticks;
+	struct tp_fields_text {
+		uint64_t used; /* fticks when last written or read */
+		uint16_t len; /* 0: empty */
+		uint8_t key[TP_FKEY];
+		char text[TP_FTEXT];
+	} *ftext;
 	struct tp_common_text {
 		uint8_t raw[TP_COMMON_RAW];
 		uint16_t len; /* 0: empty */
 		char text[TP_COMMON_TEXT];
-	} common_text[2];
+	} common_text[2][TP_CSLOTS]; /* per format, a few (by their bytes) each */
 };
 
 /*
@@ -226,6 +244,7 @@ static void tp_event_free(struct tp_event *te)
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
+	free(te->ftext);
 	for (int i = 0; i < 2; i++) {
 		free(te->jprog[i].op);
 		free(te->jprog[i].keys);
@@ -599,7 +618,8 @@ static uint32_t jop_of(const struct tp_field *f, struct tp_jop *j)
 static void jprog_compile(struct tp_jprog *pr, const struct tp_event *te, int from, int n,
 			  bool comma_first)
 {
-	size_t kbytes = 0, at = 0, room = 16;
+	size_t kbytes = 0, at = 0, room = 16, bound = 0;
+	bool unbounded = false;
 	struct tp_jop *jop;
 	char *keys;
 
@@ -624,8 +644,13 @@ static void jprog_compile(struct tp_jprog *pr, const struct tp_event *te, int fr
 		j->off = f->offset;
 		j->size = f->size;
 		room += jop_of(f, j);
-		if (j->op == JOP_OTHER)
+		if (j->op == JOP_OTHER) {
+			unbounded = true;
 			continue;
+		}
+		/* escaped strings: six bytes per byte at most, and the quotes */
+		bound += kl + (j->op == JOP_STR ? 6 * j->size + 2 : j->op == JOP_ARR ?
+			     2 + 22 * j->n : 21);
 		keys[at] = ',';
 		memcpy(keys + at + sep, f->key.form[RAWFRAG_EMIT_JSON], kl - sep);
 		j->key = keys + at;
@@ -637,12 +662,31 @@ static void jprog_compile(struct tp_jprog *pr, const struct tp_event *te, int fr
 	pr->nr = n;
 	pr->keys = keys;
 	pr->room = (uint32_t)room;
+	pr->bound = unbounded ? 0 : (uint32_t)bound;
+}
+
+/* may the event's fields text be kept (see ftext)? */
+static void fields_keep(struct tp_event *te)
+{
+	uint32_t start = UINT32_MAX;
+
+	if (te->nr_dyn || !te->jprog[1].op || !te->jprog[1].bound)
+		return;
+	for (int i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
+		if (te->f[i].offset < start)
+			start = te->f[i].offset;
+	if (start >= te->fixed || te->fixed - start > TP_FKEY || te->fixed - start < 8)
+		return;
+	te->ftext = calloc(TP_FSLOTS, sizeof(*te->ftext));
+	te->fstart = start;
+	te->flen = te->fixed - start;
 }
 
 static void tp_json_compile(struct tp_event *te)
 {
 	jprog_compile(&te->jprog[0], te, 0, te->nr_common, false);
 	jprog_compile(&te->jprog[1], te, te->nr_common, te->nr_fields, true);
+	fields_keep(te);
 }
 
 /* one integer of the op's kind from q at p (room: 21 bytes); the end */
@@ -777,10 +821,16 @@ static inline bool same_head(const uint8_t *a, const uint8_t *b, uint32_t n)
 static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 			     const struct rawfrag_raw *raw, bool swap)
 {
-	struct tp_common_text *ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON];
 	struct rawfrag_out *o = em->out;
+	struct tp_common_text *ct;
+	uint64_t h = 0;
 	size_t start;
 	char *p;
+
+	if (te->common_end >= 8)
+		memcpy(&h, raw->data, 8);
+	ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON]
+			     [(h * 0x9e3779b97f4a7c15ULL) >> 62 & (TP_CSLOTS - 1)];
 
 	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
 		p = rf_emit__key(em, &common_key, ct->len);
@@ -809,6 +859,60 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 	ct->len = (uint16_t)(o->len - start);
 }
 
+/*
+ * The event's fields from ftext when the payload has the same bytes there;
+ * else written by the program and kept. The room asked first holds the
+ * longest text the fields can give, so the out does not flush while they are
+ * written and their bytes can be taken back.
+ */
+static void fields_text(struct rawfrag_emit *em, struct tp_event *te,
+			const struct rawfrag_raw *raw)
+{
+	const struct tp_jprog *pr = &te->jprog[1];
+	const uint8_t *key = raw->data + te->fstart;
+	struct rawfrag_out *o = em->out;
+	struct tp_fields_text *ft, *alt;
+	uint64_t h, w;
+	size_t start;
+	char *p;
+
+	/* the slot from the first and last 8 bytes: a call number alone is shared by tasks */
+	memcpy(&h, key, 8);
+	memcpy(&w, key + te->flen - 8, 8);
+	h = h * 0x9e3779b97f4a7c15ULL + w;
+	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	/* two places a text may be in, the less recently used one replaced */
+	ft = &te->ftext[h & (TP_FSLOTS - 1)];
+	alt = &te->ftext[(h >> 8) & (TP_FSLOTS - 1)];
+	if (!(ft->len && !memcmp(ft->key, key, te->flen)) &&
+	    ((alt->len && !memcmp(alt->key, key, te->flen)) || alt->used < ft->used))
+		ft = alt;
+	if (ft->len && !memcmp(ft->key, key, te->flen)) {
+		ft->used = ++te->fticks;
+		p = rf_out_room(o, ft->len);
+		if (p) {
+			memcpy(p, ft->text, ft->len);
+			o->len += ft->len;
+		}
+		em->first[em->depth] = false;
+		return;
+	}
+	if (!rf_out_room(o, (size_t)pr->bound + pr->room)) {
+		jprog_run(em, te, pr, raw);
+		return;
+	}
+	start = o->len;
+	jprog_run(em, te, pr, raw);
+	ft->len = 0;
+	if (o->err || o->len < start || o->len - start > TP_FTEXT || o->len == start)
+		return;
+	memcpy(ft->key, key, te->flen);
+	memcpy(ft->text, o->buf + start, o->len - start);
+	ft->len = (uint16_t)(o->len - start);
+	ft->used = ++te->fticks;
+}
+
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
 		     struct rawfrag_emit *em)
 {
@@ -821,7 +925,10 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 	else
 		emit_common(em, te, raw, swap);
 	if (te->jprog[1].op && jprog_ok(te, raw, swap, em)) {
-		jprog_run(em, te, &te->jprog[1], raw);
+		if (te->ftext)
+			fields_text(em, te, raw);
+		else
+			jprog_run(em, te, &te->jprog[1], raw);
 		return 0;
 	}
 	for (i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
