@@ -78,7 +78,7 @@ struct tp_file {
 #define TP_FKEY 64
 #define TP_FTEXT 320
 #define TP_FSLOTS 8 /* a power of two */
-#define TP_CSLOTS 4 /* a power of two: samples of tasks on other CPUs interleave */
+#define TP_CSLOTS 8 /* a power of two: samples of tasks on other CPUs interleave */
 #define TP_COMMON_TEXT 224
 
 /* Per-evsel state: the precompiled layout of one event. */
@@ -138,7 +138,9 @@ struct tp_event {
 		uint8_t key[TP_FKEY];
 		char text[TP_FTEXT];
 	} *ftext;
+	uint64_t cticks;
 	struct tp_common_text {
+		uint64_t used; /* cticks when last written or read */
 		uint8_t raw[TP_COMMON_RAW];
 		uint16_t len; /* 0: empty */
 		char text[TP_COMMON_TEXT];
@@ -822,16 +824,22 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 			     const struct rawfrag_raw *raw, bool swap)
 {
 	struct rawfrag_out *o = em->out;
-	struct tp_common_text *ct;
+	struct tp_common_text *ct, *alt;
 	uint64_t h = 0;
 	size_t start;
 	char *p;
 
 	if (te->common_end >= 8)
 		memcpy(&h, raw->data, 8);
-	ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON]
-			     [(h * 0x9e3779b97f4a7c15ULL) >> 62 & (TP_CSLOTS - 1)];
-
+	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	/* two places it may be in, the less recently used one replaced */
+	ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][h & (TP_CSLOTS - 1)];
+	alt = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][(h >> 8) & (TP_CSLOTS - 1)];
+	if (!(ct->len && same_head(ct->raw, raw->data, te->common_end)) &&
+	    ((alt->len && same_head(alt->raw, raw->data, te->common_end)) || alt->used < ct->used))
+		ct = alt;
+	ct->used = ++te->cticks;
 	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
 		p = rf_emit__key(em, &common_key, ct->len);
 		if (p)
