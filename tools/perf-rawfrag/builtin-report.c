@@ -37,6 +37,8 @@
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
 
 
+#define NAME_SLOTS 16 /* a power of two */
+
 struct report {
 	struct rawfrag_tool tool; /* first: handlers get &r->tool */
 	const char *input, *output;
@@ -84,6 +86,18 @@ struct report {
 		const char *name;
 	} *evc;
 	char name_buf[33]; /* task names not from the thread table */
+	/*
+	 * Task names as last looked up, by tid: the thread table changes only
+	 * with COMM and FORK records, which bump names_gen (machine_observer).
+	 */
+	struct name_slot {
+		int32_t pid, tid;
+		uint32_t gen; /* names_gen when filled */
+		bool used;
+		int len;
+		char name[33];
+	} names[NAME_SLOTS];
+	uint32_t names_gen;
 	uint64_t *ev_samples, *ev_lost; /* --stats */
 	struct rf_loss_cpus *loss; /* samples and losses per CPU, for the loss warning */
 	uint64_t nr_bad;
@@ -398,7 +412,7 @@ static const char *task_name_fallback(struct report *r, const struct rawfrag_sam
  * The name as perf script shows it and its length (at most 32), in a buffer
  * with at least 16 readable bytes, valid until the next call.
  */
-static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+static const char *task_name_lookup(struct report *r, const struct rawfrag_sample *smp, int *len)
 {
 	char buf[32];
 	const char *c;
@@ -411,6 +425,29 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	memset(r->name_buf, 0, sizeof(r->name_buf));
 	memcpy(r->name_buf, c, *len);
 	return r->name_buf;
+}
+
+static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+{
+	struct name_slot *ns = &r->names[(smp->tid * 0x9e3779b1u) >> 28 & (NAME_SLOTS - 1)];
+	const char *c;
+
+	if (ns->used && ns->gen == r->names_gen && ns->tid == (int32_t)smp->tid &&
+	    ns->pid == (int32_t)smp->pid) {
+		*len = ns->len;
+		return ns->name;
+	}
+	c = task_name_lookup(r, smp, len);
+	if (*len < 0 || *len > 32)
+		return c;
+	memset(ns->name, 0, sizeof(ns->name));
+	memcpy(ns->name, c, (size_t)*len);
+	ns->len = *len;
+	ns->pid = (int32_t)smp->pid;
+	ns->tid = (int32_t)smp->tid;
+	ns->gen = r->names_gen;
+	ns->used = true;
+	return ns->name;
 }
 
 /* perf script's line: the library's columns, then the decoder's text */
@@ -838,6 +875,10 @@ static int machine_observer(void *ctx, struct rawfrag_session *s, const struct r
 	struct report *r = ctx;
 
 	rs_machine_record(&r->rs, ev->rec->type);
+	/* the session's thread table took it before: names may change */
+	if (ev->rec->type == PERF_RECORD_COMM || ev->rec->type == PERF_RECORD_FORK ||
+	    ev->rec->type == PERF_RECORD_EXIT)
+		r->names_gen++;
 	return rawfrag_machine__process_record(r->rs.m, ev->rec, r->swap);
 }
 
