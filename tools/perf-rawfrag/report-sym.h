@@ -39,7 +39,7 @@ struct rs_frame_json {
 	 */
 	bool kernel, verified;
 	uint32_t kgen;
-	char text[RS_FRAME_TEXT];
+	char text[RS_FRAME_TEXT + 32]; /* 32 bytes of slack: copied in 32-byte moves */
 };
 
 struct rs_ctx {
