@@ -5,7 +5,7 @@
 # lengths are right; the in-kernel filter; report --format pcapng read by tshark
 # with the same bytes; nothing left attached afterwards.
 source "$(dirname "$0")/lib.sh"
-t_plan 32
+t_plan 33
 SCRIPTS=$TOP/tests/scripts
 EXTRACT=$O/tests/pkt-extract
 # ports of this run (UDP, TCP +1, UDP/IPv6 +2): test runs at the same time differ
@@ -296,6 +296,34 @@ then
 		"^perf rawfrag report: -: offset 0x[0-9a-f]+: " comm8.err
 else
 	t_skip_n 2 "pipe with a COMM of size 8" "the recording has no COMM record"
+fi
+
+# loopback: the kernel keeps the outgoing copy of each packet away from our
+# socket (PACKET_IGNORE_OUTGOING), so the program runs once per packet, not
+# twice (kernel.bpf_stats_enabled counts its runs for the moment)
+wait_no_progs
+stats0=$(sysctl -n kernel.bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1
+"$RAWFRAG" record --skb lo --filter "udp and dst port $BASE" -a -e dummy -o ign.data 2>ign.rec &
+rp=$!
+runs=
+if wait_progs 1; then
+	sleep 0.3
+	pid=$(bpftool prog show | awk '/name skbdump_socket/ { sub(":", "", $1); print $1 }' | tail -1)
+	python3 "$SCRIPTS/pkt_send.py" --port-base $BASE --udp-sizes 1,2,3,4,5,6,7,8,9,10 \
+		--udp-repeat 200 --pace 50 >/dev/null
+	sleep 0.3
+	runs=$(bpftool prog show id "$pid" | grep -o 'run_cnt [0-9]*' | awk '{ print $2 }')
+fi
+kill -INT $rp
+wait $rp
+sysctl -qw kernel.bpf_stats_enabled="$stats0"
+"$EXTRACT" ign.data -q 2>ign.sum
+dumps=$(awk '{ print $3 }' ign.sum)
+if [ -n "$runs" ] && [ "${dumps:-0}" -ge 2000 ] && [ "$runs" -lt $((dumps * 3 / 2)) ]; then
+	t_ok "lo: the program runs once per packet ($runs runs, $dumps dumps)"
+else
+	t_fail "lo: the program runs once per packet" "runs ${runs:-?} for ${dumps:-?} dumps; $(tail -3 ign.rec)"
 fi
 
 # nothing left attached (a leak stays; a concurrent test run's recorder goes away)
