@@ -20,6 +20,8 @@
  *                       for a file recorded on the running kernel, file mode only,
  *                       which is what perf script resolves with)
  *   fastprint=0         print every sample through libtraceevent
+ *   fastjson=0          JSON fields through the generic emitter path, not the
+ *                       per-event program (the same bytes, slower)
  *   probe_formats=0     hand formats to libtraceevent without the crash probe
  *                       (tracepoint_data.c)
  */
@@ -73,6 +75,10 @@ struct tp_file {
 };
 
 #define TP_COMMON_RAW 16
+#define TP_FKEY 64
+#define TP_FTEXT 320
+#define TP_FSLOTS 8 /* a power of two */
+#define TP_CSLOTS 8 /* a power of two: samples of tasks on other CPUs interleave */
 #define TP_COMMON_TEXT 224
 
 /* Per-evsel state: the precompiled layout of one event. */
@@ -116,11 +122,59 @@ struct tp_event {
 	 * common_end 0: not kept (other common fields).
 	 */
 	uint32_t common_end;
+	/*
+	 * The common fields and the event's own as JSON programs (tp_json_compile),
+	 * op NULL: emitted one by one.
+	 */
+	struct tp_jprog {
+		struct tp_jop *op;
+		int nr;
+		uint32_t room; /* the most bytes stored between two room checks */
+		uint32_t bound; /* the most bytes of text, 0: unbounded (JOP_OTHER ops) */
+		char *keys; /* the keys of op[], each with RF_KEY_COPY zero bytes of slack */
+	} jprog[2];
+	/*
+	 * The event's own fields as last written from the same payload bytes
+	 * (fields_text()), a few per event, when all are fixed and at most
+	 * TP_FKEY bytes: a task repeats its calls (read, write, the same buffer).
+	 */
+	uint32_t fstart, flen;
+	uint64_t fticks;
+	struct tp_fields_text {
+		uint64_t used; /* fticks when last written or read */
+		uint16_t len; /* 0: empty */
+		uint8_t key[TP_FKEY];
+		char text[TP_FTEXT];
+	} *ftext;
+	uint64_t cticks;
 	struct tp_common_text {
+		uint64_t used; /* cticks when last written or read */
 		uint8_t raw[TP_COMMON_RAW];
 		uint16_t len; /* 0: empty */
 		char text[TP_COMMON_TEXT];
-	} common_text[2];
+	} common_text[2][TP_CSLOTS]; /* per format, a few (by their bytes) each */
+};
+
+/*
+ * One field of the JSON program: its key with the separator (the common
+ * object always comes first), where its bytes are and how they are written,
+ * decided once per event instead of per sample.
+ */
+enum tp_jop_op {
+	JOP_U8, JOP_U16, JOP_U32, JOP_U64,
+	JOP_S8, JOP_S16, JOP_S32, JOP_S64,
+	JOP_PTR, /* an integer as a hex string */
+	JOP_ARR, /* a fixed array of integers */
+	JOP_STR, /* a fixed char[] */
+	JOP_OTHER, /* the generic path (dynamic fields, bytes) */
+};
+
+struct tp_jop {
+	const char *key; /* ,"name": */
+	uint32_t klen, off, size;
+	uint32_t n; /* JOP_ARR: elements of esize bytes, each written as eop */
+	uint16_t idx; /* in f[] */
+	uint8_t op, eop, esize;
 };
 
 /* fast-path text is compared with libtraceevent's on the first samples, then 1 in 4096 */
@@ -200,6 +254,11 @@ static void tp_event_free(struct tp_event *te)
 	if (!te)
 		return;
 	rawfrag_tp_prog__free(te->prog);
+	free(te->ftext);
+	for (int i = 0; i < 2; i++) {
+		free(te->jprog[i].op);
+		free(te->jprog[i].keys);
+	}
 	for (int i = 0; te->f && i < te->nr_common + te->nr_fields; i++)
 		rf_emit_key__fini(&te->f[i].key);
 	free(te->f);
@@ -521,12 +580,234 @@ static void emit_field(struct rawfrag_emit *em, const struct tp_field *f,
 	}
 }
 
+/* ---- the JSON program ---- */
+
+/* JOP_U8.. for an integer of n (1, 2, 4, 8) bytes */
+static uint8_t jop_int(uint32_t n, bool sign, bool ptr)
+{
+	uint8_t op = n == 1 ? JOP_U8 : n == 2 ? JOP_U16 : n == 4 ? JOP_U32 : JOP_U64;
+
+	if (ptr)
+		return JOP_PTR;
+	return sign ? op + (JOP_S8 - JOP_U8) : op;
+}
+
+/* what the op of f stores at most after its key; *op the op */
+static uint32_t jop_of(const struct tp_field *f, struct tp_jop *j)
+{
+	j->op = JOP_OTHER;
+	if (f->dynamic || !f->key.form[RAWFRAG_EMIT_JSON])
+		return 0;
+	switch (f->kind) {
+	case TPF_INT:
+	case TPF_PTR:
+		j->op = jop_int(f->size, f->is_signed, f->elem_ptr);
+		return 21; /* "-9223372036854775808", "0x" and 16 digits quoted: 20 */
+	case TPF_STR:
+		j->op = JOP_STR; /* written by the out's string escaper */
+		return 0;
+	case TPF_ARRAY:
+		j->n = f->size / f->elem;
+		/* long arrays: not worth a room that large */
+		if (!j->n || j->n > 256)
+			return 0;
+		j->op = JOP_ARR;
+		j->eop = jop_int(f->elem, f->is_signed, f->elem_ptr);
+		j->esize = (uint8_t)f->elem;
+		return 2 + 22 * j->n;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The n fields from f[from] as JSON ops into pr; left empty (the generic path)
+ * without memory. Keys carry the ',' before them but for the first of the
+ * common object ("common" itself always comes first in "fields").
+ */
+static void jprog_compile(struct tp_jprog *pr, const struct tp_event *te, int from, int n,
+			  bool comma_first)
+{
+	size_t kbytes = 0, at = 0, room = 16, bound = 0;
+	bool unbounded = false;
+	struct tp_jop *jop;
+	char *keys;
+
+	if (n <= 0)
+		return;
+	for (int i = from; i < from + n; i++)
+		kbytes += 1 + te->f[i].key.len[RAWFRAG_EMIT_JSON] + RF_KEY_COPY;
+	jop = calloc(n, sizeof(*jop));
+	keys = calloc(1, kbytes);
+	if (!jop || !keys) {
+		free(jop);
+		free(keys);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct tp_field *f = &te->f[from + i];
+		struct tp_jop *j = &jop[i];
+		uint32_t sep = i || comma_first;
+		uint32_t kl = sep + f->key.len[RAWFRAG_EMIT_JSON];
+
+		j->idx = (uint16_t)(from + i);
+		j->off = f->offset;
+		j->size = f->size;
+		room += jop_of(f, j);
+		if (j->op == JOP_OTHER) {
+			unbounded = true;
+			continue;
+		}
+		/* escaped strings: six bytes per byte at most, and the quotes */
+		bound += kl + (j->op == JOP_STR ? 6 * j->size + 2 : j->op == JOP_ARR ?
+			     2 + 22 * j->n : 21);
+		keys[at] = ',';
+		memcpy(keys + at + sep, f->key.form[RAWFRAG_EMIT_JSON], kl - sep);
+		j->key = keys + at;
+		j->klen = kl;
+		at += kl + RF_KEY_COPY;
+		room += kl > RF_KEY_COPY ? kl : RF_KEY_COPY;
+	}
+	pr->op = jop;
+	pr->nr = n;
+	pr->keys = keys;
+	pr->room = (uint32_t)room;
+	pr->bound = unbounded ? 0 : (uint32_t)bound;
+}
+
+/* may the event's fields text be kept (see ftext)? */
+static void fields_keep(struct tp_event *te)
+{
+	uint32_t start = UINT32_MAX;
+
+	if (te->nr_dyn || !te->jprog[1].op || !te->jprog[1].bound)
+		return;
+	for (int i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
+		if (te->f[i].offset < start)
+			start = te->f[i].offset;
+	if (start >= te->fixed || te->fixed - start > TP_FKEY || te->fixed - start < 8)
+		return;
+	te->ftext = calloc(TP_FSLOTS, sizeof(*te->ftext));
+	te->fstart = start;
+	te->flen = te->fixed - start;
+}
+
+static void tp_json_compile(struct tp_event *te)
+{
+	jprog_compile(&te->jprog[0], te, 0, te->nr_common, false);
+	jprog_compile(&te->jprog[1], te, te->nr_common, te->nr_fields, true);
+	fields_keep(te);
+}
+
+/* one integer of the op's kind from q at p (room: 21 bytes); the end */
+static inline __attribute__((always_inline)) char *jop_num(char *p, uint8_t op, uint32_t size,
+							   const uint8_t *q)
+{
+	uint64_t v;
+	int64_t sv;
+
+	switch (op) {
+	case JOP_U8:
+		return rf_put_u64(p, q[0]);
+	case JOP_U16:
+		return rf_put_u64(p, rawfrag__get16(q, false));
+	case JOP_U32:
+		return rf_put_u64(p, rawfrag__get32(q, false));
+	case JOP_U64:
+		return rf_put_u64(p, rawfrag__get64(q, false));
+	case JOP_S8:
+		sv = (int8_t)q[0];
+		break;
+	case JOP_S16:
+		sv = (int16_t)rawfrag__get16(q, false);
+		break;
+	case JOP_S32:
+		sv = (int32_t)rawfrag__get32(q, false);
+		break;
+	case JOP_S64:
+		sv = (int64_t)rawfrag__get64(q, false);
+		break;
+	default: /* JOP_PTR */
+		v = rd_num(q, size, false, false);
+		memcpy(p, "\"0x", 3);
+		p = rf_put_hex(p + 3, v);
+		*p = '"';
+		return p + 1;
+	}
+	return rf_put_s64(p, sv);
+}
+
+static char *jop_array(char *p, const struct tp_jop *j, const uint8_t *q)
+{
+	*p++ = '[';
+	for (uint32_t i = 0; i < j->n; i++, q += j->esize) {
+		*p = ',';
+		p += i != 0;
+		p = jop_num(p, j->eop, j->esize, q);
+	}
+	*p = ']';
+	return p + 1;
+}
+
+/*
+ * Fields by a program, for a payload holding all fixed fields in the file's
+ * byte order: one room check for the fixed part, each field its key copy and
+ * its number. The bytes are emit_field()'s.
+ */
+static void jprog_run(struct rawfrag_emit *em, const struct tp_event *te,
+		      const struct tp_jprog *pr, const struct rawfrag_raw *raw)
+{
+	struct rawfrag_out *o = em->out;
+	const uint8_t *d = raw->data;
+	char *p = rf_out_room(o, pr->room);
+
+	for (int i = 0; p && i < pr->nr; i++) {
+		const struct tp_jop *j = &pr->op[i];
+
+		if (j->op == JOP_OTHER) {
+			o->len = (size_t)(p - o->buf);
+			emit_field(em, &te->f[j->idx], raw, false);
+			p = rf_out_room(o, pr->room);
+			continue;
+		}
+		/* the first key written: the emitter's level has a member now */
+		em->first[em->depth] = false;
+		if (j->klen <= RF_KEY_COPY)
+			memcpy(p, j->key, RF_KEY_COPY);
+		else
+			memcpy(p, j->key, j->klen);
+		p += j->klen;
+		if (j->op == JOP_STR) {
+			o->len = (size_t)(p - o->buf);
+			rawfrag_out__json_str(o, (const char *)d + j->off, j->size);
+			p = rf_out_room(o, pr->room);
+		} else if (j->op == JOP_ARR) {
+			p = jop_array(p, j, d + j->off);
+		} else {
+			p = jop_num(p, j->op, j->size, d + j->off);
+		}
+	}
+	if (p)
+		o->len = (size_t)(p - o->buf);
+}
+
+/* may the programs write this payload? */
+static inline bool jprog_ok(const struct tp_event *te, const struct rawfrag_raw *raw, bool swap,
+			    const struct rawfrag_emit *em)
+{
+	return !swap && em->fmt == RAWFRAG_EMIT_JSON && raw->size >= te->fixed;
+}
+
 static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
 			const struct rawfrag_raw *raw, bool swap)
 {
 	rf_emit__openk(em, &common_key, '{');
-	for (int i = 0; i < te->nr_common; i++)
-		emit_field(em, &te->f[i], raw, swap);
+	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
+		jprog_run(em, te, &te->jprog[0], raw);
+	} else {
+		for (int i = 0; i < te->nr_common; i++)
+			emit_field(em, &te->f[i], raw, swap);
+	}
 	rf_emit__close(em, '}');
 }
 
@@ -550,25 +831,41 @@ static inline bool same_head(const uint8_t *a, const uint8_t *b, uint32_t n)
 static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 			     const struct rawfrag_raw *raw, bool swap)
 {
-	struct tp_common_text *ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON];
 	struct rawfrag_out *o = em->out;
+	struct tp_common_text *ct, *alt;
+	uint64_t h = 0;
 	size_t start;
 	char *p;
 
+	if (te->common_end >= 8)
+		memcpy(&h, raw->data, 8);
+	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	/* two places it may be in, the less recently used one replaced */
+	ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][h & (TP_CSLOTS - 1)];
+	alt = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][(h >> 8) & (TP_CSLOTS - 1)];
+	if (!(ct->len && same_head(ct->raw, raw->data, te->common_end)) &&
+	    ((alt->len && same_head(alt->raw, raw->data, te->common_end)) || alt->used < ct->used))
+		ct = alt;
+	ct->used = ++te->cticks;
 	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
 		p = rf_emit__key(em, &common_key, ct->len);
 		if (p)
 			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);
 		return;
 	}
-	if (!rf_out_room(o, 2 * TP_COMMON_TEXT)) {
+	if (!rf_out_room(o, 2 * TP_COMMON_TEXT + te->jprog[0].room)) {
 		emit_common(em, te, raw, swap);
 		return;
 	}
 	rf_emit__openk(em, &common_key, '{');
 	start = o->len - 1; /* the '{' */
-	for (int i = 0; i < te->nr_common; i++)
-		emit_field(em, &te->f[i], raw, swap);
+	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
+		jprog_run(em, te, &te->jprog[0], raw);
+	} else {
+		for (int i = 0; i < te->nr_common; i++)
+			emit_field(em, &te->f[i], raw, swap);
+	}
 	rf_emit__close(em, '}');
 	ct->len = 0;
 	if (o->err || o->len < start || o->len - start > TP_COMMON_TEXT)
@@ -576,6 +873,60 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 	memcpy(ct->raw, raw->data, te->common_end);
 	memcpy(ct->text, o->buf + start, o->len - start);
 	ct->len = (uint16_t)(o->len - start);
+}
+
+/*
+ * The event's fields from ftext when the payload has the same bytes there;
+ * else written by the program and kept. The room asked first holds the
+ * longest text the fields can give, so the out does not flush while they are
+ * written and their bytes can be taken back.
+ */
+static void fields_text(struct rawfrag_emit *em, struct tp_event *te,
+			const struct rawfrag_raw *raw)
+{
+	const struct tp_jprog *pr = &te->jprog[1];
+	const uint8_t *key = raw->data + te->fstart;
+	struct rawfrag_out *o = em->out;
+	struct tp_fields_text *ft, *alt;
+	uint64_t h, w;
+	size_t start;
+	char *p;
+
+	/* the slot from the first and last 8 bytes: a call number alone is shared by tasks */
+	memcpy(&h, key, 8);
+	memcpy(&w, key + te->flen - 8, 8);
+	h = h * 0x9e3779b97f4a7c15ULL + w;
+	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	/* two places a text may be in, the less recently used one replaced */
+	ft = &te->ftext[h & (TP_FSLOTS - 1)];
+	alt = &te->ftext[(h >> 8) & (TP_FSLOTS - 1)];
+	if (!(ft->len && !memcmp(ft->key, key, te->flen)) &&
+	    ((alt->len && !memcmp(alt->key, key, te->flen)) || alt->used < ft->used))
+		ft = alt;
+	if (ft->len && !memcmp(ft->key, key, te->flen)) {
+		ft->used = ++te->fticks;
+		p = rf_out_room(o, ft->len);
+		if (p) {
+			memcpy(p, ft->text, ft->len);
+			o->len += ft->len;
+		}
+		em->first[em->depth] = false;
+		return;
+	}
+	if (!rf_out_room(o, (size_t)pr->bound + pr->room)) {
+		jprog_run(em, te, pr, raw);
+		return;
+	}
+	start = o->len;
+	jprog_run(em, te, pr, raw);
+	ft->len = 0;
+	if (o->err || o->len < start || o->len - start > TP_FTEXT || o->len == start)
+		return;
+	memcpy(ft->key, key, te->flen);
+	memcpy(ft->text, o->buf + start, o->len - start);
+	ft->len = (uint16_t)(o->len - start);
+	ft->used = ++te->fticks;
 }
 
 static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct rawfrag_sample *s,
@@ -589,6 +940,13 @@ static int tp_fields(void *priv, const struct rawfrag_raw *raw, const struct raw
 		emit_common_kept(em, te, raw, swap);
 	else
 		emit_common(em, te, raw, swap);
+	if (te->jprog[1].op && jprog_ok(te, raw, swap, em)) {
+		if (te->ftext)
+			fields_text(em, te, raw);
+		else
+			jprog_run(em, te, &te->jprog[1], raw);
+		return 0;
+	}
 	for (i = te->nr_common; i < te->nr_common + te->nr_fields; i++)
 		emit_field(em, &te->f[i], raw, swap);
 	return 0;
@@ -1044,6 +1402,9 @@ int rawfrag_tp__bind(struct rawfrag_decoder_ctx *ctx, uint64_t config, void **pr
 			!te->nr_dyn && (te->type_idx < 0 || te->f[te->type_idx].size == 2);
 	te->type_off = te->type_idx < 0 ? -1 : (int32_t)te->f[te->type_idx].offset;
 	te->text_min = te->fixed > 8 ? te->fixed : 8;
+	/* "fastjson=0": JSON fields one by one through the generic path */
+	if (!opt_is_false(rawfrag_decoder_ctx__opt(ctx, "fastjson")))
+		tp_json_compile(te);
 	if (tf->kallsyms && !tf->kallsyms_done && needs_symbols(ev)) {
 		int ret = rawfrag_tp_data__load_kallsyms(&tf->td, tf->kallsyms);
 

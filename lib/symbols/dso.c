@@ -107,14 +107,66 @@ static uint64_t page_up(uint64_t v)
 }
 
 /* the order is total (name offsets are unique): sorted input needs no qsort */
+#define SYM_RUNS 16
+
+/*
+ * Merge the ascending runs of syms that start at run[0..nr] (run[nr]: the
+ * end), stable: kallsyms comes in a few sorted runs (the kernel, then
+ * modules), which qsort took as unsorted input (half the cost of loading it).
+ * sym_cmp is a total order, so the result is qsort's. false without memory.
+ */
+static bool merge_runs(struct rf_sym *v, size_t *run, int nr)
+{
+	struct rf_sym *tmp = malloc(run[nr] * sizeof(*v)), *src = v, *dst = tmp;
+
+	if (!tmp)
+		return false;
+	while (nr > 1) {
+		struct rf_sym *t;
+		int out = 0;
+
+		for (int r = 0; r < nr; r += 2) {
+			size_t i = run[r], m = r + 1 < nr ? run[r + 1] : run[nr], j = m;
+			size_t e = r + 1 < nr ? run[r + 2] : run[nr], k = i;
+
+			while (i < m && j < e)
+				dst[k++] = sym_cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+			while (i < m)
+				dst[k++] = src[i++];
+			while (j < e)
+				dst[k++] = src[j++];
+			run[out++] = run[r];
+		}
+		run[out] = run[nr];
+		nr = out;
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, run[1] * sizeof(*v));
+	free(tmp);
+	return true;
+}
+
 static void sort_syms(struct rf_dso *d)
 {
+	size_t run[SYM_RUNS + 1];
+	int nr = 1;
+
+	run[0] = 0;
 	for (size_t i = 1; i < d->nr_syms; i++) {
-		if (sym_cmp(&d->syms[i - 1], &d->syms[i]) > 0) {
+		if (sym_cmp(&d->syms[i - 1], &d->syms[i]) <= 0)
+			continue;
+		if (nr == SYM_RUNS) {
 			qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
 			return;
 		}
+		run[nr++] = i;
 	}
+	run[nr] = d->nr_syms;
+	if (nr > 1 && !merge_runs(d->syms, run, nr))
+		qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
 }
 
 void rf_dso__sort_syms(struct rf_dso *d)

@@ -14,7 +14,7 @@
 #   - timer:itimer_state (a print fmt dividing by the constant 1000L) prints.
 # The number of tracepoints and samples covered is printed.
 source "$(dirname "$0")/lib.sh"
-t_plan 7
+t_plan 8
 
 SCRIPTS=$TOP/tests/scripts
 EV=/sys/kernel/tracing/events
@@ -168,3 +168,12 @@ for f in "${files[@]}"; do
 	cmp -s "$T/a" "$T/b" && same=$((same + 1))
 done
 t_eq "report --decoder-opt fastprint=0 (libtraceevent only) equals perf script on every batch" "${#files[@]}" "$same"
+# the per-event JSON programs against the generic field path, byte for byte
+same=0
+for f in "${files[@]}"; do
+	"$RAWFRAG" report --format json -i "$f" 2>/dev/null | md5sum >"$T/a"
+	"$RAWFRAG" report --decoder-opt fastjson=0 --format json -i "$f" 2>/dev/null | md5sum >"$T/b"
+	cmp -s "$T/a" "$T/b" && same=$((same + 1))
+done
+t_eq "report --format json equals --decoder-opt fastjson=0 (fields one by one) on every batch" \
+	"${#files[@]}" "$same"

@@ -24,6 +24,8 @@
 #include <rawfrag/tool.h>
 #include <rawfrag/where.h>
 
+#include "internal/out.h"
+
 #include "builtin.h"
 #include "report-header.h"
 #include "report-sym.h"
@@ -33,7 +35,6 @@
 /* the text columns: the library's line fields, then ours (report-sym.h) */
 
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PCAPNG };
-
 
 struct report {
 	struct rawfrag_tool tool; /* first: handlers get &r->tool */
@@ -544,7 +545,7 @@ static void print_json(struct report *r, const struct ev_cache *c,
 	}
 	rawfrag_emit__reset(r->em);
 	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
-	rawfrag_out__write(o, "}}\n", 3);
+	rf_out_write(o, "}}\n", 3);
 }
 
 static void print_stats(struct report *r)
@@ -874,6 +875,7 @@ static int machine_observer(void *ctx, struct rawfrag_session *s, const struct r
 {
 	struct report *r = ctx;
 
+	rs_machine_record(&r->rs, ev->rec->type);
 	names_forget(r, ev->rec);
 	return rawfrag_machine__process_record(r->rs.m, ev->rec, r->swap);
 }

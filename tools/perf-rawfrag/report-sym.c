@@ -282,21 +282,51 @@ void rs_ctx__fini(struct rs_ctx *c)
 	c->fmem = NULL;
 }
 
-/* json_frame() of the sample's ip, from fjson when it holds the same frame */
-static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_frame *fr)
+void rs_machine_record(struct rs_ctx *c, uint32_t type)
 {
-	struct rs_frame_json *e;
+	switch (type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_KSYMBOL:
+	case RAWFRAG_RECORD_HEADER_BUILD_ID:
+		c->kgen++;
+		break;
+	default:
+		break;
+	}
+}
+
+static struct rs_frame_json *fjson_slot(struct rs_ctx *c, uint64_t ip)
+{
+	if (!c->fjson && !(c->fjson = calloc(RS_FRAME_CACHE, sizeof(*c->fjson))))
+		return NULL;
+	return &c->fjson[(ip ^ ip >> 6 ^ ip >> 12) % RS_FRAME_CACHE];
+}
+
+/* json_frame() of the sample's ip, from fjson when it holds the same frame */
+static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_frame *fr,
+		    bool kernel)
+{
+	struct rs_frame_json *e = fjson_slot(c, fr->ip);
 	const char *text;
 	size_t len;
 
-	if (!c->fjson && !(c->fjson = calloc(RS_FRAME_CACHE, sizeof(*c->fjson))))
+	if (!e)
 		goto plain;
 	if (!c->fmem && !(c->fmem = rawfrag_out__new(-1)))
 		goto plain;
-	e = &c->fjson[(fr->ip ^ fr->ip >> 6 ^ fr->ip >> 12) % RS_FRAME_CACHE];
 	if (e->len && e->ip == fr->ip && e->sym == fr->sym && e->dso == fr->dso &&
 	    e->symoff == fr->symoff && e->inlined == fr->inlined) {
 		rf_out_write(o, e->text, e->len);
+		/*
+		 * a lookup after the one that filled the entry (and loaded the
+		 * symbols, if any were loaded) gave the same frame: valid until
+		 * kernel maps change
+		 */
+		if (kernel && e->kernel) {
+			e->verified = true;
+			e->kgen = c->kgen;
+		}
 		return;
 	}
 	rawfrag_out__reset(c->fmem);
@@ -315,9 +345,34 @@ static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfra
 	e->dso = fr->dso;
 	e->symoff = fr->symoff;
 	e->inlined = fr->inlined;
+	e->kernel = kernel;
+	e->verified = false;
+	e->kgen = c->kgen;
 	return;
 plain:
 	json_frame(o, fr, false);
+}
+
+/*
+ * A kernel ip's members without a lookup: kernel maps are the same for every
+ * thread, and change only with the records rs_machine_record() counts.
+ */
+static bool json_kernel_ip(struct rs_ctx *c, struct rawfrag_out *o, uint64_t ip)
+{
+	const struct rs_frame_json *e = c->fjson ? fjson_slot(c, ip) : NULL;
+
+	char *p;
+
+	if (!e || !e->verified || e->ip != ip || e->kgen != c->kgen || !e->len)
+		return false;
+	p = rf_out_room(o, RS_FRAME_TEXT + 32);
+	if (!p)
+		return true;
+	/* fixed-size moves: a libc call or rep movsb per line was a third of this */
+	for (size_t i = 0; i < e->len; i += 32)
+		memcpy(p + i, e->text + i, 32);
+	o->len += e->len;
+	return true;
 }
 
 void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sample *s,
@@ -327,12 +382,16 @@ void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sampl
 	bool user = st & PERF_SAMPLE_REGS_USER, intr = st & PERF_SAMPLE_REGS_INTR;
 
 	if (st & PERF_SAMPLE_IP) {
+		uint8_t cm = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		bool kernel = cm == PERF_RECORD_MISC_KERNEL;
 		struct rawfrag_frame fr;
 
-		rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip,
-					 s->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
-		fr.ip = s->ip;
-		json_ip(c, o, &fr);
+		if (!kernel || !json_kernel_ip(c, o, s->ip)) {
+			rawfrag_machine__resolve(c->m, (int32_t)s->pid, (int32_t)s->tid, s->ip, cm,
+						 &fr);
+			fr.ip = s->ip;
+			json_ip(c, o, &fr, kernel);
+		}
 	}
 	if (st & PERF_SAMPLE_ADDR) {
 		PUTS(o, ",\"addr\":\"");
@@ -340,8 +399,12 @@ void rs_json(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfrag_sampl
 		rf_out_putc(o, '"');
 	}
 	if (st & PERF_SAMPLE_PERIOD) {
-		PUTS(o, ",\"period\":");
-		rawfrag_out__u64(o, s->period);
+		char *p = rf_out_room(o, 32);
+
+		if (p) {
+			memcpy(p, ",\"period\":", 10);
+			o->len = (size_t)(rf_put_u64(p + 10, s->period) - o->buf);
+		}
 	}
 	if ((st & PERF_SAMPLE_CALLCHAIN) && !c->hide_cg &&
 	    rawfrag_callchain__resolve(c->cc, c->m, s, a, c->max_stack) >= 0) {

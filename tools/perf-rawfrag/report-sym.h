@@ -32,7 +32,14 @@ struct rs_frame_json {
 	const char *sym, *dso;
 	uint16_t len; /* 0: empty */
 	bool inlined;
-	char text[RS_FRAME_TEXT];
+	/*
+	 * A kernel ip's text may be used without a lookup once a second lookup
+	 * gave the same frame (the first may load the symbols, which moves the
+	 * map), while no record that changes kernel maps came since (kgen).
+	 */
+	bool kernel, verified;
+	uint32_t kgen;
+	char text[RS_FRAME_TEXT + 32]; /* 32 bytes of slack: copied in 32-byte moves */
 };
 
 struct rs_ctx {
@@ -44,7 +51,11 @@ struct rs_ctx {
 	uint32_t max_stack;
 	struct rs_frame_json *fjson; /* RS_FRAME_CACHE entries, made at first use */
 	struct rawfrag_out *fmem; /* a frame's members written apart for fjson */
+	uint32_t kgen; /* bumped by rs_machine_record() for records that move kernel maps */
 };
+
+/* the machine's record hook: records that change kernel lookups end the fast ones */
+void rs_machine_record(struct rs_ctx *c, uint32_t type);
 
 /* frees what the ctx made for itself (not m, cc, env) */
 void rs_ctx__fini(struct rs_ctx *c);
