@@ -11,6 +11,11 @@
  * perf's: by time, ties in arrival order. Merges only ever join neighbouring
  * runs (and the remainder arrived before the new records), so taking the left
  * one on a tie keeps arrival order without storing it.
+ *
+ * Why not a k-way merge of the rounds' runs instead of sorting: on the bench
+ * files the runs of two CPUs take turns every two records or so, with three
+ * or four runs live at a round; a heap step per switch cost more than the
+ * sort and the two-way merge it saved (measured: +1% instructions).
  */
 #include <errno.h>
 #include <stdlib.h>
