@@ -330,6 +330,31 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 	json_who(l, p, smp, comm ? comm : "", comm ? comm_len : 0);
 }
 
+/*
+ * The bytes of raw past len are all zero: the pad of a tracepoint is under 8
+ * bytes, so one load of the last 8 and a mask, not a loop of byte tests.
+ */
+static inline bool pad_zero(const struct rawfrag_raw *raw, uint32_t len)
+{
+	uint32_t pad = raw->size - len;
+	uint64_t w;
+	bool zero = true;
+
+	if (pad == 0)
+		return true;
+	if (pad <= 8 && raw->size >= 8) {
+		memcpy(&w, raw->data + raw->size - 8, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return !(w >> (64 - 8 * pad));
+#else
+		return !(w << (64 - 8 * pad));
+#endif
+	}
+	for (uint32_t i = len; i < raw->size; i++)
+		zero &= !raw->data[i];
+	return zero;
+}
+
 void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
 {
 	struct rawfrag_out *o = l->o;
@@ -345,11 +370,13 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 		return;
 	}
 	if (len >= 0 && (uint64_t)len <= raw->size)
-		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
-			zero &= !raw->data[i];
+		zero = pad_zero(raw, (uint32_t)len);
 	kept = &l->raw[(raw->size >> 2) % RAW_KEPT];
 	if (kept->text_len && raw->size == kept->size && len == kept->len && zero == kept->zero) {
-		memcpy(p, kept->text, RAW_TEXT);
+		if (kept->text_len <= 64)
+			memcpy(p, kept->text, 64);
+		else
+			memcpy(p, kept->text, RAW_TEXT);
 		o->len = (size_t)(p + kept->text_len - o->buf);
 		return;
 	}

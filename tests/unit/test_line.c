@@ -91,6 +91,7 @@ static void test_json(void **state)
 	struct rawfrag_out *o = rawfrag_out__new(-1);
 	struct rawfrag_line *l = rawfrag_line__new(o, 0);
 	uint8_t data[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0 };
+	uint8_t mixed[12] = { 1, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 9 };
 	struct rawfrag_raw raw = { .data = data, .size = 12 };
 	char want[512];
 
@@ -128,6 +129,26 @@ static void test_json(void **state)
 	rawfrag_out__reset(o);
 	rawfrag_line__json_raw(l, &raw, 13); /* longer than the area: not known */
 	assert_string_equal(mem(o), ",\"raw\":{\"size\":12,\"len\":null,\"pad\":null,\"pad_zero\":null},\"fields\":{");
+	/* pad_zero for every length, pads under and over 8 bytes, areas under 8 */
+	for (uint32_t k = 0; k < 24; k++) {
+		const uint8_t *d = k < 12 ? data : mixed;
+		uint32_t size = k % 12 + 1;
+
+		for (int64_t len = 0; len <= size; len++) {
+			struct rawfrag_raw r = { .data = d, .size = size };
+			bool zero = true;
+
+			for (uint32_t i = (uint32_t)len; i < size; i++)
+				zero &= !d[i];
+			snprintf(want, sizeof(want),
+				 ",\"raw\":{\"size\":%u,\"len\":%" PRId64 ",\"pad\":%" PRId64
+				 ",\"pad_zero\":%s},\"fields\":{",
+				 size, len, size - len, zero ? "true" : "false");
+			rawfrag_out__reset(o);
+			rawfrag_line__json_raw(l, &r, len);
+			assert_string_equal(mem(o), want);
+		}
+	}
 	rawfrag_out__reset(o);
 	rawfrag_line__json_raw(l, NULL, -1);
 	assert_string_equal(mem(o), ",\"raw\":null,\"fields\":{}}\n");
