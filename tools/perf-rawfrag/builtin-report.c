@@ -410,20 +410,14 @@ static const char *task_name_fallback(struct report *r, const struct rawfrag_sam
 	return buf;
 }
 
-/*
- * The name as perf script shows it and its length (at most 32), in a buffer
- * with at least 16 readable bytes, valid until the next call.
- */
-static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+/* task_name() when the slot holds another task or an older generation */
+static __attribute__((noinline)) const char *task_name_find(struct report *r,
+							    const struct rawfrag_sample *smp,
+							    struct name_slot *n, int *len)
 {
-	struct name_slot *n = &r->names[((uint32_t)smp->tid * 2654435761u) >> 26];
 	char buf[32];
 	const char *c;
 
-	if (n->gen == r->name_gen && n->pid == (int32_t)smp->pid && n->tid == (int32_t)smp->tid) {
-		*len = n->len;
-		return n->name;
-	}
 	c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, len);
 	if (!c) {
 		c = task_name_fallback(r, smp, buf, sizeof(buf));
@@ -438,6 +432,22 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	n->tid = (int32_t)smp->tid;
 	n->len = *len;
 	return n->name;
+}
+
+/*
+ * The name as perf script shows it and its length (at most 32), in a buffer
+ * with at least 16 readable bytes, valid until the next call. Inline: the
+ * slot's hit is most calls.
+ */
+static inline const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+{
+	struct name_slot *n = &r->names[((uint32_t)smp->tid * 2654435761u) >> 26];
+
+	if (n->gen == r->name_gen && n->pid == (int32_t)smp->pid && n->tid == (int32_t)smp->tid) {
+		*len = n->len;
+		return n->name;
+	}
+	return task_name_find(r, smp, n, len);
 }
 
 /* the records that may rename a thread: names found before are not reused */
