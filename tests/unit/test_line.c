@@ -173,6 +173,9 @@ static void test_json_kept(void **state)
 		{ 12, 1, 4, 400000000, "sixteen-chars-xy" }, { 12, 1, 4, 5, "seventeen-chars-x" },
 		{ 12, 1, 4, 6, "seventeen-chars-y" }, { 11, 56, 300, 7, "b" },
 		{ -1, -1, 255, 1234567891234ULL, "q\\" }, { -1, -1, 256, 0, "q\\" },
+		{ 12, 1, 4, 8, "ab" }, { 12, 1, 4, 9, "ac" }, { 12, 1, 4, 9, "bc" },
+		{ 12, 1, 4, 9, "xbc" }, { 12, 1, 4, 9, "xzc" }, { 12, 1, 4, 9, "xzd" },
+		{ 12, 1, 4, 9, "x" }, { 12, 1, 4, 9, "y" }, { 12, 1, 4, 9, "" },
 	};
 	struct rawfrag_out *o = rawfrag_out__new(-1);
 	struct rawfrag_line *l = rawfrag_line__new(o, 0);
