@@ -23,6 +23,7 @@
 #include "internal/decoder.h"
 #include "internal/file.h"
 #include "internal/opts.h"
+#include "internal/session_json.h"
 
 #include "internal/stream.h"
 
@@ -573,5 +574,34 @@ bool rawfrag_session__raw(const struct rawfrag_session *s, const struct rawfrag_
 	if (!smp->raw_data)
 		return false;
 	fill_raw(s, rec, smp, raw);
+	return true;
+}
+
+bool rf_session__json_tail(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+			   const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+			   struct rawfrag_line *line, struct rawfrag_emit *em)
+{
+	const struct rawfrag_decoder *d;
+	struct rawfrag_raw raw;
+	void *priv = NULL;
+	uint32_t len = 0;
+	bool known = false;
+	int idx;
+
+	if (!smp->raw_data) {
+		rawfrag_line__json_raw(line, NULL, -1);
+		return false;
+	}
+	fill_raw(s, rec, smp, &raw);
+	d = bound_dec(s, evsel, smp, &idx);
+	if (d)
+		priv = s->ev_priv[idx];
+	/* as rawfrag_session__sample_length(): past the record is not decodable */
+	if (d && d->length && !(rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size))
+		known = !d->length(priv, &raw, smp, &len, NULL) && len <= raw.size;
+	rawfrag_line__json_raw(line, &raw, known ? (int64_t)len : -1);
+	rawfrag_emit__reset(em);
+	if (d && d->fields)
+		d->fields(priv, &raw, smp, em);
 	return true;
 }

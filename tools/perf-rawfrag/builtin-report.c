@@ -25,6 +25,7 @@
 #include <rawfrag/where.h>
 
 #include "internal/out.h"
+#include "internal/session_json.h"
 
 #include "builtin.h"
 #include "report-header.h"
@@ -531,7 +532,6 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
-	struct rawfrag_raw raw;
 	const char *comm = NULL;
 	int l = 0;
 
@@ -542,20 +542,9 @@ static void print_json(struct report *r, const struct ev_cache *c,
 				PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				PERF_SAMPLE_REGS_INTR))
 		rs_json(&r->rs, o, smp, c->attr);
-	if (!rawfrag_session__raw(r->sess, rec, smp, &raw)) {
-		rawfrag_line__json_raw(r->line, NULL, -1);
-		return;
-	}
-	{
-		uint32_t len = 0;
-		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
-			     len <= raw.size;
-
-		rawfrag_line__json_raw(r->line, &raw, known ? (int64_t)len : -1);
-	}
-	rawfrag_emit__reset(r->em);
-	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
-	rf_out_write(o, "}}\n", 3);
+	/* the raw summary and the fields with one decoder look-up */
+	if (rf_session__json_tail(r->sess, c->ev, rec, smp, r->line, r->em))
+		rf_out_write(o, "}}\n", 3);
 }
 
 static void print_stats(struct report *r)
