@@ -25,8 +25,8 @@
 struct rawfrag_line {
 	struct rawfrag_out *o;
 	unsigned int fields;
-	/* JSON time_ns: the digits of time / 10^8 of the previous sample */
-	uint64_t time_hi;
+	/* JSON time_ns: the digits of time / 10^8 of the previous sample, and that 0.1 s in ns */
+	uint64_t time_base;
 	int time_hi_len;
 	char time_hi_digits[24];
 	/* text: the seconds column of the previous sample, as "%5lu" made it */
@@ -54,11 +54,18 @@ struct rawfrag_line {
 		uint32_t text_len; /* 0: none kept */
 		char text[RAW_TEXT];
 	} raw[RAW_KEPT];
-	/* JSON: the pid, tid and comm members of the previous sample */
-	int32_t jwho_pid, jwho_tid;
-	uint32_t jwho_comm_len, jwho_len; /* jwho_len 0: none kept */
-	char jwho_comm[16];
-	char jwho_text[JWHO_TEXT];
+	/*
+	 * JSON: the pid, tid and comm members of recent tasks, by tid hash as
+	 * the text columns: the comm's escaping was a tenth of a head.
+	 */
+	struct line_jwho {
+		int32_t pid, tid;
+		uint32_t comm_len, len; /* len 0: none kept */
+		char comm[16];
+		char text[JWHO_TEXT];
+	} jwho[WHO_SLOTS];
+	/* JSON: ',"cpu":N' of the CPUs below CPU_KEPT, its length in the last byte (0: not yet) */
+	char jcpu[CPU_KEPT][16];
 };
 
 struct rawfrag_line *rawfrag_line__new(struct rawfrag_out *o, unsigned int fields)
@@ -207,67 +214,93 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 
 /*
  * ',"time_ns":' and the time: the digits above the low eight change every
- * 0.1 s only, so they are kept from the previous sample.
+ * 0.1 s only, so they are kept from the previous sample, and while the time
+ * stays in that 0.1 s the low eight are one subtraction away.
  */
-static char *json_time(struct rawfrag_line *l, char *p, uint64_t t)
+static inline char *json_time(struct rawfrag_line *l, char *p, uint64_t t)
 {
-	uint64_t hi = t / 100000000;
-	uint32_t lo = (uint32_t)(t % 100000000);
+	uint64_t lo = t - l->time_base;
 
 	memcpy(p, ",\"time_ns\":", 11);
 	p += 11;
-	if (!hi)
-		return rf_put_u64(p, t);
-	if (hi != l->time_hi || !l->time_hi_len) {
-		l->time_hi = hi;
+	if (__builtin_expect(lo >= 100000000 || !l->time_hi_len, 0)) {
+		uint64_t hi = t / 100000000;
+
+		if (!hi)
+			return rf_put_u64(p, t);
+		l->time_base = hi * 100000000;
 		l->time_hi_len = (int)(rf_put_u64(l->time_hi_digits, hi) - l->time_hi_digits);
+		lo = t - l->time_base;
 	}
 	memcpy(p, l->time_hi_digits, 16);
 	p += l->time_hi_len;
-	rf_put8(p, lo);
+	rf_put8(p, (uint32_t)lo);
 	return p + 8;
 }
 
 #define PUT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
 
-/*
- * ',"pid":..,"tid":..,"comm":"..."': written again from jwho_text while the
- * ids and comm repeat (a task's samples come in runs), else put and kept. tid
- * is written again even when it is the pid: copying the pid's digits back was
- * a load over the stores just made, which stalls.
- */
-static void json_who(struct rawfrag_line *l, const struct rawfrag_sample *smp, const char *comm,
-		     size_t comm_len)
+/* ',"cpu":N' from the CPU's member as made the first time (a 16-byte move) */
+static inline char *json_cpu(struct rawfrag_line *l, char *p, uint32_t cpu)
 {
+	char *t;
+
+	if (cpu >= CPU_KEPT)
+		return rf_put_u64(PUT(p, ",\"cpu\":"), cpu);
+	t = l->jcpu[cpu];
+	if (!t[15])
+		t[15] = (char)(rf_put_u64(PUT(t, ",\"cpu\":"), cpu) - t);
+	memcpy(p, t, 16);
+	return p + t[15];
+}
+
+/*
+ * ',"pid":..,"tid":..,"comm":"..."', put and kept for the task's next
+ * sample. tid is written again even when it is the pid: copying the pid's
+ * digits back was a load over the stores just made, which stalls.
+ */
+static void json_who_put(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
+			 const char *comm, size_t comm_len)
+{
+	struct line_jwho *w = &l->jwho[(smp->tid * 2654435761u) >> 26];
 	struct rawfrag_out *o = l->o;
-	char *p = rf_out_room(o, JWHO_TEXT + 64), *start = p;
+	char *start = p;
 	size_t n;
 
-	if (!p)
-		return;
-	if (l->jwho_len && (int32_t)smp->pid == l->jwho_pid && (int32_t)smp->tid == l->jwho_tid &&
-	    comm_len == l->jwho_comm_len && rf_eq_small(comm, l->jwho_comm, comm_len)) {
-		memcpy(p, l->jwho_text, JWHO_TEXT);
-		o->len = (size_t)(p + l->jwho_len - o->buf);
-		return;
-	}
 	p = rf_put_s64(PUT(p, ",\"pid\":"), (int32_t)smp->pid);
 	p = rf_put_s64(PUT(p, ",\"tid\":"), (int32_t)smp->tid);
 	p = PUT(p, ",\"comm\":");
 	o->len = (size_t)(p - o->buf);
 	rawfrag_out__json_str(o, comm, comm_len);
-	l->jwho_len = 0;
+	w->len = 0;
 	/* kept when the out did not flush in between (it had the room) and it fits */
 	n = o->len - (size_t)(start - o->buf);
-	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(l->jwho_comm))
+	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(w->comm))
 		return;
-	memcpy(l->jwho_text, start, n);
-	l->jwho_len = (uint32_t)n;
-	l->jwho_pid = (int32_t)smp->pid;
-	l->jwho_tid = (int32_t)smp->tid;
-	l->jwho_comm_len = (uint32_t)comm_len;
-	if (comm_len)
-		memcpy(l->jwho_comm, comm, comm_len);
+	memcpy(w->text, start, n);
+	w->len = (uint32_t)n;
+	w->pid = (int32_t)smp->pid;
+	w->tid = (int32_t)smp->tid;
+	w->comm_len = (uint32_t)comm_len;
+	rf_copy_small(w->comm, comm, comm_len);
+}
+
+/* the members of a task seen before with the same ids and comm, else put */
+static inline void json_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
+			    const char *comm, size_t comm_len)
+{
+	const struct line_jwho *w = &l->jwho[(smp->tid * 2654435761u) >> 26];
+
+	if (w->len && (int32_t)smp->pid == w->pid && (int32_t)smp->tid == w->tid &&
+	    comm_len == w->comm_len && rf_eq_small(comm, w->comm, comm_len)) {
+		if (w->len <= 64)
+			memcpy(p, w->text, 64);
+		else
+			memcpy(p, w->text, JWHO_TEXT);
+		l->o->len = (size_t)(p + w->len - l->o->buf);
+		return;
+	}
+	json_who_put(l, p, smp, comm, comm_len);
 }
 
 void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t prefix_len,
@@ -275,7 +308,7 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 {
 	uint64_t st = smp->sample_type;
 	struct rawfrag_out *o = l->o;
-	char *p = rf_out_room(o, HEAD_ROOM + prefix_len);
+	char *p = rf_out_room(o, HEAD_ROOM + JWHO_TEXT + prefix_len);
 
 	if (!p)
 		return;
@@ -286,7 +319,7 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 	else
 		p = PUT(p, ",\"time_ns\":null");
 	if (st & PERF_SAMPLE_CPU)
-		p = rf_put_u64(PUT(p, ",\"cpu\":"), smp->cpu);
+		p = json_cpu(l, p, smp->cpu);
 	else
 		p = PUT(p, ",\"cpu\":null");
 	if (!(st & PERF_SAMPLE_TID)) {
@@ -294,8 +327,32 @@ void rawfrag_line__json_head(struct rawfrag_line *l, const char *prefix, size_t 
 		o->len = (size_t)(p - o->buf);
 		return;
 	}
-	o->len = (size_t)(p - o->buf);
-	json_who(l, smp, comm ? comm : "", comm ? comm_len : 0);
+	json_who(l, p, smp, comm ? comm : "", comm ? comm_len : 0);
+}
+
+/*
+ * The bytes of raw past len are all zero: the pad of a tracepoint is under 8
+ * bytes, so one load of the last 8 and a mask, not a loop of byte tests.
+ */
+static inline bool pad_zero(const struct rawfrag_raw *raw, uint32_t len)
+{
+	uint32_t pad = raw->size - len;
+	uint64_t w;
+	bool zero = true;
+
+	if (pad == 0)
+		return true;
+	if (pad <= 8 && raw->size >= 8) {
+		memcpy(&w, raw->data + raw->size - 8, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		return !(w >> (64 - 8 * pad));
+#else
+		return !(w << (64 - 8 * pad));
+#endif
+	}
+	for (uint32_t i = len; i < raw->size; i++)
+		zero &= !raw->data[i];
+	return zero;
 }
 
 void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *raw, int64_t len)
@@ -313,11 +370,13 @@ void rawfrag_line__json_raw(struct rawfrag_line *l, const struct rawfrag_raw *ra
 		return;
 	}
 	if (len >= 0 && (uint64_t)len <= raw->size)
-		for (uint32_t i = (uint32_t)len; i < raw->size; i++)
-			zero &= !raw->data[i];
+		zero = pad_zero(raw, (uint32_t)len);
 	kept = &l->raw[(raw->size >> 2) % RAW_KEPT];
 	if (kept->text_len && raw->size == kept->size && len == kept->len && zero == kept->zero) {
-		memcpy(p, kept->text, RAW_TEXT);
+		if (kept->text_len <= 64)
+			memcpy(p, kept->text, 64);
+		else
+			memcpy(p, kept->text, RAW_TEXT);
 		o->len = (size_t)(p + kept->text_len - o->buf);
 		return;
 	}

@@ -23,6 +23,7 @@
 #include "internal/decoder.h"
 #include "internal/file.h"
 #include "internal/opts.h"
+#include "internal/session_json.h"
 
 #include "internal/stream.h"
 
@@ -490,31 +491,81 @@ const char *rawfrag_session__saved_comm(const struct rawfrag_session *s, uint32_
 
 /*
  * Here, not with the other decoding calls (session_decode.c): the evsel table
- * and the file's byte order are read in place, no call per layer on the text
- * report's path.
+ * and the file's byte order are read in place, no call per layer on the
+ * report's paths (text, JSON fields and lengths).
  */
+static inline void fill_raw(const struct rawfrag_session *s, const struct rawfrag_record *rec,
+			    const struct rawfrag_sample *smp, struct rawfrag_raw *raw)
+{
+	static const bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	raw->data = smp->raw_data;
+	raw->size = smp->raw_size;
+	raw->swap = smp->swap;
+	raw->big_endian = s->file->swap ? !host_be : host_be;
+	raw->rec_offset = rec ? rec->offset : 0;
+	raw->raw_offset = smp->raw_offset;
+}
+
+/* the decoder bound to evsel, NULL when there is none or no payload to decode */
+static inline const struct rawfrag_decoder *bound_dec(const struct rawfrag_session *s,
+						      const struct rawfrag_evsel *evsel,
+						      const struct rawfrag_sample *smp, int *idx)
+{
+	if (!s || !smp || !smp->raw_data || !evsel)
+		return NULL;
+	*idx = evsel->idx;
+	if (*idx < 0 || *idx >= s->nr_bound)
+		return NULL;
+	return s->ev_dec[*idx];
+}
+
 int rawfrag_session__sample_text(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
 				 const struct rawfrag_record *rec,
 				 const struct rawfrag_sample *smp, struct rawfrag_out *out,
 				 bool verbose)
 {
-	static const bool host_be = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-	const struct rawfrag_decoder *d;
 	struct rawfrag_raw raw;
 	int idx;
+	const struct rawfrag_decoder *d = bound_dec(s, evsel, smp, &idx);
 
-	if (!s || !smp || !smp->raw_data || !evsel)
+	if (!d || !d->text)
 		return -ENODATA;
-	idx = evsel->idx;
-	if (idx < 0 || idx >= s->nr_bound || !(d = s->ev_dec[idx]) || !d->text)
-		return -ENODATA;
-	raw.data = smp->raw_data;
-	raw.size = smp->raw_size;
-	raw.swap = smp->swap;
-	raw.big_endian = s->file->swap ? !host_be : host_be;
-	raw.rec_offset = rec ? rec->offset : 0;
-	raw.raw_offset = smp->raw_offset;
+	fill_raw(s, rec, smp, &raw);
 	return d->text(s->ev_priv[idx], &raw, smp, out, verbose);
+}
+
+int rawfrag_session__sample_fields(struct rawfrag_session *s,
+				   const struct rawfrag_evsel *evsel,
+				   const struct rawfrag_record *rec,
+				   const struct rawfrag_sample *smp, struct rawfrag_emit *em)
+{
+	struct rawfrag_raw raw;
+	int idx;
+	const struct rawfrag_decoder *d = bound_dec(s, evsel, smp, &idx);
+
+	if (!d || !d->fields)
+		return -ENODATA;
+	fill_raw(s, rec, smp, &raw);
+	return d->fields(s->ev_priv[idx], &raw, smp, em);
+}
+
+int rawfrag_session__sample_length(struct rawfrag_session *s,
+				   const struct rawfrag_evsel *evsel,
+				   const struct rawfrag_record *rec,
+				   const struct rawfrag_sample *smp, uint32_t *len)
+{
+	struct rawfrag_raw raw;
+	int idx;
+	const struct rawfrag_decoder *d = bound_dec(s, evsel, smp, &idx);
+
+	if (!d || !d->length || !len)
+		return -ENODATA;
+	/* a payload reaching past the record is the checker's raw_outside, not decodable */
+	if (rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size)
+		return -EINVAL;
+	fill_raw(s, rec, smp, &raw);
+	return d->length(s->ev_priv[idx], &raw, smp, len, NULL);
 }
 
 bool rawfrag_session__raw(const struct rawfrag_session *s, const struct rawfrag_record *rec,
@@ -522,11 +573,35 @@ bool rawfrag_session__raw(const struct rawfrag_session *s, const struct rawfrag_
 {
 	if (!smp->raw_data)
 		return false;
-	raw->data = smp->raw_data;
-	raw->size = smp->raw_size;
-	raw->swap = smp->swap;
-	raw->big_endian = rawfrag_file__big_endian(s->file);
-	raw->rec_offset = rec ? rec->offset : 0;
-	raw->raw_offset = smp->raw_offset;
+	fill_raw(s, rec, smp, raw);
+	return true;
+}
+
+bool rf_session__json_tail(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+			   const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+			   struct rawfrag_line *line, struct rawfrag_emit *em)
+{
+	const struct rawfrag_decoder *d;
+	struct rawfrag_raw raw;
+	void *priv = NULL;
+	uint32_t len = 0;
+	bool known = false;
+	int idx;
+
+	if (!smp->raw_data) {
+		rawfrag_line__json_raw(line, NULL, -1);
+		return false;
+	}
+	fill_raw(s, rec, smp, &raw);
+	d = bound_dec(s, evsel, smp, &idx);
+	if (d)
+		priv = s->ev_priv[idx];
+	/* as rawfrag_session__sample_length(): past the record is not decodable */
+	if (d && d->length && !(rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size))
+		known = !d->length(priv, &raw, smp, &len, NULL) && len <= raw.size;
+	rawfrag_line__json_raw(line, &raw, known ? (int64_t)len : -1);
+	rawfrag_emit__reset(em);
+	if (d && d->fields)
+		d->fields(priv, &raw, smp, em);
 	return true;
 }

@@ -2,7 +2,8 @@
 /*
  * Decoding one sample through a session: the public face of the (private)
  * decoder table. Each call finds the decoder bound to the evsel (two loads) and
- * hands it the RAW payload; nothing is copied.
+ * hands it the RAW payload; nothing is copied. The report's per-sample calls
+ * (text, fields, length) are in session.c, which reads the tables in place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,37 +35,6 @@ static const struct rawfrag_decoder *bound(struct rawfrag_session *s,
 	if (d)
 		rawfrag_session__raw(s, rec, smp, raw);
 	return d;
-}
-
-int rawfrag_session__sample_fields(struct rawfrag_session *s,
-				   const struct rawfrag_evsel *evsel,
-				   const struct rawfrag_record *rec,
-				   const struct rawfrag_sample *smp, struct rawfrag_emit *em)
-{
-	struct rawfrag_raw raw;
-	void *priv = NULL;
-	const struct rawfrag_decoder *d = bound(s, evsel, rec, smp, &raw, &priv);
-
-	if (!d || !d->fields)
-		return -ENODATA;
-	return d->fields(priv, &raw, smp, em);
-}
-
-int rawfrag_session__sample_length(struct rawfrag_session *s,
-				   const struct rawfrag_evsel *evsel,
-				   const struct rawfrag_record *rec,
-				   const struct rawfrag_sample *smp, uint32_t *len)
-{
-	struct rawfrag_raw raw;
-	void *priv = NULL;
-	const struct rawfrag_decoder *d = bound(s, evsel, rec, smp, &raw, &priv);
-
-	if (!d || !d->length || !len)
-		return -ENODATA;
-	/* a payload reaching past the record is the checker's raw_outside, not decodable */
-	if (rec && (uint64_t)raw.raw_offset + raw.size > rec->size)
-		return -EINVAL;
-	return d->length(priv, &raw, smp, len, NULL);
 }
 
 struct viol_ctx {

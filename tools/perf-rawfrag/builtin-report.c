@@ -25,6 +25,7 @@
 #include <rawfrag/where.h>
 
 #include "internal/out.h"
+#include "internal/session_json.h"
 
 #include "builtin.h"
 #include "report-header.h"
@@ -410,20 +411,14 @@ static const char *task_name_fallback(struct report *r, const struct rawfrag_sam
 	return buf;
 }
 
-/*
- * The name as perf script shows it and its length (at most 32), in a buffer
- * with at least 16 readable bytes, valid until the next call.
- */
-static const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+/* task_name() when the slot holds another task or an older generation */
+static __attribute__((noinline)) const char *task_name_find(struct report *r,
+							    const struct rawfrag_sample *smp,
+							    struct name_slot *n, int *len)
 {
-	struct name_slot *n = &r->names[((uint32_t)smp->tid * 2654435761u) >> 26];
 	char buf[32];
 	const char *c;
 
-	if (n->gen == r->name_gen && n->pid == (int32_t)smp->pid && n->tid == (int32_t)smp->tid) {
-		*len = n->len;
-		return n->name;
-	}
 	c = rawfrag_session__thread_comm(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, len);
 	if (!c) {
 		c = task_name_fallback(r, smp, buf, sizeof(buf));
@@ -438,6 +433,22 @@ static const char *task_name(struct report *r, const struct rawfrag_sample *smp,
 	n->tid = (int32_t)smp->tid;
 	n->len = *len;
 	return n->name;
+}
+
+/*
+ * The name as perf script shows it and its length (at most 32), in a buffer
+ * with at least 16 readable bytes, valid until the next call. Inline: the
+ * slot's hit is most calls.
+ */
+static inline const char *task_name(struct report *r, const struct rawfrag_sample *smp, int *len)
+{
+	struct name_slot *n = &r->names[((uint32_t)smp->tid * 2654435761u) >> 26];
+
+	if (n->gen == r->name_gen && n->pid == (int32_t)smp->pid && n->tid == (int32_t)smp->tid) {
+		*len = n->len;
+		return n->name;
+	}
+	return task_name_find(r, smp, n, len);
 }
 
 /* the records that may rename a thread: names found before are not reused */
@@ -521,7 +532,6 @@ static void print_json(struct report *r, const struct ev_cache *c,
 		       const struct rawfrag_record *rec, const struct rawfrag_sample *smp)
 {
 	struct rawfrag_out *o = r->out;
-	struct rawfrag_raw raw;
 	const char *comm = NULL;
 	int l = 0;
 
@@ -532,20 +542,9 @@ static void print_json(struct report *r, const struct ev_cache *c,
 				PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 				PERF_SAMPLE_REGS_INTR))
 		rs_json(&r->rs, o, smp, c->attr);
-	if (!rawfrag_session__raw(r->sess, rec, smp, &raw)) {
-		rawfrag_line__json_raw(r->line, NULL, -1);
-		return;
-	}
-	{
-		uint32_t len = 0;
-		bool known = !rawfrag_session__sample_length(r->sess, c->ev, rec, smp, &len) &&
-			     len <= raw.size;
-
-		rawfrag_line__json_raw(r->line, &raw, known ? (int64_t)len : -1);
-	}
-	rawfrag_emit__reset(r->em);
-	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->em);
-	rf_out_write(o, "}}\n", 3);
+	/* the raw summary and the fields with one decoder look-up */
+	if (rf_session__json_tail(r->sess, c->ev, rec, smp, r->line, r->em))
+		rf_out_write(o, "}}\n", 3);
 }
 
 static void print_stats(struct report *r)
