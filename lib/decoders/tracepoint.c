@@ -798,17 +798,31 @@ static inline bool jprog_ok(const struct tp_event *te, const struct rawfrag_raw 
 	return !swap && em->fmt == RAWFRAG_EMIT_JSON && raw->size >= te->fixed;
 }
 
-static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
-			const struct rawfrag_raw *raw, bool swap)
+/* the common fields, inside the object emit_common() opened */
+static void emit_common_body(struct rawfrag_emit *em, const struct tp_event *te,
+			     const struct rawfrag_raw *raw, bool swap)
 {
-	rf_emit__openk(em, &common_key, '{');
 	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
 		jprog_run(em, te, &te->jprog[0], raw);
 	} else {
 		for (int i = 0; i < te->nr_common; i++)
 			emit_field(em, &te->f[i], raw, swap);
 	}
+}
+
+static void emit_common(struct rawfrag_emit *em, const struct tp_event *te,
+			const struct rawfrag_raw *raw, bool swap)
+{
+	rf_emit__openk(em, &common_key, '{');
+	emit_common_body(em, te, raw, swap);
 	rf_emit__close(em, '}');
+}
+
+/* a slot index from 64 bits of payload (murmur3's finalizer) */
+static inline uint64_t slot_hash(uint64_t h)
+{
+	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
+	return h ^ h >> 33;
 }
 
 /* the first n bytes of a and b are equal (8: perf's common fields, one compare) */
@@ -835,20 +849,23 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 	struct tp_common_text *ct, *alt;
 	uint64_t h = 0;
 	size_t start;
+	bool hit, alt_hit;
 	char *p;
 
 	if (te->common_end >= 8)
 		memcpy(&h, raw->data, 8);
-	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
+	h = slot_hash(h);
 	/* two places it may be in, the less recently used one replaced */
 	ct = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][h & (TP_CSLOTS - 1)];
 	alt = &te->common_text[em->fmt == RAWFRAG_EMIT_JSON][(h >> 8) & (TP_CSLOTS - 1)];
-	if (!(ct->len && same_head(ct->raw, raw->data, te->common_end)) &&
-	    ((alt->len && same_head(alt->raw, raw->data, te->common_end)) || alt->used < ct->used))
+	hit = ct->len && same_head(ct->raw, raw->data, te->common_end);
+	alt_hit = !hit && alt->len && same_head(alt->raw, raw->data, te->common_end);
+	if (!hit && (alt_hit || alt->used < ct->used)) {
 		ct = alt;
+		hit = alt_hit;
+	}
 	ct->used = ++te->cticks;
-	if (ct->len && same_head(ct->raw, raw->data, te->common_end)) {
+	if (hit) {
 		p = rf_emit__key(em, &common_key, ct->len);
 		if (p)
 			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);
@@ -860,12 +877,7 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 	}
 	rf_emit__openk(em, &common_key, '{');
 	start = o->len - 1; /* the '{' */
-	if (te->jprog[0].op && jprog_ok(te, raw, swap, em)) {
-		jprog_run(em, te, &te->jprog[0], raw);
-	} else {
-		for (int i = 0; i < te->nr_common; i++)
-			emit_field(em, &te->f[i], raw, swap);
-	}
+	emit_common_body(em, te, raw, swap);
 	rf_emit__close(em, '}');
 	ct->len = 0;
 	if (o->err || o->len < start || o->len - start > TP_COMMON_TEXT)
@@ -888,6 +900,7 @@ static void fields_text(struct rawfrag_emit *em, struct tp_event *te,
 	const uint8_t *key = raw->data + te->fstart;
 	struct rawfrag_out *o = em->out;
 	struct tp_fields_text *ft, *alt;
+	bool hit, alt_hit;
 	uint64_t h, w;
 	size_t start;
 	char *p;
@@ -895,16 +908,17 @@ static void fields_text(struct rawfrag_emit *em, struct tp_event *te,
 	/* the slot from the first and last 8 bytes: a call number alone is shared by tasks */
 	memcpy(&h, key, 8);
 	memcpy(&w, key + te->flen - 8, 8);
-	h = h * 0x9e3779b97f4a7c15ULL + w;
-	h = (h ^ h >> 31) * 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
+	h = slot_hash(h * 0x9e3779b97f4a7c15ULL + w);
 	/* two places a text may be in, the less recently used one replaced */
 	ft = &te->ftext[h & (TP_FSLOTS - 1)];
 	alt = &te->ftext[(h >> 8) & (TP_FSLOTS - 1)];
-	if (!(ft->len && !memcmp(ft->key, key, te->flen)) &&
-	    ((alt->len && !memcmp(alt->key, key, te->flen)) || alt->used < ft->used))
+	hit = ft->len && !memcmp(ft->key, key, te->flen);
+	alt_hit = !hit && alt->len && !memcmp(alt->key, key, te->flen);
+	if (!hit && (alt_hit || alt->used < ft->used)) {
 		ft = alt;
-	if (ft->len && !memcmp(ft->key, key, te->flen)) {
+		hit = alt_hit;
+	}
+	if (hit) {
 		ft->used = ++te->fticks;
 		p = rf_out_room(o, ft->len);
 		if (p) {

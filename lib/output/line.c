@@ -22,6 +22,13 @@
 #define WHO_SLOTS 64
 #define CPU_KEPT 256
 
+/* whose columns a kept text holds: a task's ids and comm */
+struct who_key {
+	int32_t pid, tid;
+	uint32_t comm_len;
+	char comm[16];
+};
+
 struct rawfrag_line {
 	struct rawfrag_out *o;
 	unsigned int fields;
@@ -39,9 +46,8 @@ struct rawfrag_line {
 	 * previous sample's: time order interleaves the CPUs' tasks.
 	 */
 	struct line_who {
-		int32_t pid, tid;
-		uint32_t comm_len, len; /* len 0: none kept */
-		char comm[16];
+		struct who_key key;
+		uint32_t len; /* 0: none kept */
 		char text[WHO_TEXT];
 	} who[WHO_SLOTS];
 	/* text: "[%03d] " of the CPUs below CPU_KEPT, made on first use ([0] 0: not yet) */
@@ -59,9 +65,8 @@ struct rawfrag_line {
 	 * the text columns: the comm's escaping was a tenth of a head.
 	 */
 	struct line_jwho {
-		int32_t pid, tid;
-		uint32_t comm_len, len; /* len 0: none kept */
-		char comm[16];
+		struct who_key key;
+		uint32_t len; /* 0: none kept */
 		char text[JWHO_TEXT];
 	} jwho[WHO_SLOTS];
 	/* JSON: ',"cpu":N' of the CPUs below CPU_KEPT, its length in the last byte (0: not yet) */
@@ -142,16 +147,36 @@ static char *put_time(struct rawfrag_line *l, char *p, uint64_t t)
 	return rf_put_usecs(p + l->secs_len, usecs);
 }
 
-static inline struct line_who *who_slot(struct rawfrag_line *l, uint32_t tid)
+/* the slot of a task in who[] and jwho[] (WHO_SLOTS = 2^6) */
+_Static_assert(WHO_SLOTS == 64, "who_idx() keeps 6 bits");
+static inline uint32_t who_idx(uint32_t tid)
 {
-	return &l->who[(tid * 2654435761u) >> 26];
+	return (tid * 2654435761u) >> 26;
+}
+
+/* the kept text is the task's: same ids and comm */
+static inline bool who_hit(const struct who_key *k, const struct rawfrag_sample *smp,
+			   const char *comm, size_t comm_len)
+{
+	return (int32_t)smp->pid == k->pid && (int32_t)smp->tid == k->tid &&
+	       comm_len == k->comm_len && rf_eq_small(comm, k->comm, comm_len);
+}
+
+/* comm_len <= sizeof(k->comm) */
+static inline void who_keep(struct who_key *k, const struct rawfrag_sample *smp,
+			    const char *comm, size_t comm_len)
+{
+	k->pid = (int32_t)smp->pid;
+	k->tid = (int32_t)smp->tid;
+	k->comm_len = (uint32_t)comm_len;
+	rf_copy_small(k->comm, comm, comm_len);
 }
 
 /* the comm and pid/tid columns, kept for the task's next sample when they fit */
 static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
 		     const char *comm, size_t comm_len)
 {
-	struct line_who *w = who_slot(l, smp->tid);
+	struct line_who *w = &l->who[who_idx(smp->tid)];
 	unsigned int f = l->fields;
 	char *start = p;
 
@@ -168,11 +193,8 @@ static char *put_who(struct rawfrag_line *l, char *p, const struct rawfrag_sampl
 		*p++ = ' ';
 	}
 	w->len = 0;
-	if (comm_len <= sizeof(w->comm) && p - start <= WHO_TEXT) {
-		w->pid = (int32_t)smp->pid;
-		w->tid = (int32_t)smp->tid;
-		w->comm_len = (uint32_t)comm_len;
-		rf_copy_small(w->comm, comm, comm_len);
+	if (comm_len <= sizeof(w->key.comm) && p - start <= WHO_TEXT) {
+		who_keep(&w->key, smp, comm, comm_len);
 		memcpy(w->text, start, WHO_TEXT);
 		w->len = (uint32_t)(p - start);
 	}
@@ -195,9 +217,8 @@ void rawfrag_line__text_head(struct rawfrag_line *l, const struct rawfrag_sample
 	p = rf_out_room(o, HEAD_ROOM + comm_len + event_len);
 	if (!p)
 		return;
-	w = who_slot(l, smp->tid);
-	if (w->len && (int32_t)smp->pid == w->pid && (int32_t)smp->tid == w->tid &&
-	    comm_len == w->comm_len && rf_eq_small(comm, w->comm, comm_len)) {
+	w = &l->who[who_idx(smp->tid)];
+	if (w->len && who_hit(&w->key, smp, comm, comm_len)) {
 		memcpy(p, w->text, WHO_TEXT);
 		p += w->len;
 	} else {
@@ -262,7 +283,7 @@ static inline char *json_cpu(struct rawfrag_line *l, char *p, uint32_t cpu)
 static void json_who_put(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
 			 const char *comm, size_t comm_len)
 {
-	struct line_jwho *w = &l->jwho[(smp->tid * 2654435761u) >> 26];
+	struct line_jwho *w = &l->jwho[who_idx(smp->tid)];
 	struct rawfrag_out *o = l->o;
 	char *start = p;
 	size_t n;
@@ -275,24 +296,20 @@ static void json_who_put(struct rawfrag_line *l, char *p, const struct rawfrag_s
 	w->len = 0;
 	/* kept when the out did not flush in between (it had the room) and it fits */
 	n = o->len - (size_t)(start - o->buf);
-	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(w->comm))
+	if (o->err || o->buf + o->len < start || n > JWHO_TEXT || comm_len > sizeof(w->key.comm))
 		return;
 	memcpy(w->text, start, n);
 	w->len = (uint32_t)n;
-	w->pid = (int32_t)smp->pid;
-	w->tid = (int32_t)smp->tid;
-	w->comm_len = (uint32_t)comm_len;
-	rf_copy_small(w->comm, comm, comm_len);
+	who_keep(&w->key, smp, comm, comm_len);
 }
 
 /* the members of a task seen before with the same ids and comm, else put */
 static inline void json_who(struct rawfrag_line *l, char *p, const struct rawfrag_sample *smp,
 			    const char *comm, size_t comm_len)
 {
-	const struct line_jwho *w = &l->jwho[(smp->tid * 2654435761u) >> 26];
+	const struct line_jwho *w = &l->jwho[who_idx(smp->tid)];
 
-	if (w->len && (int32_t)smp->pid == w->pid && (int32_t)smp->tid == w->tid &&
-	    comm_len == w->comm_len && rf_eq_small(comm, w->comm, comm_len)) {
+	if (w->len && who_hit(&w->key, smp, comm, comm_len)) {
 		if (w->len <= 64)
 			memcpy(p, w->text, 64);
 		else
