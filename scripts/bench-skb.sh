@@ -124,13 +124,14 @@ run() {
 	fi
 	sleep 0.3
 	[ "$stats" = 1 ] && sysctl -qw kernel.bpf_stats_enabled=1
+	[ "$stats" = 1 ] || ids=
 	c0=$(cpu_ticks $rp)
 	[ -n "$ids" ] && s0=$(prog_stats $ids)
 	out=$(flood "$secs")
 	[ -n "$ids" ] && s1=$(prog_stats $ids)
 	c1=$(cpu_ticks $rp)
 	sysctl -qw kernel.bpf_stats_enabled=0
-	if [ -n "$ids" ] && [ "$stats" = 1 ]; then
+	if [ -n "$ids" ]; then
 		ns=$(awk -v a="$s0" -v b="$s1" 'BEGIN { split(a, x, " "); split(b, y, " ")
 			n = y[2] - x[2]; if (n > 0) printf "%.0f", (y[1] - x[1]) / n; else print "-" }')
 	fi
@@ -177,7 +178,7 @@ for iface in $IFACES; do
 	printf '  %-30s %10s %10s %9s %10s %7s %6s %9s %7s\n' "capture" "sent pkt/s" "(median)" \
 		"slowdown" "recorded" "lost" "CPU %" "filter ns" "prog ns"
 	for i in "${!rows[@]}"; do
-		row=${rows[$i]} kind=${rows[$i]%%|*} filt=${rows[$i]#*|} ns=-
+		kind=${rows[$i]%%|*} filt=${rows[$i]#*|} ns=-
 		if [ "$kind" != tcpdump ]; then
 			ns=$(run "$kind" "$filt" 1 1 | awk '{ print $6 }')
 		fi
