@@ -507,6 +507,13 @@ static inline void fill_raw(const struct rawfrag_session *s, const struct rawfra
 	raw->raw_offset = smp->raw_offset;
 }
 
+/* a payload reaching past the record is the checker's raw_outside, not decodable */
+static inline bool raw_past_record(const struct rawfrag_record *rec,
+				   const struct rawfrag_sample *smp)
+{
+	return rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size;
+}
+
 /* the decoder bound to evsel, NULL when there is none or no payload to decode */
 static inline const struct rawfrag_decoder *bound_dec(const struct rawfrag_session *s,
 						      const struct rawfrag_evsel *evsel,
@@ -561,8 +568,7 @@ int rawfrag_session__sample_length(struct rawfrag_session *s,
 
 	if (!d || !d->length || !len)
 		return -ENODATA;
-	/* a payload reaching past the record is the checker's raw_outside, not decodable */
-	if (rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size)
+	if (raw_past_record(rec, smp))
 		return -EINVAL;
 	fill_raw(s, rec, smp, &raw);
 	return d->length(s->ev_priv[idx], &raw, smp, len, NULL);
@@ -596,8 +602,7 @@ bool rf_session__json_tail(struct rawfrag_session *s, const struct rawfrag_evsel
 	d = bound_dec(s, evsel, smp, &idx);
 	if (d)
 		priv = s->ev_priv[idx];
-	/* as rawfrag_session__sample_length(): past the record is not decodable */
-	if (d && d->length && !(rec && (uint64_t)smp->raw_offset + smp->raw_size > rec->size))
+	if (d && d->length && !raw_past_record(rec, smp))
 		known = !d->length(priv, &raw, smp, &len, NULL) && len <= raw.size;
 	rawfrag_line__json_raw(line, &raw, known ? (int64_t)len : -1);
 	rawfrag_emit__reset(em);
