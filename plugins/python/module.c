@@ -421,7 +421,24 @@ static PyObject *rfpy_version(PyObject *mod, PyObject *unused)
 	return PyUnicode_FromString(rawfrag_version());
 }
 
+/* the library's outputs by name, for Reader.write() */
+static PyObject *rfpy_formats(PyObject *mod, PyObject *unused)
+{
+	PyObject *l = PyList_New(0);
+
+	for (const char *const *n = rawfrag_sinks(); l && *n; n++) {
+		PyObject *s = PyUnicode_FromString(*n);
+
+		if (!s || PyList_Append(l, s))
+			Py_CLEAR(l);
+		Py_XDECREF(s);
+	}
+	return l;
+}
+
 static PyMethodDef rfpy_methods[] = {
+	{ "formats", rfpy_formats, METH_NOARGS,
+	  "formats() -> list of str: the outputs Reader.write() writes ('text', 'json', ...)." },
 	{ "open", (PyCFunction)(void (*)(void))rfpy_open, METH_VARARGS | METH_KEYWORDS,
 	  "open(source, *, events=None, ordered=True, force=False, strict=False, where=None,\n"
 	  "     symbols=True) -> Reader\n\n"

@@ -67,6 +67,14 @@ class Reader:
     def check(self) -> dict[str, Any]:
         """perf rawfrag check of the whole input: {'samples', 'errors', 'warnings',
         'clean', 'events', 'violations'}. Raises Error where check exits 2."""
+    def write(self, format: str, path: str, **opts: Union[str, int, bool, Sequence[str]]
+              ) -> None:
+        """The whole input through one of the library's outputs (formats()) into
+        path ('-': stdout), the bytes perf rawfrag report writes. opts: the
+        selection (events, pid, tid, cpu, time, where, force, ordered; the
+        Reader's events and where by default) and the output's own (text:
+        fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
+        callchain, max_stack). A new pass over the input, as stats()."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
@@ -96,3 +104,5 @@ class Decoder:
     def producer(self, event_name: str) -> Optional[str]: ...
 
 def version() -> str: ...
+def formats() -> list[str]:
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header'."""

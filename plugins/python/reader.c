@@ -51,6 +51,7 @@ typedef struct {
 	char name_buf[33];
 	struct rfpy_keys *keys;
 	struct rawfrag_where *where; /* where= */
+	char *where_src, *events_csv; /* the same for write() */
 	struct rfpy_sym sym; /* symbols and call chains, as report's */
 } rfpy_reader;
 
@@ -403,6 +404,8 @@ static void reader_dealloc(rfpy_reader *r)
 	reader_release(r);
 	Py_CLEAR(r->events);
 	rawfrag_where__delete(r->where);
+	free(r->where_src);
+	free(r->events_csv);
 	free(r->name);
 	free(r->reopen);
 	Py_TYPE(r)->tp_free((PyObject *)r);
@@ -489,6 +492,15 @@ static PyMethodDef reader_methods[] = {
 	  "name), 'events' (name -> {'samples', 'lost_samples'}), 'lost', 'lost_samples'}.\n"
 	  "Reads the whole input again (a new pass); on stdin or a FIFO only before\n"
 	  "iterating (it then consumes the stream)." },
+	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
+	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
+	  "('text', 'json', 'pcapng', 'stats', 'header'; rawfrag.formats()) into path ('-':\n"
+	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
+	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
+	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
+	  "callchain, max_stack; json: fields, callchain, max_stack), e.g.\n"
+	  "write('text', 'out.txt', fields=['comm', 'tid', 'ip', 'sym'], ns=True).\n"
+	  "Raises rawfrag.Error where report exits 2. A new pass, as stats()." },
 	{ "check", rfpy_reader_check, METH_NOARGS,
 	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
 	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"
@@ -637,6 +649,16 @@ static int take_events(rfpy_reader *r, PyObject *events)
 			Py_CLEAR(list);
 		Py_XDECREF(b);
 	}
+	if (list) {
+		PyObject *comma = PyUnicode_FromString(","), *csv;
+
+		csv = comma ? PyUnicode_Join(comma, seq) : NULL;
+		Py_XDECREF(comma);
+		r->events_csv = csv ? strdup(PyUnicode_AsUTF8(csv) ?: "") : NULL;
+		Py_XDECREF(csv);
+		if (!r->events_csv)
+			Py_CLEAR(list);
+	}
 	Py_DECREF(seq);
 	r->events = list;
 	return list ? 0 : -1;
@@ -737,6 +759,7 @@ PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 	r->strict = strict;
 	r->symbols = symbols;
 	if (where) {
+		r->where_src = strdup(where);
 		r->where = rawfrag_where__new(where, &err);
 		if (!r->where) {
 			Py_DECREF(r);
@@ -748,6 +771,16 @@ PyObject *rfpy_open(PyObject *mod, PyObject *args, PyObject *kw)
 		return NULL;
 	}
 	return (PyObject *)r;
+}
+
+const char *rfpy_reader_events(PyObject *self)
+{
+	return ((rfpy_reader *)self)->events_csv;
+}
+
+const char *rfpy_reader_where(PyObject *self)
+{
+	return ((rfpy_reader *)self)->where_src;
 }
 
 const char *rfpy_reader_name(PyObject *self)

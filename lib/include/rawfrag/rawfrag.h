@@ -14,5 +14,6 @@
 #include <rawfrag/writer.h>
 #include <rawfrag/machine.h>
 #include <rawfrag/where.h>
+#include <rawfrag/sink.h>
 
 #endif

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * report --header / --header-only: the file's header as perf report and perf
  * script print it (perf_header__fprintf_info() in perf's util/header.c): the
@@ -17,7 +17,7 @@
 #include <rawfrag/emit.h>
 #include <rawfrag/file.h>
 
-#include "report-header.h"
+#include "internal/header_print.h"
 
 static const char *const feat_names[RAWFRAG_FEAT_LAST] = {
 	"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH",

@@ -1,7 +1,7 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* report --header / --header-only: the header as perf report and perf script print it */
-#ifndef __PERF_RAWFRAG_REPORT_HEADER_H
-#define __PERF_RAWFRAG_REPORT_HEADER_H
+#ifndef __RAWFRAG_INTERNAL_HEADER_PRINT_H
+#define __RAWFRAG_INTERNAL_HEADER_PRINT_H
 
 struct rawfrag_out;
 struct rawfrag_file;

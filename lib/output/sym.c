@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * perf script's ip/sym/dso columns and call chains (builtin-script.c,
  * evsel_fprintf.c): a chain prints '\n' and one "\t%16lx sym+0xoff (dso)"
@@ -14,7 +14,7 @@
 
 #include "internal/out.h"
 #include "internal/put.h"
-#include "report-sym.h"
+#include "internal/sym.h"
 
 unsigned int rs_default_fields(const struct perf_event_attr *a, bool any_tp_chain)
 {
@@ -282,20 +282,6 @@ void rs_ctx__fini(struct rs_ctx *c)
 	c->fmem = NULL;
 }
 
-void rs_machine_record(struct rs_ctx *c, uint32_t type)
-{
-	switch (type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_KSYMBOL:
-	case RAWFRAG_RECORD_HEADER_BUILD_ID:
-		c->kgen++;
-		break;
-	default:
-		break;
-	}
-}
-
 static struct rs_frame_json *fjson_slot(struct rs_ctx *c, uint64_t ip)
 {
 	if (!c->fjson && !(c->fjson = calloc(RS_FRAME_CACHE, sizeof(*c->fjson))))
@@ -325,7 +311,7 @@ static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfra
 		 */
 		if (kernel && e->kernel) {
 			e->verified = true;
-			e->kgen = c->kgen;
+			e->kgen = *c->kgen;
 		}
 		return;
 	}
@@ -347,7 +333,7 @@ static void json_ip(struct rs_ctx *c, struct rawfrag_out *o, const struct rawfra
 	e->inlined = fr->inlined;
 	e->kernel = kernel;
 	e->verified = false;
-	e->kgen = c->kgen;
+	e->kgen = *c->kgen;
 	return;
 plain:
 	json_frame(o, fr, false);
@@ -355,7 +341,7 @@ plain:
 
 /*
  * A kernel ip's members without a lookup: kernel maps are the same for every
- * thread, and change only with the records rs_machine_record() counts.
+ * thread, and change only with the records rawfrag_report__kernel_gen() counts.
  */
 static bool json_kernel_ip(struct rs_ctx *c, struct rawfrag_out *o, uint64_t ip)
 {
@@ -363,7 +349,7 @@ static bool json_kernel_ip(struct rs_ctx *c, struct rawfrag_out *o, uint64_t ip)
 
 	char *p;
 
-	if (!e || !e->verified || e->ip != ip || e->kgen != c->kgen || !e->len)
+	if (!e || !e->verified || e->ip != ip || e->kgen != *c->kgen || !e->len)
 		return false;
 	p = rf_out_room(o, RS_FRAME_TEXT + 32);
 	if (!p)

@@ -1,6 +1,6 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * report --format pcapng: the skb/xdp dumps of a perf.data as a pcapng file
+ * The "pcapng" sink: the skb/xdp dumps of a perf.data as a pcapng file
  * (draft-ietf-opsawg-pcapng): one Section Header Block, one Interface
  * Description Block per (ifindex, hook) the first time it appears (link type
  * ETHERNET, snaplen from the meta, if_name = interface, if_description =
@@ -19,28 +19,30 @@
  * CLOCK_MONOTONIC is used (right only on the boot that recorded the file) and a
  * warning says so, once there is a packet.
  *
- * A dump that cannot be exported (the sample does not parse, or a "skbdump:"
- * event's sample has no intact meta) stops the export with the error report
- * --format json gives, exit 2; with --force it is counted and reported.
- * bpf-output events of other tools (no rawfrag meta) are left out and counted.
+ * A sample that does not parse stops the export as it stops every sink (the
+ * report decides, for all of them); so does a "skbdump:" event's sample
+ * without an intact meta, with the error report --format json gives; with
+ * force it is counted and reported. bpf-output events of other tools (no
+ * rawfrag meta) are left out and counted, and so are samples of other events.
  *
- * Ownership: struct pcap owns the output stream, the interface table and the
+ * Ownership: struct pcap owns the output stream (a file it opened, or a
+ * duplicate of the descriptor it was given), the interface table and the
  * pid → comm table built from COMM records.
  *
- * The block writers (write_shb/write_idb/write_epb) come first; the session's
- * tool that feeds them is at the end.
+ * The block writers (write_shb/write_idb/write_epb) come first; the sink's
+ * callbacks that feed them are at the end.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rawfrag/skbdump.h>
-#include <rawfrag/tool.h>
 
-#include "skb.h"
-#include "util.h"
+#include "internal/opts.h"
+#include "internal/report.h"
 
 #define PCAPNG_SHB 0x0A0D0D0A
 #define PCAPNG_IDB 1
@@ -69,7 +71,12 @@ struct pcap_comm {
 };
 
 struct pcap {
-	struct rawfrag_tool tool; /* first: the handlers get &pc->tool */
+	struct rawfrag_tool tool; /* the first pass's: names by pid */
+	char *path; /* NULL or "-": fd */
+	int fd;
+	rawfrag_print_fn_t print;
+	void *print_ctx;
+	char *prefix;
 	FILE *f;
 	int nr_if;
 	struct pcap_if ifs[MAX_IFS];
@@ -80,10 +87,7 @@ struct pcap {
 	int64_t clock_off; /* wall = time + clock_off */
 	uint64_t packets, foreign, bad;
 	bool force;
-	struct rawfrag_err *err; /* rawfrag_session__process()'s */
-	/* report's selection */
-	bool (*keep)(void *ctx, const struct rawfrag_record *rec, const struct rawfrag_sample *smp);
-	void *keep_ctx;
+	struct rawfrag_err *err; /* the report's */
 };
 
 
@@ -290,14 +294,14 @@ static uint32_t epb_flags(const struct rawfrag_skb_meta *m)
 	return fl;
 }
 
-static int64_t clock_offset(const struct rawfrag_env *env)
+static int64_t clock_offset(struct pcap *pc, const struct rawfrag_env *env)
 {
 	struct timespec rt, mono;
 
 	if (env && env->has_clock_data)
 		return (int64_t)env->clock_tod_ns - (int64_t)env->clock_clockid_ns;
-	fprintf(stderr,
-		"perf rawfrag report: warning: no HEADER_CLOCK_DATA in the file; pcapng times use this host's current CLOCK_REALTIME - CLOCK_MONOTONIC offset\n");
+	rf_sink_note(pc->print, pc->print_ctx, pc->prefix, RAWFRAG_WARN,
+		     "warning: no HEADER_CLOCK_DATA in the file; pcapng times use this host's current CLOCK_REALTIME - CLOCK_MONOTONIC offset");
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + rt.tv_nsec - mono.tv_nsec;
@@ -345,7 +349,7 @@ static bool do_sample(struct pcap *pc, struct rawfrag_session *sess,
 		return bad_dump(pc, rec, -E2BIG, "more than 256 (interface, hook) pairs");
 	if (!pc->clock_set) {
 		/* now: in a pipe, CLOCK_DATA comes as a HEADER_FEATURE record */
-		pc->clock_off = clock_offset(rawfrag_file__env(rawfrag_session__file(sess)));
+		pc->clock_off = clock_offset(pc, rawfrag_file__env(rawfrag_session__file(sess)));
 		pc->clock_set = true;
 	}
 	snprintf(comment, sizeof(comment), "cpu %u pid %u tid %u comm %s%s%s", smp->cpu, smp->pid,
@@ -373,7 +377,7 @@ static bool is_skb(struct rawfrag_session *sess, const struct rawfrag_evsel *evs
 	return name && !strcmp(name, "bpf_skb");
 }
 
-/* ---- the session's tool ---- */
+/* ---- the sink ---- */
 
 /*
  * The names by pid and time: a pid's COMM may come after its packets (ring
@@ -384,27 +388,21 @@ static int pcap_comm(struct rawfrag_tool *tool, struct rawfrag_session *sess,
 {
 	struct pcap *pc = (struct pcap *)tool;
 
-	if (pc->comms_done)
-		return 0;
 	note_comm(pc, ev, rawfrag_file__needs_swap(rawfrag_session__file(sess)));
-	/* pipe mode: names as they come, kept sorted (few) */
-	if (pc->tool.sample && pc->nr_comm)
-		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
 	return 0;
 }
 
-static int collect_comms(struct pcap *pc, struct rawfrag_session *sess, struct rawfrag_err *err)
+static int collect_comms(struct pcap *pc, struct rawfrag_session *sess)
 {
 	struct rawfrag_tool t = { .sz = sizeof(t), .comm = pcap_comm, .no_parse = true };
+	struct rawfrag_err err;
 	int ret;
 
 	if (rawfrag_file__mode(rawfrag_session__file(sess)) != RAWFRAG_MODE_FILE)
 		return 0;
 	pc->tool = t;
 	/* a bad record is reported by the real pass, at its place */
-	rawfrag_session__process(sess, &pc->tool, err);
-	memset(err, 0, sizeof(*err));
-	err->offset = -1;
+	rawfrag_session__process(sess, &pc->tool, &err);
 	ret = rawfrag_session__rewind(sess);
 	if (pc->nr_comm)
 		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
@@ -412,15 +410,27 @@ static int collect_comms(struct pcap *pc, struct rawfrag_session *sess, struct r
 	return ret;
 }
 
-static int pcap_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
-		       const struct rawfrag_event *ev)
+/* the second pass, or a pipe: names as they come, kept sorted (few) */
+static int pcap_task(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
 {
-	struct pcap *pc = (struct pcap *)tool;
+	struct pcap *pc = priv;
+	struct rawfrag_session *sess = rawfrag_report__session(rep);
+
+	if (pc->comms_done || ev->rec->type != PERF_RECORD_COMM)
+		return 0;
+	note_comm(pc, ev, rawfrag_file__needs_swap(rawfrag_session__file(sess)));
+	if (pc->nr_comm)
+		qsort(pc->comm, pc->nr_comm, sizeof(*pc->comm), comm_cmp);
+	return 0;
+}
+
+static int pcap_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	struct pcap *pc = priv;
+	struct rawfrag_session *sess = rawfrag_report__session(rep);
 	struct rawfrag_raw raw;
 
 	if (!is_skb(sess, ev->evsel))
-		return 0;
-	if (pc->keep && !pc->keep(pc->keep_ctx, ev->rec, ev->sample))
 		return 0;
 	if (rawfrag_session__raw(sess, ev->rec, ev->sample, &raw) &&
 	    !do_sample(pc, sess, ev->evsel, ev->rec, ev->sample, &raw))
@@ -428,70 +438,124 @@ static int pcap_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
 	return 0;
 }
 
-/* a dump that does not parse stops the export as it stops json; --force counts it */
-static int pcap_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *sess,
-			   const struct rawfrag_event *ev, const struct rawfrag_err *err)
+static FILE *open_out(struct pcap *pc, struct rawfrag_err *err)
 {
-	struct pcap *pc = (struct pcap *)tool;
+	char msg[300];
+	FILE *f;
 
-	if (!ev->evsel || !is_skb(sess, ev->evsel))
-		return 0;
-	pc->bad++;
-	if (pc->force)
-		return 0;
-	*pc->err = *err;
-	return err->err ? err->err : -EINVAL;
+	if (!pc->path || !strcmp(pc->path, "-")) {
+		int fd = pc->path || pc->fd <= 0 ? 1 : pc->fd;
+
+		if (fd == 1)
+			return stdout;
+		fd = dup(fd);
+		f = fd < 0 ? NULL : fdopen(fd, "wb");
+		if (!f && fd >= 0)
+			close(fd);
+	} else {
+		f = fopen(pc->path, "wb");
+	}
+	if (!f) {
+		int e = errno;
+
+		snprintf(msg, sizeof(msg), "%s: %s", pc->path ? pc->path : "-", strerror(e));
+		rf_err_set(err, -e, msg);
+	}
+	return f;
 }
 
-int report_pcapng(struct rawfrag_session *sess, const char *path, bool force,
-		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
-			       const struct rawfrag_sample *smp),
-		  void *keep_ctx, struct rawfrag_err *err)
+static int pcap_begin(void *priv, struct rawfrag_report *rep)
 {
-	struct pcap *pc = calloc(1, sizeof(*pc));
-	int ret = 0;
+	struct pcap *pc = priv;
+	struct rawfrag_err *err = rawfrag_report__err(rep);
+	int ret;
 
-	memset(err, 0, sizeof(*err));
-	err->offset = -1;
-	if (!pc)
-		return -ENOMEM;
-	pc->keep = keep;
-	pc->keep_ctx = keep_ctx;
-	pc->force = force;
 	pc->err = err;
-	pc->f = !strcmp(path, "-") ? stdout : fopen(path, "wb");
-	if (!pc->f) {
-		ret = -errno;
-		fprintf(stderr, "perf rawfrag report: %s: %s\n", path, strerror(errno));
-		goto out;
+	pc->force = rep->force;
+	pc->f = open_out(pc, err);
+	if (!pc->f)
+		return err->err;
+	ret = collect_comms(pc, rawfrag_report__session(rep));
+	if (ret) {
+		rf_err_set(err, ret, "pcapng: cannot read the input twice");
+		return ret;
 	}
-	ret = collect_comms(pc, sess, err);
-	if (ret)
-		goto out;
 	write_shb(pc);
-	pc->tool = (struct rawfrag_tool){
-		.sz = sizeof(pc->tool),
-		.sample = pcap_sample,
-		.sample_error = pcap_bad_sample,
-		.comm = pcap_comm,
-		.ordered = true,
-	};
-	ret = rawfrag_session__process(sess, &pc->tool, err);
+	return 0;
+}
+
+static int pcap_end(void *priv, struct rawfrag_report *rep, int status)
+{
+	struct pcap *pc = priv;
+	char msg[300];
+
+	if (!pc->f)
+		return 0;
 	if (fflush(pc->f) || ferror(pc->f)) {
-		if (!ret)
-			ret = -EIO;
-		fprintf(stderr, "perf rawfrag report: %s: write error\n", path);
+		snprintf(msg, sizeof(msg), "%s: write error", pc->path ? pc->path : "-");
+		rf_err_set(pc->err, -EIO, msg);
+		return -EIO;
 	}
-	if (pc->bad && force)
-		fprintf(stderr, "perf rawfrag report: pcapng: skipped %llu bad samples (--force)\n",
-			(unsigned long long)pc->bad);
+	if (pc->bad && pc->force)
+		rf_sink_note(pc->print, pc->print_ctx, pc->prefix, RAWFRAG_WARN,
+			     "pcapng: skipped %llu bad samples (--force)",
+			     (unsigned long long)pc->bad);
 	if (pc->foreign)
-		fprintf(stderr, "perf rawfrag report: pcapng: %llu samples of other bpf-output events left out (no rawfrag skb meta)\n",
-			(unsigned long long)pc->foreign);
-out:
+		rf_sink_note(pc->print, pc->print_ctx, pc->prefix, RAWFRAG_WARN,
+			     "pcapng: %llu samples of other bpf-output events left out (no rawfrag skb meta)",
+			     (unsigned long long)pc->foreign);
+	return 0;
+}
+
+static int pcap_error(void *priv)
+{
+	struct pcap *pc = priv;
+
+	return pc->f && ferror(pc->f) ? -EIO : 0;
+}
+
+static void pcap_free(void *priv)
+{
+	struct pcap *pc = priv;
+
 	if (pc->f && pc->f != stdout)
 		fclose(pc->f);
 	free(pc->comm);
+	free(pc->path);
+	free(pc->prefix);
 	free(pc);
-	return ret;
+}
+
+int rf_sink_pcapng_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err)
+{
+	static const char *const keys[] = { NULL };
+	struct pcap *pc;
+
+	if (rf_sink_opts_known("pcapng", opts->kv, keys, err))
+		return -EINVAL;
+	pc = calloc(1, sizeof(*pc));
+	if (!pc || (opts->path && !(pc->path = strdup(opts->path))) ||
+	    !(pc->prefix = strdup(opts->prefix))) {
+		if (pc)
+			pcap_free(pc);
+		rf_err_set(err, -ENOMEM, "out of memory");
+		return -ENOMEM;
+	}
+	pc->fd = opts->fd;
+	pc->print = opts->print;
+	pc->print_ctx = opts->print_ctx;
+	*ops = (struct rawfrag_sink_ops){
+		.sz = sizeof(*ops),
+		.name = "pcapng",
+		.flags = RAWFRAG_SINK_NO_MACHINE,
+		.begin = pcap_begin,
+		.sample = pcap_sample,
+		.task = pcap_task,
+		.end = pcap_end,
+		.error = pcap_error,
+		.free = pcap_free,
+	};
+	*priv = pc;
+	return 0;
 }

@@ -1,11 +1,11 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * report's columns about where a sample happened, as perf script prints them:
  * ip/sym/symoff/dso (or the call chain, one frame a line), addr, period,
  * iregs/uregs, tod, flags; and the same as JSON members.
  */
-#ifndef __PERF_RAWFRAG_REPORT_SYM_H
-#define __PERF_RAWFRAG_REPORT_SYM_H
+#ifndef __RAWFRAG_INTERNAL_SYM_H
+#define __RAWFRAG_INTERNAL_SYM_H
 
 #include <rawfrag/machine.h>
 #include <rawfrag/emit.h>
@@ -51,11 +51,9 @@ struct rs_ctx {
 	uint32_t max_stack;
 	struct rs_frame_json *fjson; /* RS_FRAME_CACHE entries, made at first use */
 	struct rawfrag_out *fmem; /* a frame's members written apart for fjson */
-	uint32_t kgen; /* bumped by rs_machine_record() for records that move kernel maps */
+	/* the report's count of records that moved kernel maps (rawfrag_report__kernel_gen) */
+	const uint32_t *kgen;
 };
-
-/* the machine's record hook: records that change kernel lookups end the fast ones */
-void rs_machine_record(struct rs_ctx *c, uint32_t type);
 
 /* frees what the ctx made for itself (not m, cc, env) */
 void rs_ctx__fini(struct rs_ctx *c);

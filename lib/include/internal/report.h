@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The report and sink objects of <rawfrag/sink.h>, for the library's own sinks:
+ * they read the report's thread names inline (a hit of the name slot is most
+ * samples' only look-up) and share the option parser of sink.c.
+ *
+ * Ownership: the report owns its selection, its machine and call-chain
+ * resolver, its name slots and its where expression; not the session or sink.
+ */
+#ifndef __RAWFRAG_INTERNAL_REPORT_H
+#define __RAWFRAG_INTERNAL_REPORT_H
+
+#include <rawfrag/sink.h>
+#include <rawfrag/where.h>
+
+#include "internal/select.h"
+
+struct rawfrag_sink {
+	struct rawfrag_sink_ops ops;
+	void *priv;
+};
+
+/* the task names as rawfrag_report__comm() found them, one slot per tid hash */
+struct rf_name_slot {
+	uint64_t gen;
+	int32_t pid, tid;
+	int len;
+	char name[36];
+};
+
+struct rawfrag_report {
+	struct rawfrag_tool tool; /* first: the session's handlers get &rep->tool */
+	struct rawfrag_session *sess;
+	struct rawfrag_file *file;
+	struct rawfrag_sink *sink;
+	struct rawfrag_tool *tap;
+	rawfrag_print_fn_t print;
+	void *print_ctx;
+	bool swap, force, no_order, started;
+	/* selection */
+	char *events;
+	bool has_pid, has_tid, has_cpu, has_time, filtered;
+	struct rf_list pids, tids, cpus;
+	struct rf_time time;
+	struct rawfrag_where *where;
+	struct rawfrag_out *wout; /* the fields as JSON, for where */
+	struct rawfrag_emit *wem;
+	bool where_failed;
+	int nr_known; /* evsels seen so far */
+	bool *selected; /* by evsel idx */
+	/* the machine (not for NO_MACHINE sinks) */
+	struct rawfrag_machine_opts mopts;
+	struct rawfrag_machine *m;
+	uint32_t kgen;
+	/* a thread's name changes only with COMM, FORK, EXIT or new tracing data */
+	struct rf_name_slot names[64];
+	uint64_t name_gen;
+	uint64_t nr_bad;
+	struct rawfrag_err *err; /* where a delivered sample's error goes */
+};
+
+const char *rf_report__comm_find(struct rawfrag_report *rep, const struct rawfrag_sample *smp,
+				 struct rf_name_slot *n, int *len);
+
+static inline const char *rf_report__comm(struct rawfrag_report *rep,
+					  const struct rawfrag_sample *smp, int *len)
+{
+	struct rf_name_slot *n = &rep->names[((uint32_t)smp->tid * 2654435761u) >> 26];
+
+	if (n->gen == rep->name_gen && n->pid == (int32_t)smp->pid &&
+	    n->tid == (int32_t)smp->tid) {
+		*len = n->len;
+		return n->name;
+	}
+	return rf_report__comm_find(rep, smp, n, len);
+}
+
+/* ---- sink options (sink.c) ---- */
+
+/* the value of key in kv ("key=value"), NULL if absent; "" for "key" alone */
+const char *rf_sink_opt(const char *const *kv, const char *key);
+/*
+ * 0 when every "key=value" of kv names a key of keys (NULL-terminated), else
+ * -EINVAL with err naming the sink and the key.
+ */
+int rf_sink_opts_known(const char *sink, const char *const *kv, const char *const *keys,
+		       struct rawfrag_err *err);
+/* a boolean option: absent false; "", 1, yes, true true; 0, no, false false; else -EINVAL */
+int rf_sink_opt_bool(const char *sink, const char *const *kv, const char *key, bool *v,
+		     struct rawfrag_err *err);
+/* the output of a sink's opts: a new fd (path given, created 0644) or the one given */
+int rf_sink_open_fd(const char *path, int fd, struct rawfrag_err *err);
+/* "<prefix>: " then the message, through print (nothing when print is NULL) */
+void rf_sink_note(rawfrag_print_fn_t print, void *ctx, const char *prefix,
+		  enum rawfrag_print_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* the library's sinks: each fills ops and priv from its options */
+typedef int (*rf_sink_open_fn)(const struct rawfrag_sink_opts *opts,
+			       struct rawfrag_sink_ops *ops, void **priv,
+			       struct rawfrag_err *err);
+int rf_sink_text_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+		      void **priv, struct rawfrag_err *err);
+int rf_sink_json_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+		      void **priv, struct rawfrag_err *err);
+int rf_sink_pcapng_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
+int rf_sink_stats_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+		       void **priv, struct rawfrag_err *err);
+int rf_sink_header_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
+
+#endif /* __RAWFRAG_INTERNAL_REPORT_H */

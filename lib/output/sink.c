@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The sinks of <rawfrag/sink.h>: the library's by name, a caller's by its
+ * callbacks, and the "key=value" options every sink parses the same way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal/opts.h"
+#include "internal/report.h"
+
+static const struct {
+	const char *name;
+	rf_sink_open_fn open;
+	const char *help;
+} sinks[] = {
+	{ "text", rf_sink_text_open,
+	  "fields=LIST   perf script's columns (comm,pid,tid,cpu,time,event,trace,ip,sym,\n"
+	  "              symoff,dso,addr,period,iregs,uregs,tod,flags)\n"
+	  "verbose=1     every decoded field in the trace text\n"
+	  "ns=1          times with nanoseconds\n"
+	  "tasks=1       COMM, FORK and EXIT records too\n"
+	  "header=1      the file's header first\n"
+	  "callchain=0   one line per sample, no call chain\n"
+	  "max_stack=N   at most N frames per call chain (default 127)\n"
+	  "input=NAME    the input's name in the header\n" },
+	{ "json", rf_sink_json_open,
+	  "fields=LIST   checked as text's (the JSON has every member)\n"
+	  "callchain=0   no \"callchain\" member\n"
+	  "max_stack=N   at most N frames per call chain (default 127)\n" },
+	{ "pcapng", rf_sink_pcapng_open,
+	  "(none)        the bpf_skb dumps as packets; other samples are left out\n" },
+	{ "stats", rf_sink_stats_open,
+	  "(none)        record counts per type and event, as perf report --stats\n" },
+	{ "header", rf_sink_header_open,
+	  "input=NAME    the input's name in the header\n" },
+};
+#define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
+
+const char *const *rawfrag_sinks(void)
+{
+	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", NULL };
+
+	return names;
+}
+
+const char *rawfrag_sink__option_help(const char *name)
+{
+	for (size_t i = 0; name && i < NR_SINKS; i++)
+		if (!strcmp(sinks[i].name, name))
+			return sinks[i].help;
+	return NULL;
+}
+
+static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void *priv,
+				       struct rawfrag_err *err)
+{
+	struct rawfrag_sink *sk = calloc(1, sizeof(*sk));
+
+	if (!sk) {
+		if (ops->free)
+			ops->free(priv);
+		rf_err_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	sk->ops = *ops;
+	sk->priv = priv;
+	return sk;
+}
+
+struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_sink_opts *opts,
+					struct rawfrag_err *err)
+{
+	struct rawfrag_sink_opts o = { .sz = sizeof(o) };
+	struct rawfrag_sink_ops ops = { .sz = sizeof(ops) };
+	void *priv = NULL;
+	char msg[200];
+
+	if (RF_OPTS_CHECK(opts, rawfrag_sink_opts, err))
+		return NULL;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.prefix)
+		o.prefix = "rawfrag";
+	for (size_t i = 0; name && i < NR_SINKS; i++) {
+		if (strcmp(sinks[i].name, name))
+			continue;
+		if (sinks[i].open(&o, &ops, &priv, err))
+			return NULL;
+		return sink_alloc(&ops, priv, err);
+	}
+	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header)",
+		 name ? name : "(null)");
+	rf_err_set(err, -EINVAL, msg);
+	return NULL;
+}
+
+struct rawfrag_sink *rawfrag_sink__new(const struct rawfrag_sink_ops *ops, void *priv,
+				       struct rawfrag_err *err)
+{
+	struct rawfrag_sink_ops o = { .sz = sizeof(o) };
+
+	if (!ops) {
+		rf_err_set(err, -EINVAL, "rawfrag_sink__new: no ops");
+		return NULL;
+	}
+	if (RF_OPTS_CHECK(ops, rawfrag_sink_ops, err))
+		return NULL;
+	memcpy(&o, ops, ops->sz < sizeof(o) ? ops->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.name)
+		o.name = "custom";
+	return sink_alloc(&o, priv, err);
+}
+
+void rawfrag_sink__delete(struct rawfrag_sink *sk)
+{
+	if (!sk)
+		return;
+	if (sk->ops.free)
+		sk->ops.free(sk->priv);
+	free(sk);
+}
+
+const char *rawfrag_sink__name(const struct rawfrag_sink *sk)
+{
+	return sk ? sk->ops.name : NULL;
+}
+
+int rawfrag_sink__error(const struct rawfrag_sink *sk)
+{
+	return sk && sk->ops.error ? sk->ops.error(sk->priv) : 0;
+}
+
+/* ---- options ---- */
+
+const char *rf_sink_opt(const char *const *kv, const char *key)
+{
+	size_t n = strlen(key);
+	const char *v = NULL;
+
+	/* the last one wins, as repeated command-line options do */
+	for (; kv && *kv; kv++)
+		if (!strncmp(*kv, key, n) && ((*kv)[n] == '=' || !(*kv)[n]))
+			v = (*kv)[n] ? *kv + n + 1 : "";
+	return v;
+}
+
+int rf_sink_opts_known(const char *sink, const char *const *kv, const char *const *keys,
+		       struct rawfrag_err *err)
+{
+	char msg[200];
+
+	for (; kv && *kv; kv++) {
+		size_t n = strcspn(*kv, "=");
+		const char *const *k;
+
+		for (k = keys; *k; k++)
+			if (strlen(*k) == n && !strncmp(*k, *kv, n))
+				break;
+		if (*k)
+			continue;
+		snprintf(msg, sizeof(msg), "%s output has no option '%.*s'", sink, (int)(n > 60 ? 60 : n),
+			 *kv);
+		rf_err_set(err, -EINVAL, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int rf_sink_opt_bool(const char *sink, const char *const *kv, const char *key, bool *v,
+		     struct rawfrag_err *err)
+{
+	const char *s = rf_sink_opt(kv, key);
+	char msg[200];
+
+	if (!s)
+		return 0;
+	if (!*s || !strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "true")) {
+		*v = true;
+		return 0;
+	}
+	if (!strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "false")) {
+		*v = false;
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s output: %s=%.40s is not a boolean (1 or 0)", sink, key, s);
+	rf_err_set(err, -EINVAL, msg);
+	return -EINVAL;
+}
+
+int rf_sink_open_fd(const char *path, int fd, struct rawfrag_err *err)
+{
+	char msg[300];
+
+	if (!path || !strcmp(path, "-"))
+		return path ? 1 : (fd > 0 ? fd : 1);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(msg, sizeof(msg), "%s: %s", path, strerror(e));
+		rf_err_set(err, -e, msg);
+		return -e;
+	}
+	return fd;
+}
+
+static int print_va(rawfrag_print_fn_t print, void *ctx, enum rawfrag_print_level lvl,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = print(lvl, ctx, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+void rf_sink_note(rawfrag_print_fn_t print, void *ctx, const char *prefix,
+		  enum rawfrag_print_level lvl, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	if (!print)
+		return;
+	n = snprintf(buf, sizeof(buf), "%s: ", prefix);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	print_va(print, ctx, lvl, "%s\n", buf);
+}
