@@ -150,34 +150,55 @@ static int where_keep(struct rawfrag_report *rep, const struct rawfrag_event *ev
 	return ret;
 }
 
+/* the selection of a sample: 1 keep, 0 drop, or -errno (--where cannot apply) */
+static __attribute__((noinline)) int select_sample(struct rawfrag_report *rep, int idx,
+						    const struct rawfrag_event *ev)
+{
+	int w;
+
+	if (!keep_sample(rep, idx, ev->sample))
+		return 0;
+	if (!rep->where)
+		return 1;
+	w = where_keep(rep, ev);
+	if (w < 0 && rep->force) {
+		rep->nr_bad++;
+		return 0;
+	}
+	if (w < 0)
+		return rep->err->err ? rep->err->err : -EINVAL;
+	return w;
+}
+
 static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			 const struct rawfrag_event *ev)
 {
 	struct rawfrag_report *rep = (struct rawfrag_report *)tool;
-	struct rawfrag_sink *sk = rep->sink;
+	const struct rawfrag_sample *smp = ev->sample;
 	int idx = rawfrag_evsel__idx(ev->evsel);
 
-	if (idx >= rep->nr_known && update_evsels(rep))
+	if (__builtin_expect(idx >= rep->nr_known, 0) && update_evsels(rep))
 		return -ENOMEM;
-	if (rep->tap && rep->tap->sample)
-		rep->tap->sample(rep->tap, s, ev);
-	if (!(sk->ops.flags & RAWFRAG_SINK_UNSELECTED)) {
-		if (!keep_sample(rep, idx, ev->sample))
-			return 0;
-		if (rep->where) {
-			int w = where_keep(rep, ev);
-
-			if (w < 0 && rep->force) {
-				rep->nr_bad++;
-				return 0;
-			}
-			if (w < 0)
-				return rep->err->err ? rep->err->err : -EINVAL;
-			if (!w)
-				return 0;
-		}
+	if ((smp->sample_type & PERF_SAMPLE_CPU) && smp->cpu < RF_REPORT_CPUS) {
+		rep->cpu_samples[smp->cpu]++;
+		if ((int)smp->cpu > rep->max_cpu)
+			rep->max_cpu = (int)smp->cpu;
 	}
-	return sk->ops.sample ? sk->ops.sample(sk->priv, rep, ev) : 0;
+	if (rep->tap_sample)
+		rep->tap_sample(rep->tap, s, ev);
+	if (rep->select) {
+		int keep = select_sample(rep, idx, ev);
+
+		if (keep <= 0)
+			return keep;
+	}
+	rep->cur_idx = idx;
+	return rep->sink_sample(rep->sink->priv, rep, ev);
+}
+
+static int sample_none(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	return 0;
 }
 
 /* a sample with an unknown id or that does not parse: the error, or skip it with force */
@@ -349,6 +370,12 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 	rep->file = rawfrag_session__file(s);
 	rep->swap = rawfrag_file__needs_swap(rep->file);
 	rep->mopts.sz = sizeof(rep->mopts);
+	rep->max_cpu = -1;
+	rep->cpu_samples = calloc(RF_REPORT_CPUS, sizeof(*rep->cpu_samples));
+	if (!rep->cpu_samples) {
+		rf_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	if (!opts)
 		return rep;
 	rep->force = opts->force;
@@ -414,6 +441,7 @@ void rawfrag_report__delete(struct rawfrag_report *rep)
 	rf_time__free(&rep->time);
 	free(rep->events);
 	free(rep->selected);
+	free(rep->cpu_samples);
 	free(rep);
 }
 
@@ -455,6 +483,10 @@ int rawfrag_report__start(struct rawfrag_report *rep, struct rawfrag_sink *sk,
 	if (rep->has_time && (ret = time_span(rep, err)))
 		return ret;
 	rep->filtered = rep->has_pid || rep->has_tid || rep->has_cpu || rep->has_time;
+	rep->select = !(sk->ops.flags & RAWFRAG_SINK_UNSELECTED) &&
+		      (rep->events || rep->filtered || rep->where);
+	rep->tap_sample = rep->tap ? rep->tap->sample : NULL;
+	rep->sink_sample = sk->ops.sample ? sk->ops.sample : sample_none;
 	if (!(sk->ops.flags & RAWFRAG_SINK_NO_MACHINE) && !(rep->m = rawfrag_machine__new(rep->file, &rep->mopts)))
 		goto oom;
 	report_tool(rep);
@@ -554,4 +586,14 @@ uint32_t rawfrag_report__kernel_gen(const struct rawfrag_report *rep)
 uint64_t rawfrag_report__nr_skipped(const struct rawfrag_report *rep)
 {
 	return rep ? rep->nr_bad : 0;
+}
+
+uint64_t rawfrag_report__cpu_samples(const struct rawfrag_report *rep, uint32_t cpu)
+{
+	return rep && cpu < RF_REPORT_CPUS ? rep->cpu_samples[cpu] : 0;
+}
+
+int rawfrag_report__max_cpu(const struct rawfrag_report *rep)
+{
+	return rep ? rep->max_cpu : -1;
 }

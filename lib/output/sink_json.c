@@ -23,7 +23,7 @@ static int json_sample(void *priv, struct rawfrag_report *rep, const struct rawf
 	struct rf_lines *l = priv;
 	struct rawfrag_out *o = l->out;
 	const struct rawfrag_sample *smp = ev->sample;
-	const struct rf_ev_cache *c = rf_lines__evc(l, ev->evsel);
+	const struct rf_ev_cache *c = rf_lines__evc(l, rep->cur_idx);
 	const char *comm = NULL;
 	int len = 0;
 
@@ -40,7 +40,7 @@ static int json_sample(void *priv, struct rawfrag_report *rep, const struct rawf
 	if (rf_session__json_tail(l->sess, c->ev, ev->rec, smp, l->line, l->em))
 		rf_out_write(o, "}}\n", 3);
 	/* output closed or failed: stop quietly */
-	return rawfrag_out__error(o) ? 1 : 0;
+	return o->err ? 1 : 0;
 }
 
 static int json_begin(void *priv, struct rawfrag_report *rep)

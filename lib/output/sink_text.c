@@ -15,6 +15,7 @@
 #include "internal/header_print.h"
 #include "internal/lines.h"
 #include "internal/opts.h"
+#include "internal/out.h"
 
 #define LINE_MASK (F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_EVENT)
 
@@ -67,7 +68,7 @@ static int text_sample(void *priv, struct rawfrag_report *rep, const struct rawf
 	struct text_sink *t = priv;
 	struct rawfrag_out *o = t->l.out;
 	const struct rawfrag_sample *smp = ev->sample;
-	const struct rf_ev_cache *c = rf_lines__evc(&t->l, ev->evsel);
+	const struct rf_ev_cache *c = rf_lines__evc(&t->l, rep->cur_idx);
 	unsigned int f;
 	const char *comm = NULL;
 	int len = 0;
@@ -88,9 +89,9 @@ static int text_sample(void *priv, struct rawfrag_report *rep, const struct rawf
 		rawfrag_session__sample_text(t->l.sess, c->ev, ev->rec, smp, o, t->verbose);
 	if (f & (F_ADDR | F_IP | F_IREGS | F_UREGS))
 		rs_text_tail(&t->l.rs, o, f, smp, c->attr);
-	rawfrag_out__putc(o, '\n');
+	rf_out_putc(o, '\n');
 	/* output closed or failed: stop quietly */
-	return rawfrag_out__error(o) ? 1 : 0;
+	return o->err ? 1 : 0;
 }
 
 /*
@@ -113,7 +114,7 @@ static int text_task(void *priv, struct rawfrag_report *rep, const struct rawfra
 	const char *comm;
 	int len;
 
-	if (!evsel || rec->size < 24 || !(c = rf_lines__evc(&t->l, evsel)))
+	if (!evsel || rec->size < 24 || !(c = rf_lines__evc(&t->l, rawfrag_evsel__idx(evsel))))
 		return 0;
 	a = rawfrag_evsel__attr(evsel);
 	f = c->fields;
@@ -149,7 +150,7 @@ static int text_task(void *priv, struct rawfrag_report *rep, const struct rawfra
 				    (int32_t)rawfrag__get32(p + 12, t->l.swap),
 				    (int32_t)rawfrag__get32(p + 20, t->l.swap));
 	}
-	return rawfrag_out__error(o) ? 1 : 0;
+	return o->err ? 1 : 0;
 }
 
 /* header=1 on a pipe: each feature as its HEADER_FEATURE record arrives, as perf prints them */

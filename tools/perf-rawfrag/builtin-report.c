@@ -115,16 +115,7 @@ static int add_kv(struct report *r, const char *key, const char *val)
 	return 0;
 }
 
-/* LOST, LOST_SAMPLES and samples per CPU, before the report's selection */
-static int tap_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
-		      const struct rawfrag_event *ev)
-{
-	struct report *r = (struct report *)((char *)tool - offsetof(struct report, tap));
-
-	rf_loss_cpus__sample(r->loss, ev->sample);
-	return 0;
-}
-
+/* LOST and LOST_SAMPLES per CPU, before the report's selection */
 static int tap_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		    const struct rawfrag_event *ev)
 {
@@ -231,6 +222,11 @@ static int run_report(struct report *r, struct rawfrag_session *sess, struct raw
 		fprintf(stderr, "perf rawfrag report: skipped %" PRIu64 " bad samples (--force)\n",
 			rawfrag_report__nr_skipped(rep));
 	/* what was read: the per-CPU lines and the totals cover the same records */
+	for (int i = 0; i <= rawfrag_report__max_cpu(rep) && i < RF_LOSS_MAX_CPUS; i++)
+		r->loss->c[i].samples = rawfrag_report__cpu_samples(rep, (uint32_t)i);
+	if (rawfrag_report__max_cpu(rep) > r->loss->max)
+		r->loss->max = rawfrag_report__max_cpu(rep) < RF_LOSS_MAX_CPUS ?
+				       rawfrag_report__max_cpu(rep) : RF_LOSS_MAX_CPUS - 1;
 	rf_loss_warn("report", r->input, sess, r->loss);
 out:
 	rawfrag_report__delete(rep);
@@ -270,8 +266,8 @@ static int run(struct report *r)
 		goto out;
 	}
 	r->swap = rawfrag_file__needs_swap(file);
-	r->tap = (struct rawfrag_tool){ .sz = sizeof(r->tap), .sample = tap_sample,
-					.lost = tap_lost, .lost_samples = tap_lost };
+	r->tap = (struct rawfrag_tool){ .sz = sizeof(r->tap), .lost = tap_lost,
+					.lost_samples = tap_lost };
 	r->mopts.sz = sizeof(r->mopts);
 	r->mopts.print = rf_lib_print;
 	r->mopts.print_ctx = &pc;

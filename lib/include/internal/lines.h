@@ -60,13 +60,10 @@ int rf_lines__end(struct rf_lines *l);
 int rf_lines__error(const struct rf_lines *l);
 void rf_lines__fini(struct rf_lines *l);
 
-/* the cache of a sample's evsel, rebuilt first when the evsel is new */
-static inline struct rf_ev_cache *rf_lines__evc(struct rf_lines *l,
-						const struct rawfrag_evsel *ev)
+/* the cache of evsel idx, rebuilt first when the evsel is new */
+static inline struct rf_ev_cache *rf_lines__evc(struct rf_lines *l, int idx)
 {
-	int idx = rawfrag_evsel__idx(ev);
-
-	if (idx >= l->nr_known && rf_lines__update(l))
+	if (__builtin_expect(idx >= l->nr_known, 0) && rf_lines__update(l))
 		return NULL;
 	return &l->evc[idx];
 }

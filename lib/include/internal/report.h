@@ -28,6 +28,8 @@ struct rf_name_slot {
 	char name[36];
 };
 
+#define RF_REPORT_CPUS 4096
+
 struct rawfrag_report {
 	struct rawfrag_tool tool; /* first: the session's handlers get &rep->tool */
 	struct rawfrag_session *sess;
@@ -37,6 +39,11 @@ struct rawfrag_report {
 	rawfrag_print_fn_t print;
 	void *print_ctx;
 	bool swap, force, no_order, started;
+	/* what each sample needs, decided at start */
+	bool select; /* a selection to apply (events, lists, time, where) */
+	rawfrag_tool_fn tap_sample;
+	int (*sink_sample)(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev);
+	int cur_idx; /* the evsel index of the sample the sink is given */
 	/* selection */
 	char *events;
 	bool has_pid, has_tid, has_cpu, has_time, filtered;
@@ -56,6 +63,9 @@ struct rawfrag_report {
 	struct rf_name_slot names[64];
 	uint64_t name_gen;
 	uint64_t nr_bad;
+	/* samples per CPU, for a loss warning's breakdown (RF_REPORT_CPUS of them) */
+	uint64_t *cpu_samples;
+	int max_cpu;
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
 };
 

@@ -138,7 +138,7 @@ struct rawfrag_report_opts {
 	/*
 	 * Called for every record the report reads, before its selection, with
 	 * the session's tool handlers (sample, lost, lost_samples used): a
-	 * caller's accounting beside the sink (e.g. samples and losses per CPU).
+	 * caller's accounting beside the sink (e.g. losses per CPU).
 	 */
 	struct rawfrag_tool *tap;
 };
@@ -193,6 +193,13 @@ RAWFRAG_API const char *rawfrag_report__comm(struct rawfrag_report *rep,
  * valid while it stays the same.
  */
 RAWFRAG_API uint32_t rawfrag_report__kernel_gen(const struct rawfrag_report *rep);
+/*
+ * Samples read on a CPU (before the selection; those without PERF_SAMPLE_CPU
+ * and CPUs from 4096 on are not counted) and the highest such CPU, -1 for none:
+ * a loss warning's breakdown per CPU.
+ */
+RAWFRAG_API uint64_t rawfrag_report__cpu_samples(const struct rawfrag_report *rep, uint32_t cpu);
+RAWFRAG_API int rawfrag_report__max_cpu(const struct rawfrag_report *rep);
 /* samples skipped with force (do not parse, --where does not apply) */
 RAWFRAG_API uint64_t rawfrag_report__nr_skipped(const struct rawfrag_report *rep);
 
