@@ -4,7 +4,8 @@
 #   make run        the main job: record tracepoints + loopback, then report
 #   make test       the test suite (normal and ASan+UBSan builds)
 #   make fuzz       build and run the libFuzzer harness (FUZZ_SECONDS=600)
-#   make bench      benchmarks against perf
+#   make bench      benchmarks against perf (BENCH_PAGE=1: then refresh the tables of
+#                   Documentation/perf-rawfrag-bench.txt; make bench-page: only that)
 #   make mutate     mutation score of the test suite (tests/mutants.txt; not in CI)
 #   make doc        man pages from Documentation/*.txt
 #   make install    bin, library (.so/.a), headers, rawfrag.pc, man pages, plugins
@@ -87,11 +88,12 @@ FUZZ_REPLAY := $(O)/tests/fuzz-replay
 
 all: $(LIB_A) $(LIB_SO) $(TOOL) $(DLFILTER) $(UNIT_BINS) $(TEST_HELPER_BINS) $(TEST_BPF_OBJS)
 
-.PHONY: all deps run test test-quick fuzz bench doc check-abi check-layers clean install uninstall mutate
+.PHONY: all deps run test test-quick fuzz bench bench-page doc check-abi check-layers clean install \
+	uninstall mutate
 
 # A fresh checkout has no libperf (build/deps) and maybe no -dev packages: say so in
 # one line instead of failing at link time. Goals that run the set-up first pass.
-ifneq ($(filter-out deps run test mutate clean uninstall,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps run test mutate clean uninstall bench-page,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(LIBPERF_DIR)/lib64/libperf.a),)
 $(error $(LIBPERF_DIR)/lib64/libperf.a missing: run 'make deps' first (installs packages, builds libperf))
 endif
@@ -225,8 +227,18 @@ fuzz:
 mutate: all
 	$(Q)python3 scripts/mutate.py
 
+# bench.sh writes each part's tables to $(BENCH_TABLES) as well; bench-page.sh
+# splices them into the page between its marker lines
+BENCH_TABLES = $(or $(BENCH_DIR),build/bench)/bench.txt
+BENCH_DOC = Documentation/perf-rawfrag-bench.txt
 bench: all
 	$(Q)bash scripts/bench.sh $(O)
+ifeq ($(BENCH_PAGE),1)
+	$(Q)bash scripts/bench-page.sh $(BENCH_TABLES) $(BENCH_DOC)
+endif
+
+bench-page:
+	$(Q)bash scripts/bench-page.sh $(BENCH_TABLES) $(BENCH_DOC)
 
 doc:
 	$(Q)$(MAKE) --no-print-directory -C Documentation

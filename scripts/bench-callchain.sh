@@ -35,7 +35,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.1f",
 record_until() { # path MB perf-record-options...
 	local path=$1 want=$(($2 * 1024 * 1024)); shift 2
 	[ -f "$path" ] && [ "$(stat -c %s "$path")" -ge "$want" ] && return
-	echo "recording $path (${want} bytes): perf record $*"
+	echo "recording $path (${want} bytes): perf record $*" >&2
 	perf record -q -o "$path" "$@" -- sh -c "
 		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null; ls -R /usr/lib >/dev/null
 			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" >/dev/null 2>&1

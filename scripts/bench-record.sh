@@ -22,9 +22,9 @@ ev=syscalls:sys_enter_getppid
 mkdir -p "$dir"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 if [ ! -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ]; then
-	echo "bench-record: no $ev tracepoint here; skipped"; exit 0
+	echo "bench-record: no $ev tracepoint here; skipped" >&2; exit 2
 fi
-if [ "$(id -u)" != 0 ]; then echo "bench-record: needs root; skipped"; exit 0; fi
+if [ "$(id -u)" != 0 ]; then echo "bench-record: needs root; skipped" >&2; exit 2; fi
 
 # the workload: N getppid() calls at RATE/s (RATE 0: unthrottled); prints N
 cat >"$dir/getppid.py" <<'PY'

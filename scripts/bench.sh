@@ -4,14 +4,20 @@
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording the two
 #                     (raw_syscalls + sched_switch; the 4-tracepoint ping-pong one)
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|python|record|callchain|skb  run one part
+#   BENCH_ONLY=read|python|record|callchain|skb|live  run one part
+# Each part's tables also go to $BENCH_DIR/bench.txt (build/bench/bench.txt), one
+# block per part that ran to its end, which scripts/bench-page.sh splices into
+# Documentation/perf-rawfrag-bench.txt (make bench BENCH_PAGE=1, or make bench-page).
+# Progress and skip messages go to stderr, so that only tables reach the page.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build/out}
 tool=$O/perf-rawfrag
 dir=${BENCH_DIR:-$top/build/bench}
 mb=${BENCH_MB:-300}
+gen=$dir/bench.txt
 mkdir -p "$dir"
+: >"$gen"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 
 # run NAME CMD... -> prints a row; sets $secs $rss_kb $cpu (user + sys seconds)
@@ -33,7 +39,7 @@ rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.001; printf "%.2f", 
 
 make_file() { # path size_mb
 	local path=$1 want=$(($2 * 1024 * 1024))
-	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)"
+	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)" >&2
 	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
 		-e sched:sched_switch -a -- sh -c "
 		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
@@ -45,7 +51,7 @@ make_file() { # path size_mb
 # (perf bench sched pipe) beside a dd of single bytes (syscall enter/exit)
 make_file4() { # path size_mb
 	local path=$1 want=$(($2 * 1024 * 1024))
-	echo "recording a 4-tracepoint file of ${2} MB into $path (sched_switch, sched_wakeup, raw_syscalls)"
+	echo "recording a 4-tracepoint file of ${2} MB into $path (sched_switch, sched_wakeup, raw_syscalls)" >&2
 	perf record -q -o "$path" -m 1024 -e sched:sched_switch -e sched:sched_wakeup \
 		-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -a -- sh -c "
 		perf bench sched pipe -l 100000000 >/dev/null 2>&1 & pp=\$!
@@ -149,8 +155,8 @@ bench_python() {
 	# BENCH_ONLY=python: the file the read part would have recorded
 	[ -n "${BENCH_FILE:-}" ] || [ -f "$f" ] || make_file "$f" "$mb"
 	if ! ls "$pydir"/rawfrag*.so >/dev/null 2>&1 || [ ! -f "$f" ]; then
-		echo "(python: module or bench file missing, skipped)"
-		return
+		echo "bench: python: module or bench file missing, skipped" >&2
+		return 2
 	fi
 	printf 'def process_event(p):\n    pass\ndef trace_unhandled(*a):\n    pass\n' >"$dir/empty.py"
 	printf 'import sys, rawfrag\nkw = {"symbols": False} if sys.argv[2:] == ["nosym"] else {}\n' >"$dir/iter.py"
@@ -187,25 +193,76 @@ bench_python() {
 		$(($(stat -c %s "$f") / 1048576)) $((full_kb / 1024))
 }
 
-case "${BENCH_ONLY:-all}" in
-all|read)
+bench_read_all() {
 	if [ -n "${BENCH_FILE:-}" ]; then
 		bench_read "$BENCH_FILE" make_file
 	else
-		bench_read "$dir/tp.data" make_file
-		bench_read "$dir/tp4.data" make_file4
-	fi ;;
+		bench_read "$dir/tp.data" make_file &&
+			bench_read "$dir/tp4.data" make_file4
+	fi
+}
+
+# check --live on this kernel: how long the quick and the full run take (best of
+# 3 each), how many records the full run checks, and the --quick table itself
+bench_live() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "bench: live: needs root (BPF programs); skipped" >&2
+		return 2
+	fi
+	best3 "check --live --quick" "$tool" check --live --quick
+	local quick=$secs
+	best3 "check --live" "$tool" check --live
+	local full=$secs records
+	"$tool" check --live >"$dir/live-full.out" 2>"$dir/err.out" || {
+		echo "bench: live: the full run failed: $(head -c 300 "$dir/err.out")" >&2
+		return 1
+	}
+	# the case rows: name, producer, records, ...
+	records=$(awk '/^  [a-z]/ && $3 ~ /^[0-9]+$/ { n += $3 } END { print n + 0 }' "$dir/live-full.out")
+	"$tool" check --live --quick >"$dir/live.out" 2>"$dir/err.out" || {
+		echo "bench: live: the quick run failed: $(head -c 300 "$dir/err.out")" >&2
+		return 1
+	}
+	echo "check --live: --quick $quick s, the full run $full s for $records records (best of 3 each)"
+	echo "\$ perf rawfrag check --live --quick"
+	cat "$dir/live.out"
+}
+
+# part NAME FUNCTION|COMMAND...: run one part, its tables on stdout and, when it
+# printed some and ended with 0, into $gen between the marker lines of the page
+part() {
+	local name=$1 rc; shift
+	"$@" | tee "$dir/part.out"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" = 0 ] && grep -q . "$dir/part.out"; then
+		{
+			echo "// begin generated: make bench $name"
+			echo "($(date -u '+%Y-%m-%d %H:%M') UTC, kernel $(uname -r), $(nproc) CPUs)"
+			sed '/./,$!d' "$dir/part.out" # without the leading blank lines
+			echo "// end generated"
+		} >>"$gen"
+	else
+		echo "bench: $name: exit $rc, not written to $gen" >&2
+	fi
+}
+
+case "${BENCH_ONLY:-all}" in
+all|read) part read bench_read_all ;;
 esac
 case "${BENCH_ONLY:-all}" in
-all|read|python) bench_python ;;
+all|read|python) part python bench_python ;;
 esac
 case "${BENCH_ONLY:-all}" in
-all|record) [ -x "$top/scripts/bench-record.sh" ] && bash "$top/scripts/bench-record.sh" "$O" ;;
+all|record) part record bash "$top/scripts/bench-record.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
-all|callchain) bash "$top/scripts/bench-callchain.sh" "$O" ;;
+all|callchain) part callchain bash "$top/scripts/bench-callchain.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
-all|skb) [ -x "$top/scripts/bench-skb.sh" ] && bash "$top/scripts/bench-skb.sh" "$O" ;;
+all|skb) part skb bash "$top/scripts/bench-skb.sh" "$O" ;;
 esac
+case "${BENCH_ONLY:-all}" in
+all|live) part live bench_live ;;
+esac
+echo "bench: tables in $gen" >&2
 exit 0

@@ -91,15 +91,17 @@ t_grep "xdp-frags: the frames had page frags (the prog saw a shorter linear part
 t_grep "skb-paged: datagrams reached the filter paged (data_len > 0 at netif_receive_skb)" \
 	'"case":"skb-paged".*"note":"UDP over lo to a socket filter: [0-9]+ linear \(up to [0-9]+ bytes\), [1-9][0-9]* paged' live.json
 
-# the README's real run: same header, rows and note forms as today's binary
-# (numbers aside: they depend on the kernel and the pad split moves by a record)
+# the bench page's real run (make bench BENCH_ONLY=live BENCH_PAGE=1 refreshes
+# it): same header, rows and note forms as today's binary (numbers aside: they
+# depend on the kernel and the pad split moves by a record)
 shape() { sed -E '1s/kernel .*/kernel K/; s/[0-9]+/N/g; s/ +/ /g'; }
 "$PR" check --live --quick 2>/dev/null | shape >q.shape
-sed -n '/^\$ perf rawfrag check --live --quick$/,/^```$/p' "$TOP/README.md" | sed '1d;$d' | shape >readme.shape
-if [ -s readme.shape ] && diff readme.shape q.shape >readme.diff; then
-	t_ok "README's check --live run has today's rows and notes ($(grep -c . q.shape) lines)"
+sed -n '/^\$ perf rawfrag check --live --quick$/,/^----$/p' "$TOP/Documentation/perf-rawfrag-bench.txt" |
+	sed '1d;$d' | shape >page.shape
+if [ -s page.shape ] && diff page.shape q.shape >page.diff; then
+	t_ok "the bench page's check --live run has today's rows and notes ($(grep -c . q.shape) lines)"
 else
-	t_fail "README's check --live run matches today's binary" "$(head -c 900 readme.diff)"
+	t_fail "the bench page's check --live run matches today's binary" "$(head -c 900 page.diff)"
 fi
 
 # --- 2: the kept recording

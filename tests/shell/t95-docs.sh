@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make doc: every command and option documented, every page builds into a man page.
 source "$(dirname "$0")/lib.sh"
-t_plan 11
+pages=("$TOP"/Documentation/perf-rawfrag*.txt)
+# make doc, then one man page per page source
+t_plan $((1 + ${#pages[@]}))
 if ! command -v asciidoc >/dev/null || ! command -v xmlto >/dev/null; then
 	t_skip_rest "man pages build: asciidoc/xmlto not installed"
 fi
@@ -9,7 +11,7 @@ make -s -C "$TOP/Documentation" DOC_O="$T/doc" TOOL="$O/perf-rawfrag" >doc.out 2
 rc=$?
 t_eq "make doc succeeds (check-docs: no undocumented command or option)" 0 "$rc"
 [ $rc -eq 0 ] || sed 's/^/#   /' doc.err | head -n 20
-for txt in "$TOP"/Documentation/perf-rawfrag*.txt; do
+for txt in "${pages[@]}"; do
 	page=$T/doc/$(basename "${txt%.txt}").1
 	if [ -s "$page" ]; then t_ok "man page $(basename "$page") built"; else t_fail "man page $(basename "$page") built" "missing $page"; fi
 done
