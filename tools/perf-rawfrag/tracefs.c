@@ -6,7 +6,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "record/record.h"
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",

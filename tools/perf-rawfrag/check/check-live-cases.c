@@ -24,7 +24,7 @@
 
 #include "check-live.h"
 #include "util.h"
-#include "tools/perf-rawfrag/bpf/livecheck.skel.h"
+#include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"
 
 /* the largest sum: header.size 52 + raw 65476 = 65528, the last multiple of 8 a u16 holds */
 #define LIMIT_SUM 65476

@@ -24,7 +24,7 @@
 #include "builtin.h"
 #include "check-live.h"
 #include "util.h"
-#include "tools/perf-rawfrag/bpf/livecheck.skel.h"
+#include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"
 
 struct live_def {
 	const char *name, *producer;

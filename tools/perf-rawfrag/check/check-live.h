@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "record/record.h"
 
 struct livecheck_bpf;
 struct rawfrag_writer;

@@ -40,7 +40,7 @@
 #include "skb-filter.h"
 #include "cbpf-xlate.h"
 #include "skb-xdp.h"
-#include "tools/perf-rawfrag/bpf/skbdump.skel.h"
+#include "tools/perf-rawfrag/record/bpf/skbdump.skel.h"
 
 /* uapi values of kernels newer than the build host's headers */
 #define SKB_TCX_INGRESS 46
