@@ -174,12 +174,14 @@ $(DLFILTER): $(DL_OBJS) $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -o $@ $(DL_OBJS) $(LIB_OBJS) $(PKG_LIBS)
 
-# what several unit tests build their input from (tests/unit/fixture.h)
+# what several unit tests build their input from (tests/unit/fixture.h); -I$(TOOL_DIR)
+# for those that compile a tool source in (test_record_events.c: record/events.c)
 UNIT_FIXTURE := $(O)/tests/unit/fixture.o
 $(O)/tests/%: tests/unit/%.c $(UNIT_FIXTURE) $(LIB_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib -I$(TOOL_DIR) $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) \
+		$(PKG_LIBS) -lcmocka
 
 $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(call msg,CC,$@)

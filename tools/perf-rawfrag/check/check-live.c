@@ -23,6 +23,7 @@
 
 #include "builtin.h"
 #include "check-live.h"
+#include "tracefs.h"
 #include "util.h"
 #include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"
 

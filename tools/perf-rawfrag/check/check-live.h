@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record/record.h"
+#include "record/ring.h"
 
 struct livecheck_bpf;
 struct rawfrag_writer;

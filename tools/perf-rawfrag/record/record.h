@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The recording engine of `perf rawfrag record` (record.c) and the pieces it is
- * built from: event parsing (events.c), tracefs lookup (tracefs.c) and the
- * wrap-aware ring reader (ring.c).
+ * The recording engine of `perf rawfrag record` (record.c): what the command
+ * (builtin-record.c) and other event sources (skb-record.c) call. The layers of
+ * the record room, each file including only headers of the layers below it:
+ *   ring, events, record-opts, record-bidcache, skb-filter, cbpf-xlate, skb-xdp
+ *   < record-int (the engine's state), cbpf-splice
+ *   < record-target, record-buildid < record-synth
+ *   < record (this header) < skb-record < builtin-record
+ * (scripts/check-layers.sh holds the same order and checks it).
  *
  * Life cycle, as builtin-record.c drives it:
  *   record__new(opts) -> record__add_events(...)... -> record__prepare()
@@ -22,42 +27,9 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-struct record;
+#include "record-opts.h"
 
-struct record_opts {
-	const char *output; /* path, "-" = pipe mode to stdout; NULL = perf.data */
-	bool system_wide; /* -a */
-	const char *cpu_list; /* -C */
-	const char *pid; /* -p, comma list */
-	const char *tid; /* -t, comma list */
-	char **argv; /* -- COMMAND ARGS (NULL-terminated) or NULL */
-	unsigned int mmap_pages; /* -m, 0 = default; power of two */
-	uint64_t period; /* -c */
-	uint64_t freq; /* -F */
-	bool callchain; /* -g, --call-graph */
-	enum { RF_CG_FP, RF_CG_DWARF, RF_CG_LBR } cg_mode;
-	uint32_t cg_stack_size; /* --call-graph dwarf,SIZE (multiple of 8) */
-	uint64_t user_regs; /* --user-regs mask, 0 = none */
-	uint64_t intr_regs; /* -I/--intr-regs mask, 0 = none */
-	bool sample_addr; /* -d */
-	bool clock_set; /* -k */
-	int clockid;
-	int comp_level; /* -z: 1..22, 0 = no compression */
-	bool no_buildid; /* -B: no BUILD_ID feature */
-	bool no_buildid_cache; /* -N: nothing copied into ~/.debug */
-	bool buildid_all; /* --buildid-all: every mapped DSO, not only those hit */
-	double duration; /* --duration SECS, 0 = none */
-	bool quiet; /* -q */
-	/*
-	 * -r PRIO: the recorder's SCHED_FIFO priority, as perf record -r; without
-	 * -r it tries priority 1 and stays SCHED_OTHER when not allowed; -r 0 or
-	 * --no-realtime: normal scheduling
-	 */
-	bool realtime_set;
-	int realtime_prio;
-	int cmd_argc; /* the recording command line, for HEADER_CMDLINE */
-	const char *const *cmd_argv;
-};
+struct record;
 
 struct record *record__new(const struct record_opts *opts);
 /* Runs the cleanups registered with record__add_cleanup(), closes everything. */
@@ -81,18 +53,6 @@ int record__run(struct record *rec);
  * without a workload.
  */
 int record__exit_status(struct record *rec);
-
-/* ---- record-opts.c: option values with perf record's syntax ---- */
-/* fp | dwarf[,SIZE] | lbr */
-int record_opts__call_graph(struct record_opts *o, const char *arg);
-/* REGS (comma list of register names) or NULL = the default set; "?" lists them */
-int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr);
-/* CLOCK_MONOTONIC, monotonic, mono, raw, realtime, boottime, tai or a number */
-int record_opts__clockid(struct record_opts *o, const char *arg);
-/* -r PRIO (0..99), arg NULL = --no-realtime */
-int record_opts__realtime(struct record_opts *o, const char *arg);
-/* perf record's default -m: from kernel.perf_event_mlock_kb */
-unsigned int record_opts__default_pages(void);
 
 /* --- for other event sources (skb-record.c), between prepare and run --- */
 /* the cpus recorded: idx in [0, record__nr_cpus()) */
@@ -124,54 +84,5 @@ int record__add_finish_hook(struct record *rec, void (*fn)(struct record *, void
 int record__add_drops(struct record *rec, const char *name, int idx, uint64_t dropped);
 /* fn(arg) runs once at record__delete(), also after errors and signals */
 int record__add_cleanup(struct record *rec, void (*fn)(void *), void *arg);
-
-/* ---- events.c ---- */
-struct rf_event {
-	struct perf_event_attr attr;
-	char *name; /* as perf names it: "sched:sched_switch", "ibs_op//" */
-	char *tp; /* "sys:name" for tracepoints, else NULL */
-	char *filter; /* --filter for this tracepoint, or NULL */
-};
-
-/*
- * Append the events of spec to *evs (realloc'd, *nr updated). tracefs is the
- * tracefs mount (may be NULL when no tracepoint is asked for: then it is looked
- * up on demand). On error writes one message into msg.
- */
-int events__parse(const char *spec, struct rf_event **evs, int *nr, char *msg, size_t msglen);
-void events__free(struct rf_event *evs, int nr);
-
-/* ---- tracefs.c ---- */
-/*
- * The tracefs mount point (/sys/kernel/tracing, else debugfs/tracing); mounts
- * it when root. NULL + message when there is none.
- */
-const char *tracefs__path(char *msg, size_t msglen);
-
-/* ---- ring.c ---- */
-/* One mmap'd perf ring: control page + 2^n data pages. */
-struct rf_ring {
-	int fd; /* not owned */
-	int cpu;
-	void *base; /* control page */
-	size_t len; /* mapping length */
-	uint64_t mask; /* data size - 1 */
-	unsigned char *copy; /* 64 KiB for records that wrap, owned */
-	uint64_t bytes; /* bytes read so far */
-	uint64_t wrapped; /* records copied whole across the ring end */
-	uint32_t wrapped_max; /* the largest of them */
-};
-
-typedef int (*rf_ring_fn)(void *ctx, struct rf_ring *ring, const void *rec, size_t len);
-
-/* mmap pages data pages (power of two) of fd. */
-int ring__mmap(struct rf_ring *r, int fd, int cpu, unsigned int pages);
-void ring__munmap(struct rf_ring *r);
-/*
- * Hand every complete record in the ring to fn (contiguous: a wrapped record is
- * copied whole, up to 64 KiB) and release the space. Returns the number of
- * records, or fn's negative return / -EBADMSG on a corrupt ring.
- */
-int ring__read(struct rf_ring *r, rf_ring_fn fn, void *ctx);
 
 #endif
