@@ -22,7 +22,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "check-live.h"
+#include "check-live-cases.h"
+#include "check-live-verify.h"
 #include "tracefs.h"
 #include "util.h"
 #include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"

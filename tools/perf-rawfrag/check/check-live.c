@@ -22,6 +22,8 @@
 #include <rawfrag/writer.h>
 
 #include "builtin.h"
+#include "check-live-cases.h"
+#include "check-live-verify.h"
 #include "check-live.h"
 #include "tracefs.h"
 #include "util.h"
