@@ -135,10 +135,11 @@ $(LIB_SO): $(LIB_SO_REAL)
 check-abi: $(LIB_SO)
 	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
 
-# The reader's layers (lib/include/internal/file.h): no part includes a header
-# of its own layer or above.
+# Who includes whom (scripts/check-layers.sh): the reader's layers
+# (lib/include/internal/file.h), the command's rooms and the layers within them,
+# plugins on the public headers only; no include cycle.
 check-layers:
-	$(Q)scripts/check-layers.sh lib
+	$(Q)scripts/check-layers.sh .
 
 # BPF objects and skeletons (tools/perf-rawfrag/<room>/bpf/*.bpf.c), each skeleton
 # beside its object: $(O)/tools/perf-rawfrag/<room>/bpf/<name>.skel.h
