@@ -63,11 +63,18 @@ LIB_SO_REAL := $(O)/lib/librawfrag.so.$(LIB_VERSION)
 LIB_SO := $(O)/lib/librawfrag.so
 LIB_MAP := lib/librawfrag.map
 
-TOOL_SRCS := $(sort $(wildcard tools/perf-rawfrag/*.c))
+# the command: shared files at the top, one room per subcommand family (record/,
+# check/), each room's BPF programs in its bpf/; scripts/check-layers.sh says who
+# may include whom. Room files name top-level headers plainly ("util.h") and other
+# rooms' headers by room ("record/ring.h"): -I$(TOOL_DIR) resolves both.
+TOOL_DIR := tools/perf-rawfrag
+TOOL_ROOMS := record check
+TOOL_SRCS := $(sort $(wildcard $(TOOL_DIR)/*.c $(TOOL_ROOMS:%=$(TOOL_DIR)/%/*.c)))
 TOOL_OBJS := $(patsubst %.c,$(O)/%.o,$(TOOL_SRCS))
 TOOL := $(O)/perf-rawfrag
 
-BPF_SRCS := $(sort $(wildcard tools/perf-rawfrag/bpf/*.bpf.c))
+BPF_SRCS := $(sort $(wildcard $(TOOL_ROOMS:%=$(TOOL_DIR)/%/bpf/*.bpf.c)))
+BPF_HDRS := $(wildcard $(TOOL_ROOMS:%=$(TOOL_DIR)/%/bpf/*.bpf.h))
 BPF_OBJS := $(patsubst %.bpf.c,$(O)/%.bpf.o,$(BPF_SRCS))
 BPF_SKELS := $(patsubst %.bpf.c,$(O)/%.skel.h,$(BPF_SRCS))
 # BPF programs the tests attach themselves (e.g. an XDP program to coexist with)
@@ -108,7 +115,8 @@ deps:
 $(O)/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(CFLAGS_COMMON) $(LIBPERF_CFLAGS)) -c $< -o $@
+	$(Q)$(CC) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(CFLAGS_COMMON) $(LIBPERF_CFLAGS) \
+		$(if $(filter $(TOOL_DIR)/%,$<),-I$(TOOL_DIR))) -c $< -o $@
 
 $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
@@ -129,13 +137,15 @@ $(LIB_SO): $(LIB_SO_REAL)
 check-abi: $(LIB_SO)
 	$(Q)scripts/check-abi.sh $(LIB_SO_REAL) $(LIB_MAP) lib/include/rawfrag
 
-# The reader's layers (lib/include/internal/file.h): no part includes a header
-# of its own layer or above.
+# Who includes whom (scripts/check-layers.sh): the reader's layers
+# (lib/include/internal/file.h), the command's rooms and the layers within them,
+# plugins on the public headers only; no include cycle.
 check-layers:
-	$(Q)scripts/check-layers.sh lib
+	$(Q)scripts/check-layers.sh .
 
-# BPF objects and skeletons (tools/perf-rawfrag/bpf/*.bpf.c)
-$(O)/%.bpf.o: %.bpf.c $(wildcard tools/perf-rawfrag/bpf/*.bpf.h)
+# BPF objects and skeletons (tools/perf-rawfrag/<room>/bpf/*.bpf.c), each skeleton
+# beside its object: $(O)/tools/perf-rawfrag/<room>/bpf/<name>.skel.h
+$(O)/%.bpf.o: %.bpf.c $(BPF_HDRS)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -MMD -MP -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell gcc -dumpmachine) \
@@ -167,12 +177,14 @@ $(DLFILTER): $(DL_OBJS) $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -shared $(LDFLAGS_COMMON) -o $@ $(DL_OBJS) $(LIB_OBJS) $(PKG_LIBS)
 
-# what several unit tests build their input from (tests/unit/fixture.h)
+# what several unit tests build their input from (tests/unit/fixture.h); -I$(TOOL_DIR)
+# for those that compile a tool source in (test_record_events.c: record/events.c)
 UNIT_FIXTURE := $(O)/tests/unit/fixture.o
 $(O)/tests/%: tests/unit/%.c $(UNIT_FIXTURE) $(LIB_A)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) $(PKG_LIBS) -lcmocka
+	$(Q)$(CC) $(CFLAGS_COMMON) -Ilib -I$(TOOL_DIR) $(LDFLAGS_COMMON) -o $@ $< $(UNIT_FIXTURE) $(LIB_A) \
+		$(PKG_LIBS) -lcmocka
 
 $(O)/tests/%: tests/gen/%.c $(LIB_A)
 	$(call msg,CC,$@)
@@ -181,7 +193,7 @@ $(O)/tests/%: tests/gen/%.c $(LIB_A)
 
 # the translator against libpcap's interpreter: with the tool's objects, and the
 # oracle apart (libpcap's struct bpf_insn and the kernel's share the name)
-CBPF_TEST_OBJS := $(O)/tools/perf-rawfrag/cbpf-xlate.o $(O)/tools/perf-rawfrag/skb-filter.o \
+CBPF_TEST_OBJS := $(O)/$(TOOL_DIR)/record/cbpf-xlate.o $(O)/$(TOOL_DIR)/record/skb-filter.o \
 	$(O)/tests/unit/pcap_oracle.o
 $(O)/tests/test_cbpf_xlate: tests/unit/test_cbpf_xlate.c $(CBPF_TEST_OBJS) $(LIB_A)
 	$(call msg,CC,$@)
@@ -288,7 +300,7 @@ clean:
 
 # Every object and every test program (unit tests, generators, the fuzz replays,
 # BPF objects) depends on each source and header it includes, e.g. tests/gen/ring-wrap.c
-# on tools/perf-rawfrag/ring.c, skbdump.bpf.c on rawfrag/skbdump.h: gcc and clang -MMD
+# on tools/perf-rawfrag/record/ring.c, skbdump.bpf.c on rawfrag/skbdump.h: gcc and clang -MMD
 # write those lists beside each output.
 -include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d) $(UNIT_FIXTURE:.o=.d) $(O)/tests/unit/pcap_oracle.d \
 	$(addsuffix .d,$(UNIT_BINS) $(TEST_HELPER_BINS)) $(wildcard $(FUZZ_OBJ)/*.d) $(DL_OBJS:.o=.d) \

@@ -2,7 +2,7 @@
 /*
  * ring-wrap: show that libperf 6.1's perf_mmap__read_event() truncates records
  * larger than 4168 bytes that wrap around the ring end, and that our reader
- * (tools/perf-rawfrag/ring.c, compiled in below) returns them intact.
+ * (tools/perf-rawfrag/record/ring.c, compiled in below) returns them intact.
  *
  * Two identical task-clock evsels on this thread sample 8 KiB of user stack
  * (records of ~8.2 KiB) into 4-page (16 KiB) rings, so about every other record
@@ -28,7 +28,7 @@
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
 
-#include "../../tools/perf-rawfrag/ring.c"
+#include "../../tools/perf-rawfrag/record/ring.c"
 
 #define STACK 8192
 #define PAGES 4

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The classic-to-eBPF translator (tools/perf-rawfrag/cbpf-xlate.c) against
+ * The classic-to-eBPF translator (tools/perf-rawfrag/record/cbpf-xlate.c) against
  * libpcap's own interpreter: for each pcap-filter(7) expression, libpcap
  * compiles it (skb_filter__compile, as record --skb does), the translation
  * runs in the kernel with BPF_PROG_TEST_RUN on crafted frames, and its
@@ -23,8 +23,8 @@
 
 #include <bpf/bpf.h>
 
-#include "tools/perf-rawfrag/cbpf-xlate.h"
-#include "tools/perf-rawfrag/skb-filter.h"
+#include "tools/perf-rawfrag/record/cbpf-xlate.h"
+#include "tools/perf-rawfrag/record/skb-filter.h"
 #include "pcap_oracle.h"
 
 #define SNAPLEN 65535

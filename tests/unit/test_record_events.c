@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * -e parsing of perf rawfrag record (tools/perf-rawfrag/events.c, compiled in):
+ * -e parsing of perf rawfrag record (tools/perf-rawfrag/record/events.c, compiled in):
  * PMU format bit ranges, term lists, modifiers, comma splitting and errors.
  * Tracepoints need tracefs and are covered by tests/shell/t40-record.sh.
  */
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../tools/perf-rawfrag/events.c"
+#include "../../tools/perf-rawfrag/record/events.c"
 #include "../../tools/perf-rawfrag/tracefs.c"
 
 static void test_format_ranges(void **state)

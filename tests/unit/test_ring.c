@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The wrap-aware ring reader of perf rawfrag record (tools/perf-rawfrag/ring.c,
+ * The wrap-aware ring reader of perf rawfrag record (tools/perf-rawfrag/record/ring.c,
  * compiled in) on a ring made in memory: a control page and 128 KiB of data, the
  * head and tail moved as the kernel and the reader would. Every record size from 8
  * to 65528 bytes is written whole, across the ring end with only its header before
@@ -9,12 +9,13 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include <cmocka.h>
 
-#include "../../tools/perf-rawfrag/ring.c"
+#include "../../tools/perf-rawfrag/record/ring.c"
 
 #define DATA (128 * 1024)
 #define PAGE 4096

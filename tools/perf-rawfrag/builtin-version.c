@@ -16,7 +16,7 @@
 
 #define RAWFRAG_TOOL_VERSION "0.1"
 
-#if __has_include("tools/perf-rawfrag/bpf/skbdump.skel.h")
+#if __has_include("tools/perf-rawfrag/record/bpf/skbdump.skel.h")
 #define HAVE_SKB_DUMPS 1
 #else
 #define HAVE_SKB_DUMPS 0

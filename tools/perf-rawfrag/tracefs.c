@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Where tracefs is mounted; mount it at /sys/kernel/tracing when we may. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "tracefs.h"
 
 static const char *const tracefs_dirs[] = {
 	"/sys/kernel/tracing",

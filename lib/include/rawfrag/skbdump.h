@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * The meta data that perf-rawfrag's skb/xdp dump programs
- * (tools/perf-rawfrag/bpf/skbdump.bpf.c) put in front of every packet they send
+ * (tools/perf-rawfrag/record/bpf/skbdump.bpf.c) put in front of every packet they send
  * to a bpf-output event. Public so that other tools can produce or read the same
  * dumps. Usable from BPF programs (only <linux/types.h> is needed).
  *

@@ -22,7 +22,7 @@
 #include <rawfrag/skbdump.h>
 
 #include "skb-xdp.h"
-#include "tools/perf-rawfrag/bpf/skbxdp.skel.h"
+#include "tools/perf-rawfrag/record/bpf/skbxdp.skel.h"
 
 struct skb_xdp {
 	struct skbxdp_bpf *skel;

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "record-opts.h"
 
 #define DWARF_DEFAULT_STACK 8192
 #define DWARF_MAX_STACK 65528 /* perf: a u16 record size, rounded down to 8 */

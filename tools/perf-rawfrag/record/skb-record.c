@@ -40,7 +40,7 @@
 #include "skb-filter.h"
 #include "cbpf-xlate.h"
 #include "skb-xdp.h"
-#include "tools/perf-rawfrag/bpf/skbdump.skel.h"
+#include "tools/perf-rawfrag/record/bpf/skbdump.skel.h"
 
 /* uapi values of kernels newer than the build host's headers */
 #define SKB_TCX_INGRESS 46
@@ -625,16 +625,126 @@ static int setup_program(struct skb_state *st, unsigned int snaplen, const struc
 	return err;
 }
 
+/* the interfaces and hooks asked for, checked */
+struct skb_targets {
+	char *ifcopy, *hkcopy; /* owned: ifn[] points into ifcopy */
+	char *ifn[SKB_MAX_IFACES];
+	uint32_t ifidx[SKB_MAX_IFACES];
+	int nif;
+	bool hooks[SKB_NR_HOOKS];
+};
+
+static int parse_targets(struct skb_targets *t, const struct skb_opts *opts)
+{
+	char *hkn[8];
+	int nhk;
+
+	t->ifcopy = strdup(opts->ifaces ? opts->ifaces : "");
+	t->hkcopy = strdup(opts->hooks && *opts->hooks ? opts->hooks : "socket");
+	if (!t->ifcopy || !t->hkcopy)
+		return -ENOMEM;
+	t->nif = split(t->ifcopy, t->ifn, SKB_MAX_IFACES);
+	nhk = split(t->hkcopy, hkn, 8);
+	if (t->nif <= 0 || nhk <= 0) {
+		skb_err("give 1..%d interfaces and hooks", SKB_MAX_IFACES);
+		return -EINVAL;
+	}
+	for (int i = 0; i < t->nif; i++) {
+		t->ifidx[i] = if_nametoindex(t->ifn[i]);
+		if (!t->ifidx[i]) {
+			skb_err("interface '%s' not found", t->ifn[i]);
+			return -ENODEV;
+		}
+	}
+	for (int i = 0; i < nhk; i++) {
+		int h = rawfrag_skb_hook__parse(hkn[i]);
+
+		if (h < 0) {
+			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp, xdp-entry, xdp-exit)",
+				hkn[i]);
+			return -EINVAL;
+		}
+		t->hooks[h] = true;
+	}
+	return 0;
+}
+
+/* the dump state, registered for record__delete() to free */
+static int new_state(struct record *rec, struct skb_state **stp)
+{
+	struct skb_state *st = calloc(1, sizeof(*st));
+	int err;
+
+	if (!st)
+		return -ENOMEM;
+	for (int i = 0; i < SKB_MAX_ATTACH; i++)
+		st->att[i].fd = -1;
+	err = record__add_cleanup(rec, skb_cleanup, st);
+	if (err) {
+		free(st);
+		return err;
+	}
+	*stp = st;
+	return 0;
+}
+
+/* the bpf-output event on every recorded cpu, handed to the record */
+static int add_events(struct record *rec, struct skb_state *st, const struct skb_targets *t)
+{
+	char name[SKB_NAME_MAX];
+	int ncpu = record__nr_cpus(rec), err;
+	int *fds = calloc(ncpu > 0 ? ncpu : 1, sizeof(*fds));
+
+	if (!fds)
+		return -ENOMEM;
+	for (int i = 0; i < ncpu; i++)
+		fds[i] = -1;
+	/* the interface names travel in the event name (see skbdump.h) */
+	err = rawfrag_skb_event__format(name, sizeof(name), (const char *const *)t->ifn, t->ifidx,
+					t->nif);
+	if (err < 0 || err >= (int)sizeof(name)) {
+		skb_err("interface names with '=' or too long for the event name");
+		free(fds);
+		return -EINVAL;
+	}
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	err = record__add_finish_hook(rec, skb_write_drops, st);
+	if (!err)
+		err = open_events(rec, st, name, fds, ncpu);
+	if (err) {
+		/* the record took the fds only on success */
+		for (int i = 0; i < ncpu; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+	}
+	free(fds);
+	return err;
+}
+
+static int attach_all(struct skb_state *st, const struct skb_targets *t, unsigned int snaplen,
+		      bool filtered)
+{
+	for (int i = 0; i < t->nif; i++) {
+		int err = attach_iface(st, t->ifidx[i], t->ifn[i], t->hooks, snaplen, filtered);
+
+		if (err) {
+			skb_state__detach(st);
+			st->loaded = false; /* no summary for a run that never started */
+			return err;
+		}
+	}
+	return 0;
+}
+
 int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 {
-	char *ifcopy = NULL, *hkcopy = NULL, *ifn[SKB_MAX_IFACES], *hkn[8], msg[256], name[SKB_NAME_MAX];
-	uint32_t ifidx[SKB_MAX_IFACES];
-	int nif, nhk, err = -EINVAL, ncpu, *fds = NULL;
-	bool hooks[SKB_NR_HOOKS] = {};
-	libbpf_print_fn_t old_print;
 	unsigned int snaplen = opts->snaplen ? opts->snaplen : RAWFRAG_SKB_SNAPLEN_DEFAULT;
+	struct skb_targets t = {};
 	struct skb_filter *filt = NULL;
-	struct skb_state *st;
+	struct skb_state *st = NULL;
+	libbpf_print_fn_t old_print;
+	char msg[256];
+	int err = -EINVAL;
 
 	old_print = libbpf_set_print(skb_libbpf_print);
 	if (snaplen > RAWFRAG_SKB_SNAPLEN_MAX) {
@@ -651,98 +761,23 @@ int skb_record_setup(struct record *rec, const struct skb_opts *opts)
 		skb_err("--filter '%s': %s", opts->filter, msg);
 		goto out;
 	}
-	ifcopy = strdup(opts->ifaces ? opts->ifaces : "");
-	hkcopy = strdup(opts->hooks && *opts->hooks ? opts->hooks : "socket");
-	if (!ifcopy || !hkcopy) {
-		err = -ENOMEM;
-		goto out;
-	}
-	nif = split(ifcopy, ifn, SKB_MAX_IFACES);
-	nhk = split(hkcopy, hkn, 8);
-	if (nif <= 0 || nhk <= 0) {
-		skb_err("give 1..%d interfaces and hooks", SKB_MAX_IFACES);
-		goto out;
-	}
-	for (int i = 0; i < nif; i++) {
-		ifidx[i] = if_nametoindex(ifn[i]);
-		if (!ifidx[i]) {
-			skb_err("interface '%s' not found", ifn[i]);
-			err = -ENODEV;
-			goto out;
-		}
-	}
-	for (int i = 0; i < nhk; i++) {
-		int h = rawfrag_skb_hook__parse(hkn[i]);
-
-		if (h < 0) {
-			skb_err("unknown hook '%s' (socket, tc-ingress, tc-egress, xdp, xdp-entry, xdp-exit)",
-				hkn[i]);
-			goto out;
-		}
-		hooks[h] = true;
-	}
-
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < SKB_MAX_ATTACH; i++)
-		st->att[i].fd = -1;
-	err = record__add_cleanup(rec, skb_cleanup, st);
-	if (err) {
-		free(st);
-		goto out;
-	}
-	/* from here on st is freed by record__delete() */
-	err = setup_program(st, snaplen, filt, hooks, opts->verbose);
-	if (err)
-		goto out;
-
-	ncpu = record__nr_cpus(rec);
-	fds = calloc(ncpu > 0 ? ncpu : 1, sizeof(*fds));
-	if (!fds) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < ncpu; i++)
-		fds[i] = -1;
-	/* the interface names travel in the event name (see skbdump.h) */
-	err = rawfrag_skb_event__format(name, sizeof(name), (const char *const *)ifn, ifidx, nif);
-	if (err < 0 || err >= (int)sizeof(name)) {
-		skb_err("interface names with '=' or too long for the event name");
-		err = -EINVAL;
-		goto out;
-	}
-	snprintf(st->name, sizeof(st->name), "%s", name);
-	err = record__add_finish_hook(rec, skb_write_drops, st);
+	err = parse_targets(&t, opts);
 	if (!err)
-		err = open_events(rec, st, name, fds, ncpu);
-	if (err) {
-		/* the record took the fds only on success */
-		for (int i = 0; i < ncpu; i++)
-			if (fds[i] >= 0)
-				close(fds[i]);
-		goto out;
-	}
-
-	for (int i = 0; i < nif; i++) {
-		err = attach_iface(st, ifidx[i], ifn[i], hooks, snaplen,
-				   opts->filter && *opts->filter);
-		if (err) {
-			skb_state__detach(st);
-			st->loaded = false; /* no summary for a run that never started */
-			goto out;
-		}
-	}
+		err = new_state(rec, &st);
+	/* from here on st is freed by record__delete() */
+	if (!err)
+		err = setup_program(st, snaplen, filt, t.hooks, opts->verbose);
+	if (!err)
+		err = add_events(rec, st, &t);
+	if (!err)
+		err = attach_all(st, &t, snaplen, opts->filter && *opts->filter);
 out:
 	libbpf_set_print(old_print);
 	free(skb_log);
 	skb_log = NULL;
 	skb_log_len = 0;
 	free(filt);
-	free(fds);
-	free(ifcopy);
-	free(hkcopy);
+	free(t.ifcopy);
+	free(t.hkcopy);
 	return err;
 }

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#include "record.h"
+#include "ring.h"
 
 #define RING_COPY_MAX 65536
 /*

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals of the record engine shared by record.c (maps, open, rings, loop)
- * and record-synth.c (features, synthesized task records). Not for other
- * event sources: they use record.h.
+ * The state of the record engine (struct record) and its error printer
+ * (record-int.c), shared by the engine's parts: record.c (maps, open, rings,
+ * loop) and the layers below it, record-target.c, record-buildid.c and
+ * record-synth.c, each with a header of its own. Not for other event sources:
+ * they use record.h.
  */
 #ifndef __PERF_RAWFRAG_RECORD_INT_H
 #define __PERF_RAWFRAG_RECORD_INT_H
@@ -11,9 +13,11 @@
 
 #include <rawfrag/core.h>
 
-#include "record.h"
+#include "events.h"
+#include "record-opts.h"
 
 struct perf_evsel;
+struct rf_ring;
 
 /* one recorded event: ours (libperf evsel) or external (fds from the caller) */
 struct rec_sel {
@@ -74,27 +78,9 @@ struct record {
 	bool prepared;
 };
 
+/* "perf rawfrag record: <message>" on stderr */
 void record__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* record-target.c: cpu/thread maps, -p/-t parsing, the forked workload */
-int record__setup_targets(struct record *rec);
-/* -p/-t: true once every target process/thread has exited */
-bool record__targets_gone(struct record *rec);
 /* the clock of every evsel: -k or CLOCK_MONOTONIC */
 int record__clockid(struct record *rec);
-int record__setup_features(struct record *rec, struct rawfrag_err *rerr);
-int record__synth_task(struct record *rec, int pid);
-int record__synth_all(struct record *rec);
-
-/* record-buildid.c: BUILD_ID feature of the DSOs hit, the build-id cache */
-int bid__start(struct record *rec);
-void bid__mmap(struct record *rec, int pid, uint64_t start, uint64_t len, const char *name);
-void bid__fork(struct record *rec, int pid, int ppid);
-void bid__exec(struct record *rec, int pid);
-void bid__sample(struct record *rec, uint16_t misc, int pid, uint64_t ip);
-/* build-ids of the DSOs hit, into the cache (unless -N) and the feature */
-int bid__finish(struct record *rec);
-void bid__free(struct record *rec);
-/* record-bidcache.c: one binary into perf's build-id cache */
-int bid_cache__add(const char *name, const uint8_t *id, int id_len);
 
 #endif

@@ -228,6 +228,30 @@ static int check_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *s
 	return check_one((struct check_tool *)tool, ev);
 }
 
+/* the file's verdict line, the table of rules and the violations */
+static void print_summary(const char *path, struct rawfrag_file *f, struct rawfrag_session *s,
+			  struct rawfrag_checker *c)
+{
+	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
+
+	printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings",
+	       path, rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE),
+	       rawfrag_checker__nr_errors(c),
+	       rawfrag_checker__nr_warnings(c));
+	/* lost data is part of the verdict a user reads */
+	if (fs->nr_lost_records || fs->nr_lost_samples)
+		printf(", %" PRIu64 " lost events (%" PRIu64 " LOST records, %" PRIu64
+		       " in LOST_SAMPLES)", fs->nr_lost, fs->nr_lost_records,
+		       fs->nr_lost_samples);
+	printf("\n");
+	if (fs->nr_skipped)
+		printf("  skipped %" PRIu64 " bad records (%" PRIu64 " bytes) (--force)\n",
+		       fs->nr_skipped, fs->bytes_skipped);
+	print_table(s, c);
+	print_violations(path, s, c);
+	fflush(stdout);
+}
+
 /* Returns an exit status for this file. */
 static int check_file(const char *path, const struct check_args *a)
 {
@@ -279,26 +303,8 @@ static int check_file(const char *path, const struct check_args *a)
 	} else if (!a->force && unparsable(path, s, c)) {
 		rc = RF_EXIT_USAGE;
 	}
-	if (!a->quiet) {
-		const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
-
-		printf("%s: %" PRIu64 " samples, %" PRIu64 " errors, %" PRIu64 " warnings",
-		       path, rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE),
-		       rawfrag_checker__nr_errors(c),
-		       rawfrag_checker__nr_warnings(c));
-		/* lost data is part of the verdict a user reads */
-		if (fs->nr_lost_records || fs->nr_lost_samples)
-			printf(", %" PRIu64 " lost events (%" PRIu64 " LOST records, %" PRIu64
-			       " in LOST_SAMPLES)", fs->nr_lost, fs->nr_lost_records,
-			       fs->nr_lost_samples);
-		printf("\n");
-		if (fs->nr_skipped)
-			printf("  skipped %" PRIu64 " bad records (%" PRIu64 " bytes) (--force)\n",
-			       fs->nr_skipped, fs->bytes_skipped);
-		print_table(s, c);
-		print_violations(path, s, c);
-		fflush(stdout);
-	}
+	if (!a->quiet)
+		print_summary(path, f, s, c);
 	if (ret >= 0)
 		rf_loss_warn("check", path, s, loss_cpus(&ct));
 	if (ret < 0)

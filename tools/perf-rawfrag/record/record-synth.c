@@ -17,7 +17,9 @@
 
 #include <rawfrag/writer.h>
 
+#include "record-buildid.h"
 #include "record-int.h"
+#include "record-synth.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 

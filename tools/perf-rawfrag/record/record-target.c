@@ -17,6 +17,7 @@
 #include <perf/threadmap.h>
 
 #include "record-int.h"
+#include "record-target.h"
 
 static int push_int(int **arr, int *nr, int v)
 {

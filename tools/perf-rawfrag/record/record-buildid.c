@@ -28,6 +28,8 @@
 #include <rawfrag/file.h>
 #include <rawfrag/writer.h>
 
+#include "record-bidcache.h"
+#include "record-buildid.h"
 #include "record-int.h"
 
 #define BID_MAX 20

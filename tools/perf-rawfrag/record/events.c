@@ -10,11 +10,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "events.h"
+#include "tracefs.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 

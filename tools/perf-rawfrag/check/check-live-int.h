@@ -2,17 +2,20 @@
 /*
  * `perf rawfrag check --live`: drive the running kernel's PERF_SAMPLE_RAW
  * producers with known patterns and check every record fragment by fragment.
- * check-live.c runs the cases and reports, check-live-verify.c holds the rings
- * and the per-record rules, check-live-cases.c the producers.
+ * This header holds the state its parts share; each part has its own header
+ * and includes only those below it:
+ *   check-live-int.h < check-live-verify (the rings and the per-record rules)
+ *   < check-live-cases (the producers) < check-live (runs the cases, reports)
+ *   < builtin-check
  */
-#ifndef __PERF_RAWFRAG_CHECK_LIVE_H
-#define __PERF_RAWFRAG_CHECK_LIVE_H
+#ifndef __PERF_RAWFRAG_CHECK_LIVE_INT_H
+#define __PERF_RAWFRAG_CHECK_LIVE_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "record.h"
+#include "record/ring.h"
 
 struct livecheck_bpf;
 struct rawfrag_writer;
@@ -78,31 +81,5 @@ struct live {
 	char missing[12][320];
 	int nr_missing;
 };
-
-/* check-live-verify.c */
-int live_ring__open(struct live *L, struct live_ring *lr, bool tracepoint, unsigned int pages,
-		    int out_fd);
-/* cover the whole ring with known records that leave no pad (check-live-cases.c) */
-int live_ring__prefill(struct live *L, struct live_ring *lr);
-void live_ring__close(struct live_ring *lr);
-/* read lr and check each record against L->want; returns records or -errno */
-int live_ring__drain(struct live *L, struct live_ring *lr);
-void live_case__violation(struct live_case *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void live_missing(struct live *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-uint32_t live_raw_size(uint32_t sum);
-
-/* check-live-cases.c: each returns 0, or -errno when the case could not run */
-int live_case_plain(struct live *L, struct live_case *c);
-int live_case_plain_large(struct live *L, struct live_case *c);
-int live_case_skb(struct live *L, struct live_case *c);
-int live_case_skb_paged(struct live *L, struct live_case *c);
-int live_case_xdp(struct live *L, struct live_case *c);
-int live_case_xdp_frags(struct live *L, struct live_case *c);
-int live_case_exec(struct live *L, struct live_case *c);
-int live_case_wrap(struct live *L, struct live_case *c);
-int live_case_limit(struct live *L, struct live_case *c);
-
-int cmd_check_live(const struct live_opts *o);
 
 #endif

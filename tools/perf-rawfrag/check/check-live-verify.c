@@ -17,7 +17,7 @@
 
 #include <rawfrag/writer.h>
 
-#include "check-live.h"
+#include "check-live-verify.h"
 
 #define RAW_OFF 52 /* header, IDENTIFIER, IP, TID, TIME, CPU, then the u32 raw size */
 #define PID_OFF 24

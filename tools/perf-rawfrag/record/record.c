@@ -39,7 +39,15 @@
 #include <perf/threadmap.h>
 #include <rawfrag/writer.h>
 
+#include "events.h"
+#include "record-buildid.h"
 #include "record-int.h"
+#include "record-opts.h"
+#include "record-synth.h"
+#include "record-target.h"
+#include "record.h"
+#include "ring.h"
+#include "tracefs.h"
 #include "util.h"
 
 #define DEFAULT_FREQ 4000
@@ -55,15 +63,6 @@ static void rec_sig(int sig)
 static void rec_sigchld(int sig)
 {
 	/* only interrupts poll(); waitpid() in the loop decides */
-}
-
-void record__err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	rf_verrorf("record", fmt, ap);
-	va_end(ap);
 }
 
 static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
@@ -342,11 +341,6 @@ static void setup_period(struct record *rec, struct perf_event_attr *a)
 			a->freq = 1;
 		}
 	}
-}
-
-int record__clockid(struct record *rec)
-{
-	return rec->opts.clock_set ? rec->opts.clockid : CLOCK_MONOTONIC;
 }
 
 static void setup_attr(struct record *rec, struct rec_sel *s, bool first)

@@ -22,9 +22,12 @@
 #include <rawfrag/writer.h>
 
 #include "builtin.h"
+#include "check-live-cases.h"
+#include "check-live-verify.h"
 #include "check-live.h"
+#include "tracefs.h"
 #include "util.h"
-#include "tools/perf-rawfrag/bpf/livecheck.skel.h"
+#include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"
 
 struct live_def {
 	const char *name, *producer;

@@ -22,9 +22,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "check-live.h"
+#include "check-live-cases.h"
+#include "check-live-verify.h"
+#include "tracefs.h"
 #include "util.h"
-#include "tools/perf-rawfrag/bpf/livecheck.skel.h"
+#include "tools/perf-rawfrag/check/bpf/livecheck.skel.h"
 
 /* the largest sum: header.size 52 + raw 65476 = 65528, the last multiple of 8 a u16 holds */
 #define LIMIT_SUM 65476
