@@ -68,7 +68,7 @@ LIB_MAP := lib/librawfrag.map
 # may include whom. Room files name top-level headers plainly ("util.h") and other
 # rooms' headers by room ("record/ring.h"): -I$(TOOL_DIR) resolves both.
 TOOL_DIR := tools/perf-rawfrag
-TOOL_ROOMS := record check
+TOOL_ROOMS := record check report
 TOOL_SRCS := $(sort $(wildcard $(TOOL_DIR)/*.c $(TOOL_ROOMS:%=$(TOOL_DIR)/%/*.c)))
 TOOL_OBJS := $(patsubst %.c,$(O)/%.o,$(TOOL_SRCS))
 TOOL := $(O)/perf-rawfrag

@@ -59,19 +59,19 @@ done
 # ---- tools/perf-rawfrag/: rooms and layers ----
 tool=tools/perf-rawfrag
 # the rooms from the bottom up: a room includes only the rooms before it
-rooms=(common record check top)
+rooms=(common record check report top)
 # The layer of each unit within its room: a unit includes only units of lower
 # layers. A room with no entry here ("top") has no layers, only the cycle check.
 # "common" holds the top directory's shared files; any other top-level file is
 # in "top". A file of a room with layers that is not listed fails: place it.
 declare -A layer=(
-	[common:util]=0 [common:tracefs]=0 [common:builtin]=0 [common:skb]=0
+	[common:util]=0 [common:tracefs]=0 [common:builtin]=0
 	[common:loss]=1
 
 	[record:bpf/skbdump.bpf]=0
 	[record:bpf/skbxdp.bpf]=1
 	[record:ring]=2 [record:events]=2 [record:record-opts]=2 [record:record-bidcache]=2
-	[record:skb-filter]=2 [record:cbpf-xlate]=2 [record:skb-xdp]=2
+	[record:skb-filter]=2 [record:cbpf-xlate]=2 [record:skb-xdp]=2 [record:skb]=2
 	[record:record-int]=3 [record:cbpf-splice]=3
 	[record:record-target]=4 [record:record-buildid]=4
 	[record:record-synth]=5
@@ -85,11 +85,11 @@ declare -A layer=(
 	[check:check-live-cases]=3
 	[check:check-live]=4
 	[check:builtin-check]=5
+
+	[report:builtin-report]=0
 )
 # The only files of the command that may include internal/ (paths in $tool/):
 declare -A internal_ok=()
-# temporary: moved into the library by the sink work
-internal_ok+=([builtin-report.c]=1 [report-sym.c]=1)
 declare -A room_level
 for i in "${!rooms[@]}"; do room_level[${rooms[$i]}]=$i; done
 edges=$(mktemp)

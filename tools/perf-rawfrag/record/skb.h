@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * BPF skb/xdp packet dumps for `perf rawfrag record --skb` (skb-record.c) and
- * their pcapng export for `perf rawfrag report --format pcapng` (pcapng.c).
+ * BPF skb/xdp packet dumps for `perf rawfrag record --skb` (skb-record.c); their
+ * pcapng export is the library's "pcapng" sink (lib/output/sink_pcapng.c).
  */
 #ifndef __PERF_RAWFRAG_SKB_H
 #define __PERF_RAWFRAG_SKB_H
@@ -25,17 +25,5 @@ struct skb_opts {
  * one clear error.
  */
 int skb_record_setup(struct record *rec, const struct skb_opts *opts);
-
-/*
- * Write the bpf_skb samples of sess's file that keep() accepts (keep may be NULL)
- * as pcapng to path ("-" = stdout). A dump that cannot be exported stops it
- * (force: counted, reported at the end). Returns 0 or -errno: with err filled
- * in when the input failed (the caller prints it), else after printing the
- * error itself.
- */
-int report_pcapng(struct rawfrag_session *sess, const char *path, bool force,
-		  bool (*keep)(void *ctx, const struct rawfrag_record *rec,
-			       const struct rawfrag_sample *smp),
-		  void *keep_ctx, struct rawfrag_err *err);
 
 #endif
