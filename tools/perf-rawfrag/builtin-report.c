@@ -641,24 +641,15 @@ static int time_span(struct report *r)
 }
 
 /*
- * --where on the sample's fields as report --format json writes them. 1 keep,
- * 0 drop, -1 the expression does not apply (r->err set).
+ * --where on the sample's fields as report --format json writes them (visited,
+ * not written). 1 keep, 0 drop, -1 the expression does not apply (r->err set).
  */
 static int where_keep(struct report *r, int idx, const struct rawfrag_record *rec,
 		      const struct rawfrag_sample *smp)
 {
-	const struct ev_cache *c = &r->evc[idx];
-	const char *text;
-	size_t len;
-	int ret;
+	int ret = rawfrag_where__match_sample(r->where, r->sess, r->evc[idx].ev, rec, smp,
+					      r->err);
 
-	rawfrag_out__reset(r->wout);
-	rawfrag_out__putc(r->wout, '{');
-	rawfrag_emit__reset(r->wem);
-	rawfrag_session__sample_fields(r->sess, c->ev, rec, smp, r->wem);
-	rawfrag_out__putc(r->wout, '}');
-	text = rawfrag_out__mem(r->wout, &len);
-	ret = rawfrag_where__match(r->where, text, len, r->err);
 	if (ret < 0) {
 		r->err->offset = (int64_t)rec->offset;
 		r->err->rec_type = rec->type;
