@@ -763,7 +763,7 @@ int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session 
 	struct rawfrag_visitor v = {
 		.sz = sizeof(v), .field = where_field, .end = where_end, .ctx = &wv,
 	};
-	int ret;
+	int ret = -EINVAL; /* no session */
 
 	for (int i = 0; i < w->nr; i++) {
 		struct node *n = &w->n[i];
@@ -777,8 +777,9 @@ int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session 
 	 * 1: where_field() had all it needed. A malformed payload's error is not
 	 * one: its fields are what could be decoded, as in the JSON.
 	 */
-	ret = rawfrag_session__sample_visit(s, evsel, rec, smp, &v);
-	if (ret == -ENOMEM || ret == -E2BIG) {
+	if (s)
+		ret = rawfrag_session__sample_visit(s, evsel, rec, smp, &v);
+	if (!s || ret == -ENOMEM || ret == -E2BIG) {
 		if (err) {
 			memset(err, 0, sizeof(*err));
 			err->err = ret;
