@@ -34,6 +34,9 @@ struct rf_visit {
 	int (*end)(void *ctx, const struct rawfrag_field *f);
 	void *ctx;
 	int stop; /* the visitor's non-zero return; later calls do nothing */
+	/* the library's own visitors: RF_VISIT_SKIP leaves out a level's members */
+	bool can_skip;
+	int skip; /* the depth of the members left out, 0: none */
 	char *path; /* the path of the current member (grows, never shrinks) */
 	size_t cap;
 	/* the emitter's out: it never has room, so no byte is rendered */
@@ -51,19 +54,21 @@ static void visit_stop(struct rf_visit *v, int ret)
  * Name and path of a member at the current level into f; -ENOMEM when the path
  * cannot grow. Members of an array are its elements: no name, the array's path.
  */
-static int visit_begin(struct rawfrag_emit *e, const char *name, size_t nlen,
+static inline int visit_begin(struct rawfrag_emit *e, const char *name, size_t nlen,
 		       struct rawfrag_field *f)
 {
 	struct rf_visit *v = e->vis;
 	struct rf_visit_level *up = &v->lv[e->depth];
 	size_t at = up->plen;
 
-	memset(f, 0, sizeof(*f));
 	f->depth = (uint32_t)e->depth;
+	f->index = 0;
 	if (up->array) {
 		f->index = up->next++;
 		name = NULL;
 	}
+	f->name = NULL;
+	f->name_len = 0;
 	if (name) {
 		if (at + 1 + nlen > v->cap || !v->path) {
 			size_t cap = v->cap ? v->cap : 256;
@@ -99,7 +104,7 @@ static void visit_scalar(struct rawfrag_emit *e, const char *name, size_t nlen,
 	struct rf_visit *v = e->vis;
 	struct rawfrag_field f;
 
-	if (v->stop)
+	if (v->stop | v->skip)
 		return;
 	if (visit_begin(e, name, nlen, &f)) {
 		visit_stop(v, -ENOMEM);
@@ -120,7 +125,7 @@ static void visit_str(struct rawfrag_emit *e, const char *name, size_t nlen,
 	struct rf_visit *v = e->vis;
 	struct rawfrag_field f;
 
-	if (v->stop)
+	if (v->stop | v->skip)
 		return;
 	if (type == RAWFRAG_FIELD_STR && !p) {
 		visit_scalar(e, name, nlen, RAWFRAG_FIELD_NULL, 0);
@@ -143,6 +148,7 @@ static void visit_open(struct rawfrag_emit *e, const char *name, size_t nlen, bo
 	struct rf_visit *v = e->vis;
 	struct rf_visit_level *in;
 	struct rawfrag_field f;
+	int ret;
 
 	if (v->stop)
 		return;
@@ -151,12 +157,21 @@ static void visit_open(struct rawfrag_emit *e, const char *name, size_t nlen, bo
 		visit_stop(v, -E2BIG);
 		return;
 	}
+	if (v->skip) {
+		e->depth++;
+		return;
+	}
 	if (visit_begin(e, name, nlen, &f)) {
 		visit_stop(v, -ENOMEM);
 		return;
 	}
 	f.type = array ? RAWFRAG_FIELD_ARRAY : RAWFRAG_FIELD_OBJECT;
-	visit_call(v, &f);
+	ret = v->field(v->ctx, &f);
+	if (ret == RF_VISIT_SKIP && v->can_skip) {
+		ret = 0;
+		v->skip = e->depth + 1;
+	}
+	visit_stop(v, ret);
 	in = &v->lv[++e->depth];
 	in->plen = (uint32_t)f.path_len;
 	in->named = f.name != NULL;
@@ -175,6 +190,12 @@ static void visit_close(struct rawfrag_emit *e)
 
 	if (v->stop || !e->depth)
 		return;
+	/* in a level left out: only its own end is visited */
+	if (v->skip && e->depth > v->skip) {
+		e->depth--;
+		return;
+	}
+	v->skip = 0;
 	e->depth--;
 	if (!v->end)
 		return;
@@ -204,9 +225,11 @@ void rf_emit__visit_num(struct rawfrag_emit *e, const struct rf_emit_key *k,
 		visit_scalar(e, KNAME(k), KLEN(k), type, v);
 }
 
-int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v)
+int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v, bool can_skip)
 {
-	if (!e->vis || !v || RF_OPTS_CHECK(v, rawfrag_visitor, NULL) ||
+	/* a visitor of this library's size has no unknown bytes to look at */
+	if (!e->vis || !v ||
+	    (v->sz != sizeof(*v) && RF_OPTS_CHECK(v, rawfrag_visitor, NULL)) ||
 	    !RAWFRAG_OPTS_GET(v, field, NULL)) {
 		errno = EINVAL;
 		return -EINVAL;
@@ -214,6 +237,7 @@ int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v
 	e->vis->field = v->field;
 	e->vis->end = RAWFRAG_OPTS_GET(v, end, NULL);
 	e->vis->ctx = RAWFRAG_OPTS_GET(v, ctx, NULL);
+	e->vis->can_skip = can_skip;
 	return 0;
 }
 
@@ -224,7 +248,7 @@ struct rawfrag_emit *rawfrag_emit__new_visitor(const struct rawfrag_visitor *v)
 	if (!e)
 		return NULL;
 	e->vis = calloc(1, sizeof(*e->vis));
-	if (!e->vis || rf_emit__set_visitor(e, v)) {
+	if (!e->vis || rf_emit__set_visitor(e, v, false)) {
 		int err = e->vis ? EINVAL : ENOMEM;
 
 		rawfrag_emit__delete(e);
@@ -287,6 +311,7 @@ void rawfrag_emit__reset(struct rawfrag_emit *e)
 	e->first[0] = true;
 	if (e->vis) {
 		e->vis->stop = 0;
+		e->vis->skip = 0;
 		memset(&e->vis->lv[0], 0, sizeof(e->vis->lv[0]));
 	}
 }

@@ -206,6 +206,9 @@ void rawfrag_out__hex(struct rawfrag_out *o, uint64_t v)
 /* the slow side of rf_out_room(): flush or grow */
 char *rf_out_room_slow(struct rawfrag_out *o, size_t n)
 {
+	/* a failed out, or a visit emitter's, which has no room ever */
+	if (o->err)
+		return NULL;
 	return out_room(o, n) && !o->err ? o->buf + o->len : NULL;
 }
 

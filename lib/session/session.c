@@ -565,6 +565,13 @@ int rawfrag_session__sample_visit(struct rawfrag_session *s, const struct rawfra
 				  const struct rawfrag_record *rec,
 				  const struct rawfrag_sample *smp, const struct rawfrag_visitor *v)
 {
+	return rf_session__sample_visit(s, evsel, rec, smp, v, false);
+}
+
+int rf_session__sample_visit(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+			     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+			     const struct rawfrag_visitor *v, bool can_skip)
+{
 	int ret, stop;
 
 	if (!s)
@@ -573,9 +580,9 @@ int rawfrag_session__sample_visit(struct rawfrag_session *s, const struct rawfra
 		s->vem = rawfrag_emit__new_visitor(v);
 		if (!s->vem)
 			return -errno;
-	} else if (rf_emit__set_visitor(s->vem, v)) {
-		return -EINVAL;
 	}
+	if (rf_emit__set_visitor(s->vem, v, can_skip))
+		return -EINVAL;
 	rawfrag_emit__reset(s->vem);
 	ret = rawfrag_session__sample_fields(s, evsel, rec, smp, s->vem);
 	stop = rawfrag_emit__visit_status(s->vem);

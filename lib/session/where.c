@@ -18,7 +18,10 @@
 #include <rawfrag/visit.h>
 #include <rawfrag/where.h>
 
-#include "internal/out.h"
+#include "internal/decoder.h"
+#include "internal/emit.h"
+#include "internal/opts.h"
+#include "internal/where.h"
 
 #define WHERE_MAX_NODES 256
 #define WHERE_MAX_DEPTH 64
@@ -52,6 +55,8 @@ struct rawfrag_where {
 	struct node *n;
 	int nr;
 	int root;
+	/* the comparisons' nodes, for visits */
+	int *cmp, nr_cmp;
 };
 
 struct parser {
@@ -314,6 +319,15 @@ struct rawfrag_where *rawfrag_where__new(const char *expr, struct rawfrag_err *e
 		errno = EINVAL;
 		return NULL;
 	}
+	w->cmp = calloc(w->nr, sizeof(*w->cmp));
+	if (!w->cmp) {
+		rawfrag_where__delete(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int i = 0; i < w->nr; i++)
+		if (w->n[i].kind == N_CMP)
+			w->cmp[w->nr_cmp++] = i;
 	return w;
 }
 
@@ -327,6 +341,7 @@ void rawfrag_where__delete(struct rawfrag_where *w)
 		free(w->n[i].seg);
 	}
 	free(w->n);
+	free(w->cmp);
 	free(w);
 }
 
@@ -686,6 +701,7 @@ static void cmp_visit(struct node *n, const struct rawfrag_field *f)
 
 struct where_visit {
 	struct rawfrag_where *w;
+	bool can_skip; /* the visit takes RF_VISIT_SKIP */
 	int pending; /* comparisons not decided yet */
 	int array; /* depth of the outermost open array, -1: none */
 };
@@ -710,27 +726,36 @@ static int where_field(void *ctx, const struct rawfrag_field *f)
 {
 	struct where_visit *wv = ctx;
 	struct rawfrag_where *w = wv->w;
+	bool inside = false;
 
 	/* find() does not look into arrays */
 	if (wv->array >= 0 && (int)f->depth > wv->array)
 		return 0;
-	for (int i = 0; i < w->nr; i++) {
-		struct node *n = &w->n[i];
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
 
-		if (n->kind != N_CMP || n->done || !on_path(n, f))
+		if (n->done || !on_path(n, f))
 			continue;
-		if (f->depth + 1 == n->nseg)
+		if (f->depth + 1 == n->nseg) {
 			cmp_visit(n, f);
-		else if (f->type != RAWFRAG_FIELD_OBJECT)
+		} else if (f->type != RAWFRAG_FIELD_OBJECT) {
 			n->done = true;
-		else
+		} else {
+			inside = true;
 			continue;
+		}
 		wv->pending--;
 	}
+	/* every comparison decided: the rest of the sample is not needed */
+	if (!wv->pending)
+		return 1;
 	if (f->type == RAWFRAG_FIELD_ARRAY && wv->array < 0)
 		wv->array = (int)f->depth;
-	/* every comparison decided: the rest of the sample is not needed */
-	return wv->pending ? 0 : 1;
+	/* an object or array no comparison looks into: its members are not needed */
+	if ((f->type == RAWFRAG_FIELD_OBJECT || f->type == RAWFRAG_FIELD_ARRAY) && !inside &&
+	    wv->can_skip)
+		return RF_VISIT_SKIP;
+	return 0;
 }
 
 static int where_end(void *ctx, const struct rawfrag_field *f)
@@ -743,10 +768,10 @@ static int where_end(void *ctx, const struct rawfrag_field *f)
 			wv->array = -1;
 		return 0;
 	}
-	for (int i = 0; i < w->nr; i++) {
-		struct node *n = &w->n[i];
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
 
-		if (n->kind == N_CMP && !n->done && on_path(n, f)) {
+		if (!n->done && on_path(n, f)) {
 			n->done = true;
 			wv->pending--;
 		}
@@ -754,32 +779,27 @@ static int where_end(void *ctx, const struct rawfrag_field *f)
 	return wv->pending ? 0 : 1;
 }
 
-int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session *s,
-				const struct rawfrag_evsel *evsel,
-				const struct rawfrag_record *rec,
-				const struct rawfrag_sample *smp, struct rawfrag_err *err)
+int rf_where__match_visit(struct rawfrag_where *w, rf_where_visit_fn run, void *arg,
+			  bool can_skip, struct rawfrag_err *err)
 {
-	struct where_visit wv = { .w = w, .array = -1 };
+	struct where_visit wv = { .w = w, .can_skip = can_skip, .array = -1 };
 	struct rawfrag_visitor v = {
 		.sz = sizeof(v), .field = where_field, .end = where_end, .ctx = &wv,
 	};
-	int ret = -EINVAL; /* no session */
+	int ret;
 
-	for (int i = 0; i < w->nr; i++) {
-		struct node *n = &w->n[i];
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
 
-		if (n->kind != N_CMP)
-			continue;
 		n->done = n->found = false;
-		wv.pending++;
 	}
+	wv.pending = w->nr_cmp;
 	/*
 	 * 1: where_field() had all it needed. A malformed payload's error is not
 	 * one: its fields are what could be decoded, as in the JSON.
 	 */
-	if (s)
-		ret = rawfrag_session__sample_visit(s, evsel, rec, smp, &v);
-	if (!s || ret == -ENOMEM || ret == -E2BIG) {
+	ret = run(arg, &v);
+	if (ret == -ENOMEM || ret == -E2BIG) {
 		if (err) {
 			memset(err, 0, sizeof(*err));
 			err->err = ret;
@@ -790,4 +810,32 @@ int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session 
 		return ret;
 	}
 	return eval(w, w->root, NULL, 0, err);
+}
+
+struct sample_ref {
+	struct rawfrag_session *s;
+	const struct rawfrag_evsel *evsel;
+	const struct rawfrag_record *rec;
+	const struct rawfrag_sample *smp;
+};
+
+static int visit_sample(void *arg, const struct rawfrag_visitor *v)
+{
+	const struct sample_ref *r = arg;
+
+	return rf_session__sample_visit(r->s, r->evsel, r->rec, r->smp, v, true);
+}
+
+int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session *s,
+				const struct rawfrag_evsel *evsel,
+				const struct rawfrag_record *rec,
+				const struct rawfrag_sample *smp, struct rawfrag_err *err)
+{
+	struct sample_ref r = { .s = s, .evsel = evsel, .rec = rec, .smp = smp };
+
+	if (!s) {
+		rf_err_set(err, -EINVAL, "--where: no session");
+		return -EINVAL;
+	}
+	return rf_where__match_visit(w, visit_sample, &r, true, err);
 }

@@ -92,8 +92,14 @@ static inline void rf_emit__commit(struct rawfrag_emit *e, const char *end)
 void rf_emit__visit_num(struct rawfrag_emit *e, const struct rf_emit_key *k,
 			enum rawfrag_field_type type, uint64_t v);
 
-/* a visit emitter's visitor, as rawfrag_emit__new_visitor() checks it: 0 or -EINVAL */
-int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v);
+/*
+ * A visit emitter's visitor, as rawfrag_emit__new_visitor() checks it: 0 or
+ * -EINVAL. can_skip (the library's own visitors only, e.g. --where): field()
+ * returning RF_VISIT_SKIP at the start of an object or array leaves out its
+ * members (its end is still visited) instead of stopping.
+ */
+#define RF_VISIT_SKIP (-0x7fff0001)
+int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v, bool can_skip);
 
 static inline bool rf_emit__is_visit(const struct rawfrag_emit *e)
 {
