@@ -53,9 +53,12 @@ static void visit_stop(struct rf_visit *v, int ret)
 /*
  * Name and path of a member at the current level into f; -ENOMEM when the path
  * cannot grow. Members of an array are its elements: no name, the array's path.
+ * The path is built in v->path, but for a scalar at the top, whose path is its
+ * name (no copy: most fields are such); an object's or array's stays there
+ * for its members and its end.
  */
 static inline int visit_begin(struct rawfrag_emit *e, const char *name, size_t nlen,
-		       struct rawfrag_field *f)
+			      struct rawfrag_field *f, bool level)
 {
 	struct rf_visit *v = e->vis;
 	struct rf_visit_level *up = &v->lv[e->depth];
@@ -69,6 +72,11 @@ static inline int visit_begin(struct rawfrag_emit *e, const char *name, size_t n
 	}
 	f->name = NULL;
 	f->name_len = 0;
+	if (name && !at && !level) {
+		f->name = f->path = name;
+		f->name_len = f->path_len = nlen;
+		return 0;
+	}
 	if (name) {
 		if (at + 1 + nlen > v->cap || !v->path) {
 			size_t cap = v->cap ? v->cap : 256;
@@ -106,7 +114,7 @@ static void visit_scalar(struct rawfrag_emit *e, const char *name, size_t nlen,
 
 	if (v->stop | v->skip)
 		return;
-	if (visit_begin(e, name, nlen, &f)) {
+	if (visit_begin(e, name, nlen, &f, false)) {
 		visit_stop(v, -ENOMEM);
 		return;
 	}
@@ -131,7 +139,7 @@ static void visit_str(struct rawfrag_emit *e, const char *name, size_t nlen,
 		visit_scalar(e, name, nlen, RAWFRAG_FIELD_NULL, 0);
 		return;
 	}
-	if (visit_begin(e, name, nlen, &f)) {
+	if (visit_begin(e, name, nlen, &f, false)) {
 		visit_stop(v, -ENOMEM);
 		return;
 	}
@@ -161,7 +169,7 @@ static void visit_open(struct rawfrag_emit *e, const char *name, size_t nlen, bo
 		e->depth++;
 		return;
 	}
-	if (visit_begin(e, name, nlen, &f)) {
+	if (visit_begin(e, name, nlen, &f, true)) {
 		visit_stop(v, -ENOMEM);
 		return;
 	}
@@ -220,8 +228,8 @@ static inline size_t name_len(const char *name)
 void rf_emit__visit_num(struct rawfrag_emit *e, const struct rf_emit_key *k,
 			enum rawfrag_field_type type, uint64_t v)
 {
-	/* an out that failed: nothing to do */
-	if (e->vis)
+	/* an out that failed, or a visit stopped or leaving out this level: nothing */
+	if (e->vis && !(e->vis->stop | e->vis->skip))
 		visit_scalar(e, KNAME(k), KLEN(k), type, v);
 }
 
