@@ -531,8 +531,9 @@ static inline bool tp_plain_ok(const struct tp_event *te, const struct rawfrag_r
 static const char common_text[40] = "common=", common_json[40] = "\"common\":";
 static const struct rf_emit_key common_key = {
 	.form = { [RAWFRAG_EMIT_TEXT] = (char *)common_text,
-		  [RAWFRAG_EMIT_JSON] = (char *)common_json },
-	.len = { [RAWFRAG_EMIT_TEXT] = 7, [RAWFRAG_EMIT_JSON] = 9 },
+		  [RAWFRAG_EMIT_JSON] = (char *)common_json,
+		  [RAWFRAG_EMIT_VISIT] = (char *)common_text },
+	.len = { [RAWFRAG_EMIT_TEXT] = 7, [RAWFRAG_EMIT_JSON] = 9, [RAWFRAG_EMIT_VISIT] = 6 },
 };
 
 static inline __attribute__((always_inline)) void
@@ -791,7 +792,7 @@ static void jprog_run(struct rawfrag_emit *em, const struct tp_event *te,
 		o->len = (size_t)(p - o->buf);
 }
 
-/* may the programs write this payload? */
+/* may the programs write this payload? (JSON bytes: text and visits go field by field) */
 static inline bool jprog_ok(const struct tp_event *te, const struct rawfrag_raw *raw, bool swap,
 			    const struct rawfrag_emit *em)
 {
@@ -869,8 +870,11 @@ static void emit_common_kept(struct rawfrag_emit *em, struct tp_event *te,
 		p = rf_emit__key(em, &common_key, ct->len);
 		if (p)
 			rf_emit__commit(em, (char *)memcpy(p, ct->text, ct->len) + ct->len);
+		else
+			emit_common(em, te, raw, swap); /* a visit: field by field */
 		return;
 	}
+	/* no room (always so for a visit): field by field, nothing kept */
 	if (!rf_out_room(o, 2 * TP_COMMON_TEXT + te->jprog[0].room)) {
 		emit_common(em, te, raw, swap);
 		return;

@@ -206,36 +206,10 @@ void rawfrag_out__hex(struct rawfrag_out *o, uint64_t v)
 /* the slow side of rf_out_room(): flush or grow */
 char *rf_out_room_slow(struct rawfrag_out *o, size_t n)
 {
+	/* a failed out, or a visit emitter's, which has no room ever */
+	if (o->err)
+		return NULL;
 	return out_room(o, n) && !o->err ? o->buf + o->len : NULL;
-}
-
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	uint32_t cp;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
 }
 
 /* bytes that go into a JSON string as they are */
@@ -318,7 +292,7 @@ void rawfrag_out__json_str(struct rawfrag_out *o, const char *str, size_t len)
 			i++;
 			continue;
 		}
-		if (c >= 0x80 && (n = utf8_seq(s + i, len - i))) {
+		if (c >= 0x80 && (n = rf_utf8_seq(s + i, len - i))) {
 			i += n;
 			continue;
 		}

@@ -125,22 +125,14 @@ static inline void names_forget(struct rawfrag_report *rep, const struct rawfrag
 }
 
 /*
- * --where on the sample's fields as the JSON sink writes them. 1 keep, 0 drop,
- * -1 the expression does not apply (rep->err set).
+ * --where on the sample's fields, visited (the answers of the JSON sink's
+ * fields). 1 keep, 0 drop, -1 the expression does not apply (rep->err set).
  */
 static int where_keep(struct rawfrag_report *rep, const struct rawfrag_event *ev)
 {
-	const char *text;
-	size_t len;
-	int ret;
+	int ret = rawfrag_where__match_sample(rep->where, rep->sess, ev->evsel, ev->rec,
+					      ev->sample, rep->err);
 
-	rawfrag_out__reset(rep->wout);
-	rawfrag_out__putc(rep->wout, '{');
-	rawfrag_emit__reset(rep->wem);
-	rawfrag_session__sample_fields(rep->sess, ev->evsel, ev->rec, ev->sample, rep->wem);
-	rawfrag_out__putc(rep->wout, '}');
-	text = rawfrag_out__mem(rep->wout, &len);
-	ret = rawfrag_where__match(rep->where, text, len, rep->err);
 	if (ret < 0) {
 		rep->err->offset = (int64_t)ev->rec->offset;
 		rep->err->rec_type = ev->rec->type;
@@ -408,17 +400,8 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 		}
 		rep->has_time = true;
 	}
-	if (opts->where) {
-		rep->where = rawfrag_where__new(opts->where, err);
-		if (!rep->where)
-			goto fail;
-		rep->wout = rawfrag_out__new(-1);
-		rep->wem = rep->wout ? rawfrag_emit__new(rep->wout, RAWFRAG_EMIT_JSON) : NULL;
-		if (!rep->wem) {
-			rf_err_set(err, -ENOMEM, "out of memory");
-			goto fail;
-		}
-	}
+	if (opts->where && !(rep->where = rawfrag_where__new(opts->where, err)))
+		goto fail;
 	return rep;
 fail:
 	rawfrag_report__delete(rep);
@@ -433,8 +416,6 @@ void rawfrag_report__delete(struct rawfrag_report *rep)
 		rawfrag_session__set_observer(rep->sess, NULL, NULL);
 	rawfrag_machine__delete(rep->m);
 	rawfrag_where__delete(rep->where);
-	rawfrag_emit__delete(rep->wem);
-	rawfrag_out__delete(rep->wout);
 	rf_list__free(&rep->pids);
 	rf_list__free(&rep->tids);
 	rf_list__free(&rep->cpus);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "internal/decoder.h"
+#include "internal/emit.h"
 #include "internal/file.h"
 #include "internal/opts.h"
 #include "internal/session_json.h"
@@ -53,6 +54,8 @@ struct rawfrag_session {
 		int n[3];
 		uint64_t names; /* evsel names (EVENT_UPDATE renames) */
 	} snap;
+	/* rawfrag_session__sample_visit()'s emitter, made at its first call */
+	struct rawfrag_emit *vem;
 };
 
 /*
@@ -397,6 +400,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 		unbind_all(s);
 		fini_all(s);
 	}
+	rawfrag_emit__delete(s->vem);
 	free(s->ev_dec);
 	free(s->ev_priv);
 	free(s->ev_dec_idx);
@@ -555,6 +559,34 @@ int rawfrag_session__sample_fields(struct rawfrag_session *s,
 		return -ENODATA;
 	fill_raw(s, rec, smp, &raw);
 	return d->fields(s->ev_priv[idx], &raw, smp, em);
+}
+
+int rawfrag_session__sample_visit(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+				  const struct rawfrag_record *rec,
+				  const struct rawfrag_sample *smp, const struct rawfrag_visitor *v)
+{
+	return rf_session__sample_visit(s, evsel, rec, smp, v, false);
+}
+
+int rf_session__sample_visit(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+			     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+			     const struct rawfrag_visitor *v, bool can_skip)
+{
+	int ret, stop;
+
+	if (!s)
+		return -EINVAL;
+	if (!s->vem) {
+		s->vem = rawfrag_emit__new_visitor(v);
+		if (!s->vem)
+			return -errno;
+	}
+	if (rf_emit__set_visitor(s->vem, v, can_skip))
+		return -EINVAL;
+	rawfrag_emit__reset(s->vem);
+	ret = rawfrag_session__sample_fields(s, evsel, rec, smp, s->vem);
+	stop = rawfrag_emit__visit_status(s->vem);
+	return stop ? stop : ret;
 }
 
 int rawfrag_session__sample_length(struct rawfrag_session *s,

@@ -2,7 +2,10 @@
 /*
  * --where expressions (rawfrag/where.h): compiled once into a small tree,
  * evaluated per sample on the JSON text of its fields (the emitter's output, so
- * the names and values are exactly those of report --format json).
+ * the names and values are exactly those of report --format json), or on a
+ * visit of the same fields (rawfrag_where__match_sample()): each comparison
+ * takes its field's value as that JSON would give it, and the tree is then
+ * evaluated as on the JSON, so both give the same answers and messages.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rawfrag/visit.h>
 #include <rawfrag/where.h>
+
+#include "internal/decoder.h"
+#include "internal/emit.h"
+#include "internal/opts.h"
+#include "internal/where.h"
 
 #define WHERE_MAX_NODES 256
 #define WHERE_MAX_DEPTH 64
@@ -33,12 +42,21 @@ struct node {
 	__int128 num;
 	char *str;
 	bool glob, bval;
+	/* visits: the field's names end at seg[0..nseg-1] (lengths in field) */
+	uint32_t *seg;
+	uint32_t nseg;
+	/* per visited sample: decided (found or known absent), found, result */
+	bool done, found;
+	int res; /* 1, 0, or -EINVAL: a type error, jc the JSON's first byte */
+	char jc;
 };
 
 struct rawfrag_where {
 	struct node *n;
 	int nr;
 	int root;
+	/* the comparisons' nodes, for visits */
+	int *cmp, nr_cmp;
 };
 
 struct parser {
@@ -195,6 +213,25 @@ static int parse_value(struct parser *ps, struct node *n)
 	return perr(ps, "expected a number, a \"string\", true, false or null");
 }
 
+/* where each name of the field's path ends (parse_field() allows no empty name) */
+static int field_segments(struct parser *ps, struct node *n)
+{
+	size_t len = strlen(n->field);
+	uint32_t k = 0;
+
+	for (size_t i = 0; i < len; i++)
+		k += n->field[i] == '.';
+	n->seg = calloc(k + 1, sizeof(*n->seg));
+	if (!n->seg)
+		return perr(ps, "out of memory");
+	k = 0;
+	for (size_t i = 0; i <= len; i++)
+		if (i == len || n->field[i] == '.')
+			n->seg[k++] = (uint32_t)i;
+	n->nseg = k;
+	return 0;
+}
+
 static int parse_cmp(struct parser *ps)
 {
 	int i = new_node(ps, N_CMP, -1, -1);
@@ -208,7 +245,7 @@ static int parse_cmp(struct parser *ps)
 	if (parse_field(ps, &field))
 		return -1;
 	n->field = field;
-	if (parse_op(ps, &n->op) || parse_value(ps, n))
+	if (field_segments(ps, n) || parse_op(ps, &n->op) || parse_value(ps, n))
 		return -1;
 	if (n->vt == V_STR && n->glob && n->op != OP_EQ && n->op != OP_NE)
 		return perr(ps, "a glob goes with == or != only");
@@ -282,6 +319,15 @@ struct rawfrag_where *rawfrag_where__new(const char *expr, struct rawfrag_err *e
 		errno = EINVAL;
 		return NULL;
 	}
+	w->cmp = calloc(w->nr, sizeof(*w->cmp));
+	if (!w->cmp) {
+		rawfrag_where__delete(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int i = 0; i < w->nr; i++)
+		if (w->n[i].kind == N_CMP)
+			w->cmp[w->nr_cmp++] = i;
 	return w;
 }
 
@@ -292,8 +338,10 @@ void rawfrag_where__delete(struct rawfrag_where *w)
 	for (int i = 0; w->n && i < w->nr; i++) {
 		free(w->n[i].field);
 		free(w->n[i].str);
+		free(w->n[i].seg);
 	}
 	free(w->n);
+	free(w->cmp);
 	free(w);
 }
 
@@ -491,6 +539,14 @@ static int cmp_eval(struct node *n, const char *json, size_t len, struct rawfrag
 	return ordered(n->op, x < n->num ? -1 : x > n->num);
 }
 
+/* a comparison decided by a visit (cmp_visit()), as cmp_eval() answers it */
+static int cmp_visited(struct node *n, struct rawfrag_err *err)
+{
+	if (!n->found)
+		return 0;
+	return n->res < 0 ? type_error(n, n->jc, err) : n->res;
+}
+
 static int eval(struct rawfrag_where *w, int i, const char *json, size_t len,
 		struct rawfrag_err *err)
 {
@@ -499,7 +555,7 @@ static int eval(struct rawfrag_where *w, int i, const char *json, size_t len,
 
 	switch (n->kind) {
 	case N_CMP:
-		return cmp_eval(n, json, len, err);
+		return json ? cmp_eval(n, json, len, err) : cmp_visited(n, err);
 	case N_NOT:
 		a = eval(w, n->a, json, len, err);
 		return a < 0 ? a : !a;
@@ -517,4 +573,269 @@ int rawfrag_where__match(struct rawfrag_where *w, const char *json, size_t len,
 			 struct rawfrag_err *err)
 {
 	return eval(w, w->root, json, len, err);
+}
+
+/* ---- the visit side: each comparison's field as the JSON would give it ---- */
+
+/*
+ * A STR field's bytes as the JSON string reads back: the writer keeps ASCII
+ * and valid UTF-8, escapes other bytes as \u00XX, which unescape() reads as
+ * '?'; as much as fits, as unescape() keeps.
+ */
+static void json_roundtrip(const char *str, size_t len, char *buf, size_t cap)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t o = 0, i = 0, n;
+
+	while (i < len && o + 1 < cap) {
+		if (s[i] < 0x80) {
+			buf[o++] = (char)s[i++];
+			continue;
+		}
+		n = rf_utf8_seq(s + i, len - i);
+		if (!n) {
+			buf[o++] = '?';
+			i++;
+			continue;
+		}
+		for (; n && o + 1 < cap; n--)
+			buf[o++] = (char)s[i++];
+	}
+	buf[o] = 0;
+}
+
+/* the text of a field the JSON writes as a string (STR, BYTES, HEX) */
+static void field_text(const struct rawfrag_field *f, char *buf, size_t cap)
+{
+	static const char hx[] = "0123456789abcdef";
+	const unsigned char *b = (const unsigned char *)f->v.str.p;
+	size_t o = 0;
+
+	switch (f->type) {
+	case RAWFRAG_FIELD_STR:
+		json_roundtrip(f->v.str.p, f->v.str.len, buf, cap);
+		return;
+	case RAWFRAG_FIELD_HEX:
+		snprintf(buf, cap, "0x%llx", (unsigned long long)f->v.u);
+		return;
+	default: /* BYTES: lowercase hex */
+		for (size_t i = 0; i < f->v.str.len && o + 1 < cap; i++) {
+			buf[o++] = hx[b[i] >> 4];
+			if (o + 1 < cap)
+				buf[o++] = hx[b[i] & 0xf];
+		}
+		buf[o] = 0;
+	}
+}
+
+/* the first byte of the field's JSON value (for messages: json_type()) */
+static char field_jc(const struct rawfrag_field *f)
+{
+	switch (f->type) {
+	case RAWFRAG_FIELD_STR:
+	case RAWFRAG_FIELD_BYTES:
+	case RAWFRAG_FIELD_HEX:
+		return '"';
+	case RAWFRAG_FIELD_BOOL:
+		return f->v.b ? 't' : 'f';
+	case RAWFRAG_FIELD_NULL:
+		return 'n';
+	case RAWFRAG_FIELD_OBJECT:
+		return '{';
+	case RAWFRAG_FIELD_ARRAY:
+		return '[';
+	default:
+		return '0';
+	}
+}
+
+/* cmp_eval() on the field's value: n->res 1, 0 or -EINVAL (n->jc for the message) */
+static void cmp_visit(struct node *n, const struct rawfrag_field *f)
+{
+	char buf[WHERE_STR_MAX];
+	__int128 x;
+
+	n->seen = n->found = n->done = true;
+	n->jc = field_jc(f);
+	n->res = -EINVAL;
+	if (n->jc == 'n') {
+		n->res = (n->vt == V_NULL) == (n->op == OP_EQ);
+		return;
+	}
+	if (n->vt == V_NULL) {
+		n->res = n->op == OP_NE;
+		return;
+	}
+	if (n->jc == '"') {
+		/* a HEX field is the number its "0x..." string parses to */
+		if (n->vt == V_NUM && f->type == RAWFRAG_FIELD_HEX) {
+			x = f->v.u;
+			n->res = ordered(n->op, x < n->num ? -1 : x > n->num);
+			return;
+		}
+		if (n->vt == V_NUM && f->type != RAWFRAG_FIELD_STR)
+			return;
+		field_text(f, buf, sizeof(buf));
+		if (n->vt == V_STR) {
+			if (n->glob)
+				n->res = (fnmatch(n->str, buf, 0) == 0) == (n->op == OP_EQ);
+			else
+				n->res = ordered(n->op, strcmp(buf, n->str));
+			return;
+		}
+		if (n->vt == V_NUM && buf[0] == '0' && buf[1] == 'x' &&
+		    parse_int(buf + 2, buf + strlen(buf), 16, &x))
+			n->res = ordered(n->op, x < n->num ? -1 : x > n->num);
+		return;
+	}
+	if (n->jc == 't' || n->jc == 'f') {
+		if (n->vt == V_BOOL)
+			n->res = (f->v.b == n->bval) == (n->op == OP_EQ);
+		return;
+	}
+	if (n->jc != '0' || n->vt != V_NUM)
+		return;
+	x = f->type == RAWFRAG_FIELD_S64 ? (__int128)f->v.s : (__int128)f->v.u;
+	n->res = ordered(n->op, x < n->num ? -1 : x > n->num);
+}
+
+struct where_visit {
+	struct rawfrag_where *w;
+	bool can_skip; /* the visit takes RF_VISIT_SKIP */
+	int pending; /* comparisons not decided yet */
+	int array; /* depth of the outermost open array, -1: none */
+};
+
+/*
+ * Is f, a member of objects only, the first d+1 names of n's path? Its path
+ * holds as many dots as its depth unless a name holds one; the JSON side
+ * never takes such a name for two.
+ */
+static bool on_path(const struct node *n, const struct rawfrag_field *f)
+{
+	return f->name && f->depth < n->nseg && f->path_len == n->seg[f->depth] &&
+	       !memcmp(f->path, n->field, f->path_len);
+}
+
+/*
+ * find() takes the first member of a name at each level: a member on the path
+ * decides the comparison when it is the last name (its value) or is not an
+ * object (absent); an object on the path that ends without it decides absent.
+ */
+static int where_field(void *ctx, const struct rawfrag_field *f)
+{
+	struct where_visit *wv = ctx;
+	struct rawfrag_where *w = wv->w;
+	bool inside = false;
+
+	/* find() does not look into arrays */
+	if (wv->array >= 0 && (int)f->depth > wv->array)
+		return 0;
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
+
+		if (n->done || !on_path(n, f))
+			continue;
+		if (f->depth + 1 == n->nseg) {
+			cmp_visit(n, f);
+		} else if (f->type != RAWFRAG_FIELD_OBJECT) {
+			n->done = true;
+		} else {
+			inside = true;
+			continue;
+		}
+		wv->pending--;
+	}
+	/* every comparison decided: the rest of the sample is not needed */
+	if (!wv->pending)
+		return 1;
+	if (f->type == RAWFRAG_FIELD_ARRAY && wv->array < 0)
+		wv->array = (int)f->depth;
+	/* an object or array no comparison looks into: its members are not needed */
+	if ((f->type == RAWFRAG_FIELD_OBJECT || f->type == RAWFRAG_FIELD_ARRAY) && !inside &&
+	    wv->can_skip)
+		return RF_VISIT_SKIP;
+	return 0;
+}
+
+static int where_end(void *ctx, const struct rawfrag_field *f)
+{
+	struct where_visit *wv = ctx;
+	struct rawfrag_where *w = wv->w;
+
+	if (wv->array >= 0) {
+		if (f->type == RAWFRAG_FIELD_ARRAY && (int)f->depth == wv->array)
+			wv->array = -1;
+		return 0;
+	}
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
+
+		if (!n->done && on_path(n, f)) {
+			n->done = true;
+			wv->pending--;
+		}
+	}
+	return wv->pending ? 0 : 1;
+}
+
+int rf_where__match_visit(struct rawfrag_where *w, rf_where_visit_fn run, void *arg,
+			  bool can_skip, struct rawfrag_err *err)
+{
+	struct where_visit wv = { .w = w, .can_skip = can_skip, .array = -1 };
+	struct rawfrag_visitor v = {
+		.sz = sizeof(v), .field = where_field, .end = where_end, .ctx = &wv,
+	};
+	int ret;
+
+	for (int i = 0; i < w->nr_cmp; i++) {
+		struct node *n = &w->n[w->cmp[i]];
+
+		n->done = n->found = false;
+	}
+	wv.pending = w->nr_cmp;
+	/*
+	 * 1: where_field() had all it needed. A malformed payload's error is not
+	 * one: its fields are what could be decoded, as in the JSON.
+	 */
+	ret = run(arg, &v);
+	if (ret == -ENOMEM || ret == -E2BIG) {
+		if (err) {
+			memset(err, 0, sizeof(*err));
+			err->err = ret;
+			err->offset = -1;
+			snprintf(err->reason, sizeof(err->reason),
+				 "--where: cannot visit the fields (%s)", strerror(-ret));
+		}
+		return ret;
+	}
+	return eval(w, w->root, NULL, 0, err);
+}
+
+struct sample_ref {
+	struct rawfrag_session *s;
+	const struct rawfrag_evsel *evsel;
+	const struct rawfrag_record *rec;
+	const struct rawfrag_sample *smp;
+};
+
+static int visit_sample(void *arg, const struct rawfrag_visitor *v)
+{
+	const struct sample_ref *r = arg;
+
+	return rf_session__sample_visit(r->s, r->evsel, r->rec, r->smp, v, true);
+}
+
+int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session *s,
+				const struct rawfrag_evsel *evsel,
+				const struct rawfrag_record *rec,
+				const struct rawfrag_sample *smp, struct rawfrag_err *err)
+{
+	struct sample_ref r = { .s = s, .evsel = evsel, .rec = rec, .smp = smp };
+
+	if (!s) {
+		rf_err_set(err, -EINVAL, "--where: no session");
+		return -EINVAL;
+	}
+	return rf_where__match_visit(w, visit_sample, &r, true, err);
 }

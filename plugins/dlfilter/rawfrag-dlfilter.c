@@ -49,8 +49,6 @@ struct plugin {
 	struct rfp rfp;
 	struct rawfrag_out *out;
 	struct rawfrag_where *where;
-	struct rawfrag_out *wout; /* the fields as JSON for where= */
-	struct rawfrag_emit *wem;
 	enum mode mode;
 	bool strict, frames;
 	const char *producer;
@@ -68,8 +66,6 @@ static void plugin_free(struct plugin *p)
 	if (!p)
 		return;
 	rawfrag_out__delete(p->out);
-	rawfrag_emit__delete(p->wem);
-	rawfrag_out__delete(p->wout);
 	rawfrag_where__delete(p->where);
 	rfp_close(&p->rfp);
 	free(p);
@@ -86,11 +82,9 @@ static struct plugin *plugin_new(const char *path, enum mode mode, bool strict, 
 		return NULL;
 	if (where) {
 		p->where = rawfrag_where__new(where, &err);
-		p->wout = rawfrag_out__new(-1);
-		p->wem = p->wout ? rawfrag_emit__new(p->wout, RAWFRAG_EMIT_JSON) : NULL;
-		if (!p->where || !p->wem) {
+		if (!p->where) {
 			fprintf(stderr, "rawfrag-dlfilter: %s\n",
-				p->where ? "out of memory" : err.reason);
+				errno == ENOMEM ? "out of memory" : err.reason);
 			plugin_free(p);
 			return NULL;
 		}
@@ -309,16 +303,9 @@ static int cannot_check(struct plugin *p, const struct perf_dlfilter_sample *sam
 static int where_match(struct plugin *p, const struct rfp_result *r)
 {
 	struct rawfrag_err err;
-	const char *text;
-	size_t len;
-	int ret;
+	int ret = rawfrag_where__match_sample(p->where, p->rfp.sess, r->evsel, &r->rec, &r->smp,
+					      &err);
 
-	rawfrag_out__reset(p->wout);
-	rawfrag_out__putc(p->wout, '{');
-	rfp_fields(&p->rfp, r, p->wem);
-	rawfrag_out__putc(p->wout, '}');
-	text = rawfrag_out__mem(p->wout, &len);
-	ret = rawfrag_where__match(p->where, text, len, &err);
 	if (ret < 0) {
 		fprintf(stderr, "rawfrag-dlfilter: %s: %s\n", rawfrag_evsel__name(r->evsel),
 			err.reason);

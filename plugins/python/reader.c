@@ -160,14 +160,8 @@ static PyObject *decode_fields(rfpy_reader *r, const struct ev_cache *c,
 static int where_keep(rfpy_reader *r, const struct ev_cache *c, const struct rawfrag_record *rec,
 		      const struct rawfrag_sample *smp)
 {
-	const char *text;
-	size_t len;
-	int ret;
+	int ret = rawfrag_where__match_sample(r->where, r->sess, c->ev, rec, smp, &r->err);
 
-	if (fields_text(r, c, rec, smp))
-		return -1;
-	text = rawfrag_out__mem(r->out, &len);
-	ret = rawfrag_where__match(r->where, text, len, &r->err);
 	if (ret < 0) {
 		r->err.offset = (int64_t)rec->offset;
 		r->err.rec_type = rec->type;

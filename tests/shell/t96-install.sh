@@ -6,7 +6,7 @@
 # (`perf rawfrag --help`) and the dlfilter by its bare name, and plain make without
 # the deps stops with one line naming `make deps`.
 source "$(dirname "$0")/lib.sh"
-t_plan 18
+t_plan 20
 root=$T/root
 mk() { make -C "$TOP" --no-print-directory -s O="$O" "$@"; }
 
@@ -67,13 +67,18 @@ if [ $rc = 0 ] && ! ldd ex-static | grep -q librawfrag; then
 else
 	t_fail "example links librawfrag.a with pkg-config --static" "$(head -c 600 cc2.out)"
 fi
+# the example sink (Documentation/perf-rawfrag-library.txt, OUTPUTS AS SINKS)
+cc -Wall -Wextra -Wno-unused-parameter -Werror -o ex-sink "$TOP/Documentation/examples/rawfrag-count-sink.c" \
+	$(pkg-config --cflags --libs rawfrag) >cc3.out 2>&1
+t_eq "example sink builds with pkg-config --cflags --libs rawfrag" 0 "$?"
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 LD_LIBRARY_PATH=$root/usr/lib ldd ./ex 2>&1 | grep -q "librawfrag.so.0 => $root/usr/lib/librawfrag.so.0" &&
 	t_ok "example runs on the installed librawfrag.so.0" ||
 	t_fail "example runs on the installed librawfrag.so.0" "$(LD_LIBRARY_PATH=$root/usr/lib ldd ./ex 2>&1 | head -n 4)"
 
 if ! is_root || ! ensure_tracefs; then
-	for n in "example text" "example JSON" "static example" "dlfilter by bare name" "missing file"; do
+	for n in "example text" "example JSON" "static example" "dlfilter by bare name" "missing file" \
+		"example sink's counts"; do
 		t_skip "$n on a real recording" "needs root and tracefs"
 	done
 else
@@ -111,6 +116,30 @@ PY
 	[ $rc = 2 ] && grep -q 'nonexistent.data: .*No such file' ex.err &&
 		t_ok "example: a missing file is one error line, exit 2" ||
 		t_fail "example: a missing file is one error line, exit 2" "rc=$rc $(cat ex.err)"
+	# its samples and visited values per event, against the JSON's values per event
+	LD_LIBRARY_PATH=$root/usr/lib ./ex-sink rec.data 2>sink.err | sort >sink.txt
+	python3 - report.json <<'PY' | sort >json-counts.txt
+import json, sys
+n, v = {}, {}
+def leaves(x):
+    if isinstance(x, dict):
+        return sum(leaves(y) for y in x.values())
+    if isinstance(x, list):
+        return sum(leaves(y) for y in x)
+    return 1
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    n[o["event"]] = n.get(o["event"], 0) + 1
+    v[o["event"]] = v.get(o["event"], 0) + leaves(o["fields"])
+for e in n:
+    print(e, n[e], v[e])
+PY
+	if [ -s sink.txt ] && cmp -s sink.txt json-counts.txt; then
+		t_ok "example sink's counts equal the JSON's ($(tr '\n' ';' <sink.txt))"
+	else
+		t_fail "example sink's counts equal the JSON's" "sink: $(cat sink.txt sink.err)" \
+			"json: $(cat json-counts.txt)"
+	fi
 fi
 
 # the Python module is installed beside the hook and imports from there

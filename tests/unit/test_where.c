@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* rawfrag_where: parsing (with errors), and evaluation on JSON field objects. */
+/*
+ * rawfrag_where: parsing (with errors), evaluation on JSON field objects, and
+ * evaluation on a visit of the same fields (rawfrag_where__match_sample()'s
+ * path) against the JSON's for every operator at, below and above each value.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +14,9 @@
 #include <cmocka.h>
 
 #include <rawfrag/where.h>
+
+#include "internal/emit.h"
+#include "internal/where.h"
 
 static const char sw[] =
 	"{\"common\":{\"common_type\":372,\"common_pid\":17},\"prev_comm\":\"ksoftirqd/1\","
@@ -150,13 +157,169 @@ static void test_hostile_json(void **state)
 	rawfrag_where__delete(w);
 }
 
+/*
+ * One description, the sw object's fields and more: non-UTF-8 and UTF-8
+ * strings, bytes, a string that reads as hex, a name given twice (the first
+ * counts), nested objects, an object in an array, a name holding a dot.
+ */
+static void describe(struct rawfrag_emit *e)
+{
+	static const uint8_t raw[] = { 0x0a, 0xbc };
+
+	rawfrag_emit__begin_object(e, "common");
+	rawfrag_emit__u64(e, "common_type", 372);
+	rawfrag_emit__u64(e, "common_pid", 17);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__str(e, "prev_comm", "ksoftirqd/1", (size_t)-1);
+	rawfrag_emit__u64(e, "prev_pid", 17);
+	rawfrag_emit__u64(e, "prev_state", 1);
+	rawfrag_emit__str(e, "next_comm", "sw\"ap\\per/0", (size_t)-1);
+	rawfrag_emit__u64(e, "next_pid", 0);
+	rawfrag_emit__hex(e, "addr", 0xffff888100001000ULL);
+	rawfrag_emit__s64(e, "neg", -5);
+	rawfrag_emit__u64(e, "big", UINT64_MAX);
+	rawfrag_emit__bool(e, "ok", true);
+	rawfrag_emit__null(e, "none");
+	rawfrag_emit__begin_array(e, "arr");
+	rawfrag_emit__u64(e, NULL, 1);
+	rawfrag_emit__u64(e, NULL, 2);
+	rawfrag_emit__begin_object(e, NULL);
+	rawfrag_emit__str(e, "x", "}", 1);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__end_array(e);
+	rawfrag_emit__str(e, "s", "a,b}", (size_t)-1);
+	rawfrag_emit__str(e, "latin", "\xff\xfe" "ab\x01", (size_t)-1);
+	rawfrag_emit__str(e, "utf8", "\xc3\xa9t\xc3\xa9", (size_t)-1);
+	rawfrag_emit__str(e, "nostr", NULL, 0);
+	rawfrag_emit__bytes(e, "raw", raw, sizeof(raw));
+	rawfrag_emit__str(e, "hexs", "0x1f", (size_t)-1);
+	rawfrag_emit__str(e, "nothex", "0x1g", (size_t)-1);
+	rawfrag_emit__begin_object(e, "o");
+	rawfrag_emit__begin_object(e, "p");
+	rawfrag_emit__u64(e, "q", 5);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__u64(e, "r", 6);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__begin_object(e, "o2");
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__begin_object(e, "d");
+	rawfrag_emit__u64(e, "x", 1);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__u64(e, "a.b", 3);
+	rawfrag_emit__begin_object(e, "a");
+	rawfrag_emit__u64(e, "c", 4);
+	rawfrag_emit__end_object(e);
+	rawfrag_emit__u64(e, "prev_pid", 99);
+	rawfrag_emit__begin_object(e, "o");
+	rawfrag_emit__u64(e, "r", 7);
+	rawfrag_emit__end_object(e);
+	/* found in the second "d" only: find() looks in the first */
+	rawfrag_emit__begin_object(e, "d");
+	rawfrag_emit__u64(e, "q", 2);
+	rawfrag_emit__end_object(e);
+}
+
+static int visit_describe(void *arg, const struct rawfrag_visitor *v)
+{
+	bool skip = *(bool *)arg;
+	struct rawfrag_emit *e = rawfrag_emit__new_visitor(v);
+	int ret;
+
+	assert_non_null(e);
+	assert_int_equal(rf_emit__set_visitor(e, v, skip), 0);
+	describe(e);
+	ret = rawfrag_emit__visit_status(e);
+	rawfrag_emit__delete(e);
+	return ret;
+}
+
+/* every path, operator and value: the visit's answer is the JSON's */
+static void test_visit_as_json(void **state)
+{
+	static const char *const paths[] = {
+		"common", "common.common_type", "common.common_pid", "common.nosuch", "prev_comm",
+		"prev_pid", "prev_state", "next_comm", "next_pid", "addr", "neg", "big", "ok",
+		"none", "arr", "arr.x", "s", "latin", "utf8", "nostr", "raw", "hexs", "nothex",
+		"o", "o.p", "o.p.q", "o.r", "o.p.q.z", "o2", "o2.q", "d.x", "d.q", "a.b", "a.c", "nosuch",
+		"prev_pid.x",
+	};
+	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+	static const char *const vals[] = {
+		"0", "1", "2", "4", "5", "6", "16", "17", "18", "99", "372", "-4", "-5", "-6",
+		"0xffff888100000fff", "0xffff888100001000", "0xffff888100001001", "30", "31",
+		"0x1f", "0x20", "18446744073709551614", "18446744073709551615", "-18446744073709551615",
+		"\"ksoftirqd/0\"", "\"ksoftirqd/1\"", "\"ksoftirqd/2\"", "\"ksoft*\"",
+		"\"sw\\\"ap\\\\per/0\"", "\"a,b}\"", "\"??ab\x01\"", "\"??ab\x02\"",
+		"\"\xc3\xa9t\xc3\xa9\"", "\"\xc3\xa9*\"", "\"0abc\"", "\"0abd\"", "\"0x1f\"",
+		"\"0xffff888100001000\"", "\"0x*\"", "\"\"", "\"[a-z]*\"", "true", "false",
+		"null",
+	};
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	struct rawfrag_emit *je = rawfrag_emit__new(o, RAWFRAG_EMIT_JSON);
+	const char *json;
+	size_t len;
+	int n = 0;
+
+	assert_non_null(je);
+	rawfrag_out__putc(o, '{');
+	describe(je);
+	rawfrag_out__putc(o, '}');
+	json = rawfrag_out__mem(o, &len);
+	for (size_t p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+		for (size_t k = 0; k < 6; k++) {
+			for (size_t v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
+				char expr[256];
+				struct rawfrag_err e1, e2, e3;
+				struct rawfrag_where *w1, *w2, *w3;
+				bool skip = false, noskip = false;
+				int r1, r2, r3;
+
+				snprintf(expr, sizeof(expr), "%s %s %s || (prev_pid == 17 && %s %s %s)",
+					 paths[p], ops[k], vals[v], paths[p], ops[k], vals[v]);
+				expr[strcspn(expr, "|") - 1] = v & 1 ? ' ' : '\0';
+				w1 = rawfrag_where__new(expr, &e1);
+				if (!w1)
+					continue; /* a glob or a literal the operator does not take */
+				w2 = rawfrag_where__new(expr, &e2);
+				w3 = rawfrag_where__new(expr, &e3);
+				assert_non_null(w2);
+				assert_non_null(w3);
+				memset(&e1, 0, sizeof(e1));
+				memset(&e2, 0, sizeof(e2));
+				memset(&e3, 0, sizeof(e3));
+				skip = true;
+				r1 = rawfrag_where__match(w1, json, len, &e1);
+				r2 = rf_where__match_visit(w2, visit_describe, &skip, true, &e2);
+				r3 = rf_where__match_visit(w3, visit_describe, &noskip, false, &e3);
+				if (r1 != r2 || r1 != r3 || strcmp(e1.reason, e2.reason) ||
+				    strcmp(e1.reason, e3.reason))
+					fail_msg("'%s': JSON %d '%s', visit %d '%s', no skip %d '%s'",
+						 expr, r1, e1.reason, r2, e2.reason, r3, e3.reason);
+				assert_true((rawfrag_where__unseen_field(w1) == NULL) ==
+					    (rawfrag_where__unseen_field(w2) == NULL));
+				if (rawfrag_where__unseen_field(w1))
+					assert_string_equal(rawfrag_where__unseen_field(w1),
+							    rawfrag_where__unseen_field(w2));
+				n += r1 == 1;
+				rawfrag_where__delete(w1);
+				rawfrag_where__delete(w2);
+				rawfrag_where__delete(w3);
+			}
+		}
+	}
+	/* the comparisons both ways, not all false */
+	assert_true(n > 500);
+	rawfrag_emit__delete(je);
+	rawfrag_out__delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare),	     cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_logic),	     cmocka_unit_test(test_type_errors),
 		cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_unseen),
-		cmocka_unit_test(test_hostile_json),
+		cmocka_unit_test(test_hostile_json), cmocka_unit_test(test_visit_as_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

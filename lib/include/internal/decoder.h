@@ -23,6 +23,7 @@
 
 #include <rawfrag/decoder.h>
 #include <rawfrag/check.h>
+#include <rawfrag/visit.h>
 
 struct rawfrag_check_sink;
 
@@ -92,6 +93,11 @@ struct rawfrag_decoder {
 /* the per-evsel state the bound decoder's probe made (NULL if none) */
 void *rawfrag_session__decoder_priv(const struct rawfrag_session *s,
 				    const struct rawfrag_evsel *evsel);
+
+/* rawfrag_session__sample_visit(); can_skip: see rf_emit__set_visitor() */
+int rf_session__sample_visit(struct rawfrag_session *s, const struct rawfrag_evsel *evsel,
+			     const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
+			     const struct rawfrag_visitor *v, bool can_skip);
 
 /* decoder bound to evsel index idx and its state (*priv), or NULL */
 const struct rawfrag_decoder *rf_session__bound(const struct rawfrag_session *s, int idx,

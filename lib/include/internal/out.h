@@ -7,6 +7,7 @@
 #ifndef __RAWFRAG_INTERNAL_OUT_H
 #define __RAWFRAG_INTERNAL_OUT_H
 
+#include <stdint.h>
 #include <string.h>
 #include <rawfrag/emit.h>
 
@@ -46,6 +47,39 @@ static inline char *rf_out_room(struct rawfrag_out *o, size_t n)
 	if (__builtin_expect(o->cap - o->len >= n && !o->err, 1))
 		return o->buf + o->len;
 	return rf_out_room_slow(o, n);
+}
+
+/*
+ * Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid: the
+ * JSON string writer keeps such sequences and escapes other bytes of 0x80 and
+ * above; --where reads the strings of a visit as that JSON would give them.
+ */
+static inline size_t rf_utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
 }
 
 #endif /* __RAWFRAG_INTERNAL_OUT_H */

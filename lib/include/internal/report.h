@@ -50,8 +50,6 @@ struct rawfrag_report {
 	struct rf_list pids, tids, cpus;
 	struct rf_time time;
 	struct rawfrag_where *where;
-	struct rawfrag_out *wout; /* the fields as JSON, for where */
-	struct rawfrag_emit *wem;
 	bool where_failed;
 	int nr_known; /* evsels seen so far */
 	bool *selected; /* by evsel idx */

@@ -7,7 +7,8 @@
  *
  * rawfrag_emit: decoders describe fields once (name, type, value); the emitter
  * renders them as JSON (one object, 64-bit integers exact, strings escaped) or as
- * text ("name=value" separated by spaces, nested objects as "name={...}").
+ * text ("name=value" separated by spaces, nested objects as "name={...}"), or
+ * hands them to a visitor, typed (<rawfrag/visit.h>).
  */
 #ifndef __RAWFRAG_EMIT_H
 #define __RAWFRAG_EMIT_H
@@ -45,8 +46,11 @@ RAWFRAG_API void rawfrag_out__reset(struct rawfrag_out *o);
 enum rawfrag_emit_format {
 	RAWFRAG_EMIT_TEXT,
 	RAWFRAG_EMIT_JSON,
+	/* typed field visits, no bytes: rawfrag_emit__new_visitor() in <rawfrag/visit.h> */
+	RAWFRAG_EMIT_VISIT,
 };
 
+/* TEXT or JSON (a visit emitter comes from rawfrag_emit__new_visitor()) */
 RAWFRAG_API struct rawfrag_emit *rawfrag_emit__new(struct rawfrag_out *o,
 						   enum rawfrag_emit_format fmt);
 RAWFRAG_API void rawfrag_emit__delete(struct rawfrag_emit *e);

@@ -7,6 +7,7 @@
 #include <rawfrag/file.h>
 #include <rawfrag/sample.h>
 #include <rawfrag/emit.h>
+#include <rawfrag/visit.h>
 #include <rawfrag/decoder.h>
 #include <rawfrag/check.h>
 #include <rawfrag/line.h>

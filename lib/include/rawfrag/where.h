@@ -22,6 +22,7 @@
 #define __RAWFRAG_WHERE_H
 
 #include <rawfrag/core.h>
+#include <rawfrag/decoder.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,19 @@ RAWFRAG_API void rawfrag_where__delete(struct rawfrag_where *w);
  */
 RAWFRAG_API int rawfrag_where__match(struct rawfrag_where *w, const char *json, size_t len,
 				     struct rawfrag_err *err);
+
+/*
+ * The same on a sample of s (parsed from rec, of evsel): its fields visited
+ * (rawfrag_session__sample_visit()), no JSON written. Same answers, messages and
+ * seen fields as rawfrag_where__match() on the JSON of
+ * rawfrag_session__sample_fields(); a sample without fields matches as "{}".
+ * -ENOMEM (err filled in) when the fields cannot be visited.
+ */
+RAWFRAG_API int rawfrag_where__match_sample(struct rawfrag_where *w, struct rawfrag_session *s,
+					    const struct rawfrag_evsel *evsel,
+					    const struct rawfrag_record *rec,
+					    const struct rawfrag_sample *smp,
+					    struct rawfrag_err *err);
 
 /*
  * A field the expression names that no sample evaluated so far had (a typo, or
