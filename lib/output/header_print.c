@@ -275,34 +275,61 @@ static void put_groups(struct rawfrag_out *o, struct rawfrag_file *f)
 	}
 }
 
+/* the features that are one string of the env: "# <label> : <value>" */
+static bool put_env_string(struct rawfrag_out *o, const struct rawfrag_env *env, int feat)
+{
+	const char *label, *v;
+
+	switch (feat) {
+	case RAWFRAG_FEAT_HOSTNAME: label = "hostname"; v = env->hostname; break;
+	case RAWFRAG_FEAT_OSRELEASE: label = "os release"; v = env->osrelease; break;
+	case RAWFRAG_FEAT_VERSION: label = "perf version"; v = env->version; break;
+	case RAWFRAG_FEAT_ARCH: label = "arch"; v = env->arch; break;
+	case RAWFRAG_FEAT_CPUDESC: label = "cpudesc"; v = env->cpudesc; break;
+	case RAWFRAG_FEAT_CPUID: label = "cpuid"; v = env->cpuid; break;
+	default: return false;
+	}
+	rawfrag_out__printf(o, "# %s : %s\n", label, v ? v : "");
+	return true;
+}
+
+/* the features whose presence is the whole message */
+static bool put_presence(struct rawfrag_out *o, int feat)
+{
+	switch (feat) {
+	case RAWFRAG_FEAT_CPU_TOPOLOGY:
+	case RAWFRAG_FEAT_NUMA_TOPOLOGY:
+	case RAWFRAG_FEAT_CACHE:
+	case RAWFRAG_FEAT_MEM_TOPOLOGY:
+	case RAWFRAG_FEAT_HYBRID_TOPOLOGY:
+		rawfrag_out__printf(o, "# %s info available, use -I to display\n", feat_names[feat]);
+		return true;
+	case RAWFRAG_FEAT_BRANCH_STACK:
+		rawfrag_out__puts(o, "# contains samples with branch stack\n");
+		return true;
+	case RAWFRAG_FEAT_AUXTRACE:
+		rawfrag_out__puts(o, "# contains AUX area data (e.g. instruction trace)\n");
+		return true;
+	case RAWFRAG_FEAT_STAT:
+		rawfrag_out__puts(o, "# contains stat data\n");
+		return true;
+	default:
+		return false;
+	}
+}
+
 void rh_feature(struct rawfrag_out *o, struct rawfrag_file *f, int feat)
 {
 	const struct rawfrag_env *env = rawfrag_file__env(f);
 	uint64_t size;
 	const uint8_t *p;
 
+	if (put_env_string(o, env, feat) || put_presence(o, feat))
+		return;
 	switch (feat) {
-	case RAWFRAG_FEAT_HOSTNAME:
-		rawfrag_out__printf(o, "# hostname : %s\n", env->hostname ? env->hostname : "");
-		break;
-	case RAWFRAG_FEAT_OSRELEASE:
-		rawfrag_out__printf(o, "# os release : %s\n", env->osrelease ? env->osrelease : "");
-		break;
-	case RAWFRAG_FEAT_VERSION:
-		rawfrag_out__printf(o, "# perf version : %s\n", env->version ? env->version : "");
-		break;
-	case RAWFRAG_FEAT_ARCH:
-		rawfrag_out__printf(o, "# arch : %s\n", env->arch ? env->arch : "");
-		break;
 	case RAWFRAG_FEAT_NRCPUS:
 		rawfrag_out__printf(o, "# nrcpus online : %u\n# nrcpus avail : %u\n",
 				    env->nr_cpus_online, env->nr_cpus_avail);
-		break;
-	case RAWFRAG_FEAT_CPUDESC:
-		rawfrag_out__printf(o, "# cpudesc : %s\n", env->cpudesc ? env->cpudesc : "");
-		break;
-	case RAWFRAG_FEAT_CPUID:
-		rawfrag_out__printf(o, "# cpuid : %s\n", env->cpuid ? env->cpuid : "");
 		break;
 	case RAWFRAG_FEAT_TOTAL_MEM:
 		rawfrag_out__printf(o, "# total memory : %" PRIu64 " kB\n", env->total_mem);
@@ -313,27 +340,11 @@ void rh_feature(struct rawfrag_out *o, struct rawfrag_file *f, int feat)
 	case RAWFRAG_FEAT_EVENT_DESC:
 		put_events(o, f);
 		break;
-	case RAWFRAG_FEAT_CPU_TOPOLOGY:
-	case RAWFRAG_FEAT_NUMA_TOPOLOGY:
-	case RAWFRAG_FEAT_CACHE:
-	case RAWFRAG_FEAT_MEM_TOPOLOGY:
-	case RAWFRAG_FEAT_HYBRID_TOPOLOGY:
-		rawfrag_out__printf(o, "# %s info available, use -I to display\n", feat_names[feat]);
-		break;
-	case RAWFRAG_FEAT_BRANCH_STACK:
-		rawfrag_out__puts(o, "# contains samples with branch stack\n");
-		break;
 	case RAWFRAG_FEAT_PMU_MAPPINGS:
 		put_pmu_mappings(o, env);
 		break;
 	case RAWFRAG_FEAT_GROUP_DESC:
 		put_groups(o, f);
-		break;
-	case RAWFRAG_FEAT_AUXTRACE:
-		rawfrag_out__puts(o, "# contains AUX area data (e.g. instruction trace)\n");
-		break;
-	case RAWFRAG_FEAT_STAT:
-		rawfrag_out__puts(o, "# contains stat data\n");
 		break;
 	case RAWFRAG_FEAT_SAMPLE_TIME:
 		put_sample_time(o, env);
