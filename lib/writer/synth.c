@@ -139,6 +139,49 @@ static void put_read(struct out *o, const struct perf_event_attr *attr,
 	put_bytes(o, NULL, len - (uint64_t)(o->p - start));
 }
 
+/* the members after RAW, in perf's order (the head is the caller's) */
+static void put_tail(struct out *o, const struct perf_event_attr *attr,
+		     const struct rawfrag_sample *s)
+{
+	uint64_t t = attr->sample_type;
+
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		put64(o, s->branch_nr);
+		if (branch_hw_idx(attr, s))
+			put64(o, s->branch_hw_idx);
+		put_bytes(o, s->branch_entries, 24 * s->branch_nr);
+	}
+	if (t & PERF_SAMPLE_REGS_USER)
+		put_regs(o, s->user_regs_abi, attr->sample_regs_user, s->user_regs);
+	if (t & PERF_SAMPLE_STACK_USER) {
+		put64(o, s->stack_size);
+		if (s->stack_size) {
+			put_bytes(o, s->stack_data, s->stack_size);
+			put64(o, s->stack_dyn_size);
+		}
+	}
+	if (t & PERF_SAMPLE_WEIGHT_TYPE)
+		put64(o, s->weight);
+	if (t & PERF_SAMPLE_DATA_SRC)
+		put64(o, s->data_src);
+	if (t & PERF_SAMPLE_TRANSACTION)
+		put64(o, s->transaction);
+	if (t & PERF_SAMPLE_REGS_INTR)
+		put_regs(o, s->intr_regs_abi, attr->sample_regs_intr, s->intr_regs);
+	if (t & PERF_SAMPLE_PHYS_ADDR)
+		put64(o, s->phys_addr);
+	if (t & PERF_SAMPLE_CGROUP)
+		put64(o, s->cgroup);
+	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
+		put64(o, s->data_page_size);
+	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
+		put64(o, s->code_page_size);
+	if (t & PERF_SAMPLE_AUX) {
+		put64(o, s->aux_size);
+		put_bytes(o, s->aux_data, s->aux_size);
+	}
+}
+
 int rawfrag_sample__synthesize(const struct perf_event_attr *attr,
 			       const struct rawfrag_sample *s, uint16_t misc, bool swap,
 			       void *buf, size_t bufsz)
@@ -187,40 +230,6 @@ int rawfrag_sample__synthesize(const struct perf_event_attr *attr,
 		put32(&o, s->raw_size);
 		put_bytes(&o, s->raw_data, s->raw_size);
 	}
-	if (t & PERF_SAMPLE_BRANCH_STACK) {
-		put64(&o, s->branch_nr);
-		if (branch_hw_idx(attr, s))
-			put64(&o, s->branch_hw_idx);
-		put_bytes(&o, s->branch_entries, 24 * s->branch_nr);
-	}
-	if (t & PERF_SAMPLE_REGS_USER)
-		put_regs(&o, s->user_regs_abi, attr->sample_regs_user, s->user_regs);
-	if (t & PERF_SAMPLE_STACK_USER) {
-		put64(&o, s->stack_size);
-		if (s->stack_size) {
-			put_bytes(&o, s->stack_data, s->stack_size);
-			put64(&o, s->stack_dyn_size);
-		}
-	}
-	if (t & PERF_SAMPLE_WEIGHT_TYPE)
-		put64(&o, s->weight);
-	if (t & PERF_SAMPLE_DATA_SRC)
-		put64(&o, s->data_src);
-	if (t & PERF_SAMPLE_TRANSACTION)
-		put64(&o, s->transaction);
-	if (t & PERF_SAMPLE_REGS_INTR)
-		put_regs(&o, s->intr_regs_abi, attr->sample_regs_intr, s->intr_regs);
-	if (t & PERF_SAMPLE_PHYS_ADDR)
-		put64(&o, s->phys_addr);
-	if (t & PERF_SAMPLE_CGROUP)
-		put64(&o, s->cgroup);
-	if (t & PERF_SAMPLE_DATA_PAGE_SIZE)
-		put64(&o, s->data_page_size);
-	if (t & PERF_SAMPLE_CODE_PAGE_SIZE)
-		put64(&o, s->code_page_size);
-	if (t & PERF_SAMPLE_AUX) {
-		put64(&o, s->aux_size);
-		put_bytes(&o, s->aux_data, s->aux_size);
-	}
+	put_tail(&o, attr, s);
 	return (int)sz;
 }
