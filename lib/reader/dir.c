@@ -12,8 +12,8 @@
  * perf skips what is not a regular file and does not notice a missing one;
  * both are errors here, naming the file: a FIFO would block, a device never
  * end, and a missing file would silently lose a CPU's records. The data.N
- * names must run from 0 without a gap; a missing last file cannot be told,
- * as the header does not say how many there are.
+ * names must run from 0 without a gap, and to the number of ring buffers the
+ * ID_INDEX record of data names when there is one (the header does not say).
  *
  * Every file is opened O_NONBLOCK and checked with fstat() on the open fd,
  * so a FIFO planted between the check and the open cannot block either.
@@ -163,30 +163,106 @@ fail:
 	return f->err.err;
 }
 
-/* data.0 .. data.(n - 1), each once; else the error names the first missing one */
-static int check_complete(struct rawfrag_file *f, const struct dent *v, int n)
+/*
+ * The number of ring buffers of the recording, from the ID_INDEX record perf
+ * writes among the first of data: each id's idx is its ring buffer, and perf
+ * record --threads writes one data.N per ring buffer. 0 when unknown.
+ */
+#define RF_ID_INDEX_LOOK 64 /* records of data looked at */
+
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
-	unsigned char *seen = calloc((size_t)n + 1, 1);
-	long max = 0;
-	int i;
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t r = pread(fd, p, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+static long id_index_max(const struct rawfrag_file *f, const uint8_t *rec, uint16_t size)
+{
+	uint64_t nr = rf_u64(rec + 8, f->swap), i, idx, max = 0;
+
+	if (nr == 0 || nr > (size - 16u) / 32u)
+		return 0;
+	for (i = 0; i < nr; i++) {
+		idx = rf_u64(rec + 16 + 32 * i + 8, f->swap);
+		if (idx >= RF_MAX_DATA_FILES)
+			return 0;
+		if (idx > max)
+			max = idx;
+	}
+	return (long)max + 1;
+}
+
+static long ring_buffers(const struct rawfrag_file *f)
+{
+	uint64_t off = f->data_offset, end = f->data_offset + f->data_size;
+	uint8_t h[8], *rec;
+	uint16_t size;
+	long n = 0;
+	int k;
+
+	for (k = 0; k < RF_ID_INDEX_LOOK && end - off >= 8; k++) {
+		if (pread_full(f->fd, h, 8, off))
+			return 0;
+		size = rawfrag__get16(h + 6, f->swap);
+		if (size < 8 || size > end - off)
+			return 0;
+		if (rf_u32(h, f->swap) == RAWFRAG_RECORD_ID_INDEX && size >= 16) {
+			rec = malloc(size);
+			if (rec && !pread_full(f->fd, rec, size, off))
+				n = id_index_max(f, rec, size);
+			free(rec);
+			return n;
+		}
+		off += size;
+	}
+	return 0;
+}
+
+/*
+ * data.0 .. data.(n - 1), each once, and as many as the ring buffers; else
+ * the error names the first missing one.
+ */
+static int check_complete(struct rawfrag_file *f, const struct dent *v, int n, long rings)
+{
+	long total = rings > n ? rings : n, max = -1;
+	unsigned char *seen = calloc((size_t)total + 1, 1);
+	long i;
 
 	if (!seen) {
 		rf_error(f, -1, 0, "out of memory");
 		return f->err.err = -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		if (v[i].idx < n)
+		if (v[i].idx < total)
 			seen[v[i].idx] = 1;
 		if (v[i].idx > max)
 			max = v[i].idx;
 	}
-	for (i = 0; i < n && seen[i]; i++)
+	for (i = 0; i < total && seen[i]; i++)
 		;
 	free(seen);
-	if (i == n)
+	if (i == total)
 		return 0;
+	if (rings > n)
+		return rf_error(f, -1, 0,
+				"data.%ld: missing (the recording had %ld ring buffers, says data's "
+				"ID_INDEX, and perf record --threads writes a data.N for each; "
+				"found %d)",
+				i, rings, n);
 	return rf_error(f, -1, 0,
-			"data.%d: missing (there are data.N files up to data.%ld; perf record "
+			"data.%ld: missing (there are data.N files up to data.%ld; perf record "
 			"--threads writes one per ring buffer from data.0 without a gap)",
 			i, max);
 }
@@ -277,7 +353,7 @@ int rf_dir__open_files(struct rawfrag_file *f)
 		return rf_error(f, -1, 0,
 				"data.0: missing (HEADER_DIR_FORMAT version 1: perf record --threads "
 				"writes data.N files beside data)");
-	err = check_complete(f, v, n);
+	err = check_complete(f, v, n, ring_buffers(f));
 	if (!err) {
 		f->srcs = calloc((size_t)n + 1, sizeof(*f->srcs));
 		if (!f->srcs) {
