@@ -164,9 +164,9 @@ fail:
 }
 
 /*
- * The number of ring buffers of the recording, from the ID_INDEX record perf
- * writes among the first of data: each id's idx is its ring buffer, and perf
- * record --threads writes one data.N per ring buffer. 0 when unknown.
+ * The number of ring buffers of the recording, from the ID_INDEX records perf
+ * writes first in data (one per 2047 ids): each id's idx is its ring buffer,
+ * and perf record --threads writes one data.N per ring buffer. 0 when unknown.
  */
 #define RF_ID_INDEX_LOOK 64 /* records of data looked at */
 
@@ -209,7 +209,7 @@ static long ring_buffers(const struct rawfrag_file *f)
 	uint64_t off = f->data_offset, end = f->data_offset + f->data_size;
 	uint8_t h[8], *rec;
 	uint16_t size;
-	long n = 0;
+	long n = 0, m;
 	int k;
 
 	for (k = 0; k < RF_ID_INDEX_LOOK && end - off >= 8; k++) {
@@ -218,16 +218,21 @@ static long ring_buffers(const struct rawfrag_file *f)
 		size = rawfrag__get16(h + 6, f->swap);
 		if (size < 8 || size > end - off)
 			return 0;
-		if (rf_u32(h, f->swap) == RAWFRAG_RECORD_ID_INDEX && size >= 16) {
+		if (rf_u32(h, f->swap) != RAWFRAG_RECORD_ID_INDEX) {
+			if (n)
+				break; /* past the ID_INDEX records */
+		} else if (size >= 16) {
 			rec = malloc(size);
-			if (rec && !pread_full(f->fd, rec, size, off))
-				n = id_index_max(f, rec, size);
+			m = rec && !pread_full(f->fd, rec, size, off) ? id_index_max(f, rec, size) : 0;
 			free(rec);
-			return n;
+			if (!m)
+				return 0;
+			if (m > n)
+				n = m;
 		}
 		off += size;
 	}
-	return 0;
+	return n;
 }
 
 /*
