@@ -9,7 +9,7 @@
 # that is /dev/zero, an unknown HEADER_DIR_FORMAT version) each end at once
 # with exit 2 and an error naming the file.
 source "$(dirname "$0")/lib.sh"
-t_plan 26
+t_plan 27
 
 WALK=$(t_bin rawfrag-walk)
 SO=$O/plugins/rawfrag-dlfilter.so
@@ -75,6 +75,16 @@ same_lines z z.data $F_TP
 same_lines g g.data $F_G
 
 nsamples=$(wc -l <tp.perf)
+# perf record --threads writes HEADER_SAMPLE_TIME as 0: --time with percentages
+# reads the directory once for the span, rewinds it, and reads it again
+"$RAWFRAG" report -i z.data -F $F_TP --time 0%-100% >z.time 2>z.time.err
+rc=$?
+if [ $rc = 0 ] && cmp -s z.time z.ours; then
+	t_ok "z: report --time 0%-100% (a pass, a rewind of every data file, a pass) equals report"
+else
+	t_fail "z: report --time 0%-100% equals report" "exit $rc" "$(head -3 z.time.err)" \
+		"$(diff z.ours z.time | head -4)"
+fi
 for f in tp g; do
 	"$RAWFRAG" check $f.data >$f.check 2>&1
 	rc=$?
@@ -160,7 +170,7 @@ bad() { # DIR PATTERN
 		fi
 	done
 }
-bad cut 'data\.1: offset 0x[0-9a-f]+: SAMPLE: record size [0-9]+ beyond the end'
+bad cut 'data\.1: offset 0x[0-9a-f]+: [A-Z_0-9]+: record size [0-9]+ beyond the end'
 bad fifo 'data\.1: a FIFO, not a perf\.data file'
 bad nofirst 'data\.0: missing'
 bad nolast "${last//./\\.}: missing \\(the recording had [0-9]+ ring buffers"
