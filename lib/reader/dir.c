@@ -58,7 +58,15 @@ static int open_regular(struct rawfrag_file *f, const char *name, struct stat *s
 		f->err.err = -e;
 		return -1;
 	}
-	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+	if (fstat(fd, st)) {
+		int e = errno;
+
+		rf_error(f, -1, 0, "%s: %s", name, strerror(e));
+		f->err.err = -e;
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
 		rf_error(f, -1, 0, "%s: %s, not a perf.data file", name, file_kind(st->st_mode));
 		close(fd);
 		return -1;
@@ -76,6 +84,9 @@ int rf_dir__open_data(struct rawfrag_file *f)
 	f->fd = -1;
 	f->own_fd = false;
 	fd = open_regular(f, "data", &st);
+	if (fd < 0 && f->err.err == -ENOENT)
+		snprintf(f->err.reason, sizeof(f->err.reason),
+			 "a directory without a data file: not a perf.data directory");
 	if (fd < 0)
 		return f->err.err;
 	f->fd = fd;
@@ -338,11 +349,11 @@ int rf_dir__open_files(struct rawfrag_file *f)
 	uint64_t version;
 	int n, i, err;
 
-	err = read_version(f, &version);
-	if (err)
-		return err;
+	const struct rf_feat *ft = &f->feat[RAWFRAG_FEAT_DIR_FORMAT];
+
 	if (f->dir_fd < 0) {
-		if (version == 1)
+		/* a file is read alone, as perf reads it, whatever the feature says */
+		if (ft->buf && ft->size >= 8 && rf_u64(ft->buf, f->swap) == 1)
 			rf_print(f, RAWFRAG_WARN,
 				 "rawfrag: %s: the data file of a directory recording (perf record "
 				 "--threads): its data.N files are read only when the directory is "
@@ -350,6 +361,9 @@ int rf_dir__open_files(struct rawfrag_file *f)
 				 f->path);
 		return 0;
 	}
+	err = read_version(f, &version);
+	if (err)
+		return err;
 	/* a directory without data.N (version 0, or no HEADER_DIR_FORMAT): data alone */
 	n = version == 1 ? list_data_files(f, &v) : 0;
 	if (n < 0)

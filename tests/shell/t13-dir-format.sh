@@ -6,10 +6,10 @@
 # -D), report's lines equal to perf script's, check clean, --stats, JSON, the
 # Python module and the dlfilter on them; then broken directories (a data.N
 # cut mid-record, a symlink to a FIFO, a missing first or last data.N, one
-# that is /dev/zero, an unknown HEADER_DIR_FORMAT version) each end at once
-# with exit 2 and an error naming the file.
+# that is /dev/zero, no data file, an unknown HEADER_DIR_FORMAT version) each
+# end at once with exit 2 and an error naming the file.
 source "$(dirname "$0")/lib.sh"
-t_plan 27
+t_plan 29
 
 WALK=$(t_bin rawfrag-walk)
 SO=$O/plugins/rawfrag-dlfilter.so
@@ -175,6 +175,8 @@ bad fifo 'data\.1: a FIFO, not a perf\.data file'
 bad nofirst 'data\.0: missing'
 bad nolast "${last//./\\.}: missing \\(the recording had [0-9]+ ring buffers"
 bad zero 'data\.0: a character device'
+mkdir nodata
+bad nodata 'a directory without a data file: not a perf\.data directory'
 bad v2 'data: offset 0x[0-9a-f]+: HEADER_DIR_FORMAT: data version 2 unknown'
 
 # the Python module raises rawfrag.Error on the FIFO, without blocking
