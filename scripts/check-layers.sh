@@ -26,13 +26,13 @@ lib=$top/lib
 declare -A level=(
 	[file.h]=0 [attr.h]=0
 	[evsel.h]=1
-	[features.h]=2 [compress.h]=2
+	[features.h]=2 [compress.h]=2 [dir.h]=2
 	[header.h]=3 [pipe.h]=3
 )
 declare -A src=(
 	[file_core.c]=file.h [attr.c]=attr.h [file_evsel.c]=evsel.h
 	[header_features.c]=features.h [compress.c]=compress.h [header.c]=header.h
-	[pipe.c]=pipe.h [file.c]=
+	[pipe.c]=pipe.h [dir.c]=dir.h [file.c]=
 )
 check() { # path own-header own-level
 	local path=$1 own=$2 lvl=$3 inc

@@ -8,6 +8,12 @@
  * remapped when a record would cross the window end, as perf's reader__mmap
  * does), so memory does not grow with the file: records point into the current
  * window and stay valid until the next rawfrag_file__next().
+ *
+ * A directory recording (dir.c) is read as perf reads it: RF_DIR_CHUNK bytes
+ * of records from one data file (data's data section, then each data.N), then
+ * as much from the next one that has records left, round and round, each file
+ * with its own window and zstd stream. The ordering queue downstream sorts
+ * them (perf record --threads writes no FINISHED_ROUND).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +27,7 @@
 
 #include "internal/attr.h"
 #include "internal/compress.h"
+#include "internal/dir.h"
 #include "internal/evsel.h"
 #include "internal/file.h"
 #include "internal/header.h"
@@ -137,7 +144,7 @@ static void populate_ahead(struct rawfrag_file *f, uint64_t at)
 /* make [off, off + len) of the data section addressable */
 static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 {
-	uint64_t end = f->data_offset + f->data_size, aoff, mlen;
+	uint64_t end = f->src_end, aoff, mlen;
 	long page;
 	void *p;
 
@@ -202,7 +209,7 @@ static uint64_t trailer_size(const struct rawfrag_file *f, uint32_t type, const 
 
 static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
-	uint64_t end = f->data_offset + f->data_size, off = f->cur, left, tsz;
+	uint64_t end = f->src_end, off = f->cur, left, tsz;
 	const uint8_t *d;
 	int err;
 
@@ -224,6 +231,7 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 	rec->misc = rawfrag__get16(d + 4, f->swap);
 	rec->size = rawfrag__get16(d + 6, f->swap);
 	rec->offset = off;
+	rec->data_file = (uint32_t)f->src;
 	if (rec->size < 8)
 		return rf_rec_error(f, (int64_t)off, rec->type, "record size %u < 8", rec->size);
 	if (rec->size > left)
@@ -278,12 +286,13 @@ static int apply_record(struct rawfrag_file *f, struct rawfrag_record *rec)
  */
 static inline int file_next_fast(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
-	uint64_t off = f->cur, left = f->data_offset + f->data_size - off, done;
+	uint64_t off = f->cur, left = f->src_end - off, done;
 	const uint8_t *d;
 	uint32_t type;
 	uint16_t size;
 
-	if (f->mode != RAWFRAG_MODE_FILE || f->z || f->swap || off >= f->data_offset + f->data_size ||
+	/* src_stop <= src_end: below it, left is the bytes to the end */
+	if (f->mode != RAWFRAG_MODE_FILE || f->z || f->swap || off >= f->src_stop ||
 	    left < 8 || !in_window(f, off, 8))
 		return 0;
 	done = off - f->win_off;
@@ -302,10 +311,94 @@ static inline int file_next_fast(struct rawfrag_file *f, struct rawfrag_record *
 		.size = size,
 		.data = d,
 		.offset = off,
+		.data_file = (uint32_t)f->src,
 	};
 	f->nr_records[type]++;
 	f->cur = off + size;
 	return 1;
+}
+
+/* ---- directory recordings ---- */
+
+/* the cursor of the data file being read back into its slot */
+static void park_src(struct rawfrag_file *f)
+{
+	struct rf_dsrc *s = &f->srcs[f->src];
+
+	s->cur = f->cur;
+	s->win = f->win;
+	s->win_off = f->win_off;
+	s->win_len = f->win_len;
+	s->win_dropped = f->win_dropped;
+	s->z = f->z;
+}
+
+/* data file i is read next, RF_DIR_CHUNK bytes of it at most */
+static void load_src(struct rawfrag_file *f, int i)
+{
+	const struct rf_dsrc *s = &f->srcs[i];
+
+	f->src = i;
+	f->fd = s->fd;
+	f->cur = s->cur;
+	f->win = s->win;
+	f->win_off = s->win_off;
+	f->win_len = s->win_len;
+	f->win_dropped = s->win_dropped;
+	f->z = s->z;
+	f->src_end = s->end;
+	f->src_stop = s->end - s->cur > RF_DIR_CHUNK ? s->cur + RF_DIR_CHUNK : s->end;
+}
+
+/* the first data file after the one read (round and round) with records left, or -1 */
+static int next_src(const struct rawfrag_file *f)
+{
+	int k, i;
+
+	for (k = 1; k <= f->nr_srcs; k++) {
+		i = (f->src + k) % f->nr_srcs;
+		if (!f->srcs[i].done)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The next record of a directory recording, read as perf reads them: a data
+ * file's records until RF_DIR_CHUNK bytes are read (the record that passes it
+ * included), then the next file's. The records a COMPRESSED record holds are
+ * all taken before (file_next_slow()), as perf delivers them before it moves.
+ */
+static int dir_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
+{
+	int r, i;
+
+	for (;;) {
+		if (f->cur < f->src_stop)
+			return file_next_raw(f, rec);
+		if (f->cur >= f->src_end) {
+			if (f->z) {
+				r = rf_zstd__finish(f);
+				if (r)
+					return r;
+			}
+			f->srcs[f->src].done = true;
+		}
+		park_src(f);
+		i = next_src(f);
+		if (i < 0)
+			return 0;
+		load_src(f, i);
+	}
+}
+
+/* the first record is next: of the data section, or of a directory's data file */
+static void start_reading(struct rawfrag_file *f)
+{
+	f->cur = f->data_offset;
+	f->src_end = f->src_stop = f->data_offset + f->data_size;
+	if (f->nr_srcs)
+		load_src(f, 0);
 }
 
 static __attribute__((noinline)) int file_next_slow(struct rawfrag_file *f,
@@ -319,6 +412,7 @@ static __attribute__((noinline)) int file_next_slow(struct rawfrag_file *f,
 			if (r < 0)
 				return r;
 			if (r == 1) {
+				rec->data_file = (uint32_t)f->src;
 				r = rf_record__account(f, rec);
 				if (r < 0)
 					return r;
@@ -330,7 +424,9 @@ static __attribute__((noinline)) int file_next_slow(struct rawfrag_file *f,
 				return r;
 			}
 		}
-		if (f->mode == RAWFRAG_MODE_FILE)
+		if (f->nr_srcs)
+			r = dir_next_raw(f, rec);
+		else if (f->mode == RAWFRAG_MODE_FILE)
 			r = file_next_raw(f, rec);
 		else
 			r = rf_pipe__next_raw(f, rec);
@@ -371,14 +467,29 @@ RAWFRAG_API int rawfrag_file__next(struct rawfrag_file *f, struct rawfrag_record
 
 RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
 {
+	int i;
+
 	if (!f)
 		return -EINVAL;
 	if (f->mode != RAWFRAG_MODE_FILE)
 		return -ESPIPE;
-	f->cur = f->data_offset;
-	if (f->win)
+	if (f->nr_srcs)
+		park_src(f);
+	for (i = 0; i < f->nr_srcs; i++) {
+		struct rf_dsrc *s = &f->srcs[i];
+
+		if (s->win)
+			munmap(s->win, s->win_len);
+		s->win = NULL;
+		s->cur = s->start;
+		s->done = false;
+		f->z = s->z;
+		rf_zstd__reset(f);
+	}
+	if (!f->nr_srcs && f->win)
 		munmap(f->win, f->win_len);
 	f->win = NULL;
+	start_reading(f);
 	memset(&f->stats, 0, sizeof(f->stats));
 	memset(f->nr_records, 0, sizeof(f->nr_records));
 	memset(&f->err, 0, sizeof(f->err));
@@ -437,7 +548,7 @@ RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->fd = -1;
+	f->fd = f->dir_fd = -1;
 	f->print = RAWFRAG_OPTS_GET(opts, print, NULL);
 	f->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);
 	f->force = RAWFRAG_OPTS_GET(opts, force, false);
@@ -456,12 +567,22 @@ RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 		ret = rf_error(f, -1, 0, "%s", strerror(errno));
 		goto fail;
 	}
+	/* perf record --threads (or --kcore): the header is in the directory's data */
+	if (S_ISDIR(st.st_mode)) {
+		ret = rf_dir__open_data(f);
+		if (ret || fstat(f->fd, &st)) {
+			ret = ret ? ret : rf_error(f, -1, 0, "data: %s", strerror(errno));
+			goto fail;
+		}
+	}
 	if (S_ISREG(st.st_mode) && st.st_size >= 16 && pread(f->fd, h, 16, 0) == 16 &&
 	    !is_pipe_header(h)) {
 		f->mode = RAWFRAG_MODE_FILE;
 		f->size = (uint64_t)st.st_size;
 		ret = rf_header__read(f);
-		f->cur = f->data_offset;
+		if (!ret)
+			ret = rf_dir__open_files(f);
+		start_reading(f);
 	} else {
 		f->mode = RAWFRAG_MODE_PIPE;
 		/* a regular file in pipe format is read from its start */
@@ -491,12 +612,24 @@ RAWFRAG_API void rawfrag_file__close(struct rawfrag_file *f)
 
 	if (!f)
 		return;
+	if (f->nr_srcs) {
+		park_src(f);
+		for (k = 0; k < f->nr_srcs; k++) {
+			if (f->srcs[k].win)
+				munmap(f->srcs[k].win, f->srcs[k].win_len);
+			f->z = f->srcs[k].z;
+			rf_zstd__free(f);
+		}
+		f->win = NULL;
+		f->fd = f->srcs[0].fd;
+	}
 	if (f->win)
 		munmap(f->win, f->win_len);
 	rf_zstd__free(f);
 	rf_pipe__free(f);
 	if (f->own_fd && f->fd >= 0)
 		close(f->fd);
+	rf_dir__free(f);
 	for (k = 0; k < f->nr_evsels; k++) {
 		free(f->evsels[k]->ids);
 		free(f->evsels[k]);
@@ -545,6 +678,18 @@ RAWFRAG_API uint64_t rawfrag_file__data_offset(const struct rawfrag_file *f)
 RAWFRAG_API uint64_t rawfrag_file__data_size(const struct rawfrag_file *f)
 {
 	return f ? f->data_size : 0;
+}
+
+RAWFRAG_API int rawfrag_file__nr_data_files(const struct rawfrag_file *f)
+{
+	return !f ? 0 : f->nr_srcs ? f->nr_srcs : 1;
+}
+
+RAWFRAG_API const char *rawfrag_file__data_file_path(const struct rawfrag_file *f, int idx)
+{
+	if (!f || idx < 0 || idx >= rawfrag_file__nr_data_files(f))
+		return NULL;
+	return f->nr_srcs ? f->srcs[idx].path : f->path;
 }
 
 RAWFRAG_API bool rawfrag_file__has_feature(const struct rawfrag_file *f, int feat)

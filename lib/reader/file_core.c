@@ -12,6 +12,22 @@
 
 #include "internal/file.h"
 
+/*
+ * An error at an offset of a directory recording's data or data.N: callers
+ * name what they opened (the directory), so the data file, the offset in it
+ * and the record type go first in the reason ("perf.data: data.1: offset
+ * 0x...: SAMPLE: ..."), and the error has no offset of its own.
+ */
+static void name_data_file(struct rawfrag_file *f)
+{
+	struct rawfrag_err e = f->err;
+	const char *name = f->nr_srcs ? f->srcs[f->src].name : "data";
+
+	rawfrag_err__format(&e, name, f->err.reason, sizeof(f->err.reason));
+	f->err.offset = -1;
+	f->err.rec_type = 0;
+}
+
 int rf_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *fmt, ...)
 {
 	va_list ap;
@@ -22,6 +38,8 @@ int rf_error(struct rawfrag_file *f, int64_t offset, uint32_t type, const char *
 	va_start(ap, fmt);
 	vsnprintf(f->err.reason, sizeof(f->err.reason), fmt, ap);
 	va_end(ap);
+	if (f->dir_fd >= 0 && offset >= 0)
+		name_data_file(f);
 	return -EINVAL;
 }
 

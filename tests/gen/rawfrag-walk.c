@@ -14,6 +14,10 @@
  * -q: no per-record lines.  -f: force past bad records.
  * -m: print "peak_rss_kb N" (VmHWM) at the end.
  * -e: per evsel sample counts at the end ("samples NAME N").
+ * -p: perf report -D's line per record instead, "0xOFF@PATH [0xSIZE]: event: TYPE"
+ *     (offset 0 as "0"), PATH the record's data file (a directory recording's
+ *     data or data.N), in perf's delivery order (time order, no queue bound),
+ *     and "datafiles N" at the end.
  * The floors measure what no reader of samples can skip, so they use the
  * reader alone, below the session (its describing records, thread table and
  * handlers are what the floor is a floor of); they read nothing else:
@@ -143,7 +147,7 @@ static int bare_walk(struct rawfrag_file *f)
 /* the walk's state; the tool comes first so the handlers find it */
 struct walk {
 	struct rawfrag_tool tool;
-	bool quiet, per_evsel;
+	bool quiet, per_evsel, perf_d;
 	uint64_t nr[RAWFRAG_RECORD_USER_MAX];
 	uint64_t *nr_samples; /* per evsel, the last slot for no evsel */
 	int cap;
@@ -178,7 +182,11 @@ static int on_record(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		w->nr[rec->type]++;
 	if (w->per_evsel && rec->type == PERF_RECORD_SAMPLE && count_sample(w, s, ev))
 		return -ENOMEM;
-	if (!w->quiet)
+	if (w->perf_d)
+		printf("%#" PRIx64 "@%s [%#x]: event: %u\n", rec->offset,
+		       rawfrag_file__data_file_path(rawfrag_session__file(s), (int)rec->data_file),
+		       rec->size, rec->type);
+	else if (!w->quiet)
 		printf("0x%" PRIx64 " %s %u %s%s\n", rec->offset,
 		       rawfrag_record_type__name(rec->type), rec->size,
 		       ev->evsel ? rawfrag_evsel__name(ev->evsel) : "-",
@@ -206,7 +214,7 @@ static int walk(struct rawfrag_file *f, struct walk *w, const char *path)
 		.comm = on_record, .fork = on_record, .exit = on_record, .mmap = on_record,
 		.mmap2 = on_record, .ksymbol = on_record, .lost = on_record,
 		.lost_samples = on_record, .other = on_record, .user = on_record,
-		.no_parse = true,
+		.no_parse = true, .ordered = w->perf_d, .ordered_max_bytes = UINT64_MAX,
 	};
 	s = rawfrag_session__new(f, &so, &err);
 	r = s ? rawfrag_session__process(s, &w->tool, &err) : err.err;
@@ -246,7 +254,7 @@ static void print_rss(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] FILE|-\n"
+	fprintf(stderr, "usage: rawfrag-walk [-f] [-s] [-H] [-q] [-m] [-e] [-p] FILE|-\n"
 			"       rawfrag-walk [-f] -r|-b FILE|-\n");
 }
 
@@ -261,7 +269,7 @@ int main(int argc, char **argv)
 	char buf[512];
 	int c, r, i;
 
-	while ((c = getopt(argc, argv, "fsHqmerb")) != -1) {
+	while ((c = getopt(argc, argv, "fsHqmerbp")) != -1) {
 		switch (c) {
 		case 'f':
 			opts.force = true;
@@ -280,6 +288,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			w.per_evsel = true;
+			break;
+		case 'p':
+			w.perf_d = true;
 			break;
 		case 'r':
 		case 'b':
@@ -322,6 +333,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < rawfrag_file__nr_evsels(f) && i < w.cap; i++)
 			printf("samples %s %" PRIu64 "\n",
 			       rawfrag_evsel__name(rawfrag_file__evsel(f, i)), w.nr_samples[i]);
+	if (r >= 0 && w.perf_d)
+		printf("datafiles %d\n", rawfrag_file__nr_data_files(f));
 	free(w.nr_samples);
 	rawfrag_file__close(f);
 	return r < 0 ? 2 : 0;

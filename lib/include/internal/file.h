@@ -13,12 +13,14 @@
  *   1  evsel.h      evsels, their ids and the id hash (file_evsel.c)
  *   2  features.h   feature payloads -> env and evsel names (header_features.c)
  *      compress.h   PERF_RECORD_COMPRESSED (compress.c)
+ *      dir.h        a directory recording's data files (dir.c)
  *   3  header.h     file mode's header, attrs and feature sections (header.c)
  *      pipe.h       pipe mode, and the user records that describe the file (pipe.c)
  *   4  file.c       open, the record walk, close: the public rawfrag_file API
  *
  * Ownership: a rawfrag_file owns everything hanging off it: the current mmap
- * window of the data section, the feature payload buffers (read with pread, they
+ * window of the data section (of each data file of a directory recording,
+ * with their fds and zstd states), the feature payload buffers (read with pread, they
  * are small), every string of env (kept in f->allocs), the evsels with their
  * names and ids, the pipe read/record buffers and the zstd state. Nothing is
  * shared between files and nothing is global.
@@ -61,6 +63,28 @@ struct rf_feat {
 
 struct rf_zstd; /* compress.c */
 
+/*
+ * One data file of a directory recording (perf record --threads writes
+ * perf.data/data, with the header and the main thread's records, and a
+ * data.N per ring buffer, records only). The cursor of the file being read
+ * lives in struct rawfrag_file; the others' are parked here (file.c).
+ */
+struct rf_dsrc {
+	char *path;	   /* owned, "dir/data.N" */
+	const char *name; /* into path: "data.N" */
+	int fd;		   /* owned, except [0]'s: that is the file's fd */
+	uint64_t start, end; /* the records: [start, end) */
+	uint64_t cur;
+	uint8_t *win;
+	uint64_t win_off, win_len, win_dropped;
+	struct rf_zstd *z;
+	bool done;
+};
+/* bytes perf reads from one data file before it reads the next one's */
+#define RF_DIR_CHUNK (2ULL << 20)
+/* data.N files we open (perf writes one per ring buffer: per CPU) */
+#define RF_MAX_DATA_FILES 65536
+
 struct rawfrag_file {
 	char *path;
 	int fd;
@@ -102,8 +126,10 @@ struct rawfrag_file {
 	int id_pos, is_pos; /* perf's positions, from the first evsel */
 	bool sample_id_all;
 
-	/* file mode cursor and window */
+	/* file mode cursor and window (of the data file being read) */
 	uint64_t cur; /* file offset of the next record */
+	uint64_t src_end;  /* end of the records of the data file being read */
+	uint64_t src_stop; /* <= src_end: where to look at the next data file */
 	uint8_t *win;
 	uint64_t win_off, win_len;
 	uint64_t win_dropped; /* bytes at the window start already madvised away */
@@ -119,6 +145,16 @@ struct rawfrag_file {
 
 	/* PERF_RECORD_COMPRESSED */
 	struct rf_zstd *z;
+
+	/*
+	 * A directory recording: srcs[0] is data (the header's data section),
+	 * then each data.N in the order perf reads them; src is the one being
+	 * read. nr_srcs 0 for a plain file or a pipe.
+	 */
+	struct rf_dsrc *srcs;
+	int nr_srcs, src;
+	int dir_fd; /* the directory (-1 if none) */
+	bool own_dir_fd;
 
 	struct rawfrag_file_stats stats;
 	/* per record type, out of the public stats so new types do not move them */

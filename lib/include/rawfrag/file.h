@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * perf.data reader: file mode (mmap, zero-copy) and pipe mode (stdin or a file),
- * either byte order, PERF_RECORD_COMPRESSED (zstd) expanded transparently.
+ * either byte order, PERF_RECORD_COMPRESSED (zstd) expanded transparently, and
+ * directory recordings (perf record --threads: perf.data/data with the header,
+ * plus data.N files of records) read as one file, in perf's order.
  *
  * Ownership: a rawfrag_file owns its mapping, its evsels and its env; every
  * pointer handed out (records, evsels, env strings, feature payloads) stays valid
@@ -159,8 +161,9 @@ struct rawfrag_file_opts {
 #define rawfrag_file_opts__last_field use_fd
 
 /*
- * Open a perf.data file (file or pipe mode; path "-" = stdin). On failure
- * returns NULL, sets errno and, if err is non-NULL, fills it in.
+ * Open a perf.data file (file or pipe mode; path "-" = stdin) or directory
+ * (perf record --threads or --kcore; opts.fd may be the directory's). On
+ * failure returns NULL, sets errno and, if err is non-NULL, fills it in.
  */
 RAWFRAG_API struct rawfrag_file *
 rawfrag_file__open(const char *path, const struct rawfrag_file_opts *opts,
@@ -174,6 +177,16 @@ RAWFRAG_API bool rawfrag_file__needs_swap(const struct rawfrag_file *f);
 RAWFRAG_API bool rawfrag_file__big_endian(const struct rawfrag_file *f);
 RAWFRAG_API uint64_t rawfrag_file__data_offset(const struct rawfrag_file *f);
 RAWFRAG_API uint64_t rawfrag_file__data_size(const struct rawfrag_file *f);
+/*
+ * The files records are read from: 1 for a file or a pipe; for a directory,
+ * its data file (index 0: the header's data section, which data_offset and
+ * data_size describe) and each data.N, in the order perf reads them.
+ * rawfrag_record.data_file is the index of a record's file; an error at an
+ * offset of one of them names it at the start of the reason.
+ */
+RAWFRAG_API int rawfrag_file__nr_data_files(const struct rawfrag_file *f);
+/* its path (for a directory "dir/data", "dir/data.N"), NULL if idx is out of range */
+RAWFRAG_API const char *rawfrag_file__data_file_path(const struct rawfrag_file *f, int idx);
 RAWFRAG_API bool rawfrag_file__has_feature(const struct rawfrag_file *f, int feat);
 /* raw payload of a feature section (file order); NULL if absent */
 RAWFRAG_API const void *rawfrag_file__feature(const struct rawfrag_file *f, int feat,
@@ -215,6 +228,11 @@ struct rawfrag_record {
 	 */
 	uint64_t offset;
 	bool in_compressed;
+	/*
+	 * The data file offset is in (rawfrag_file__data_file_path()); 0 but in
+	 * a directory recording. In what was padding: the size is unchanged.
+	 */
+	uint32_t data_file;
 	/* for HEADER_TRACING_DATA / AUXTRACE: bytes following the record (file order) */
 	const void *trailer;
 	uint64_t trailer_size;
