@@ -10,7 +10,8 @@
  * A visit emitter (rawfrag_emit__new_visitor()) renders no bytes: its out is
  * one that never has room, so every fast form takes the branch it already has
  * for a full or failed out, and that branch hands the field to the visit
- * (rf_emit__visit_*(), out of line). JSON and text pay nothing for visits.
+ * (rf_emit__visit_num() and the like, out of line). JSON and text pay nothing
+ * for visits.
  */
 #ifndef __RAWFRAG_INTERNAL_EMIT_H
 #define __RAWFRAG_INTERNAL_EMIT_H
@@ -100,11 +101,6 @@ void rf_emit__visit_num(struct rawfrag_emit *e, const struct rf_emit_key *k,
  */
 #define RF_VISIT_SKIP (-0x7fff0001)
 int rf_emit__set_visitor(struct rawfrag_emit *e, const struct rawfrag_visitor *v, bool can_skip);
-
-static inline bool rf_emit__is_visit(const struct rawfrag_emit *e)
-{
-	return e->fmt == RAWFRAG_EMIT_VISIT;
-}
 
 static inline __attribute__((always_inline)) void rf_emit__u64k(struct rawfrag_emit *e, const struct rf_emit_key *k,
 				 uint64_t v)
