@@ -140,7 +140,8 @@ static int list_data_files(struct rawfrag_file *f, struct dent **out)
 
 		if (idx == -2)
 			rf_print(f, RAWFRAG_WARN,
-				 "rawfrag: %s: %s: not a data.N name, not read (perf 6.1 would read it)\n",
+				 "rawfrag: %s: %s: not a data.N name, not read (perf 6.1 "
+				 "would read it)\n",
 				 f->path, de->d_name);
 		if (idx < 0)
 			continue;
@@ -234,7 +235,9 @@ static long ring_buffers(const struct rawfrag_file *f)
 				break; /* past the ID_INDEX records */
 		} else if (size >= 16) {
 			rec = malloc(size);
-			m = rec && !pread_full(f->fd, rec, size, off) ? id_index_max(f, rec, size) : 0;
+			m = 0;
+			if (rec && !pread_full(f->fd, rec, size, off))
+				m = id_index_max(f, rec, size);
 			free(rec);
 			if (!m)
 				return 0;

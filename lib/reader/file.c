@@ -350,6 +350,24 @@ static void load_src(struct rawfrag_file *f, int i)
 	f->src_stop = s->end - s->cur > RF_DIR_CHUNK ? s->cur + RF_DIR_CHUNK : s->end;
 }
 
+/*
+ * Between two turns of a data file its window keeps no pages: with a file per
+ * CPU, the read-ahead of every window would add up to GiBs of resident pages.
+ * A file with no records left gives its window back.
+ */
+static void leave_src(struct rawfrag_file *f)
+{
+	if (!f->win)
+		return;
+	if (f->srcs[f->src].done) {
+		munmap(f->win, f->win_len);
+		f->win = NULL;
+		return;
+	}
+	madvise(f->win, f->win_len, MADV_DONTNEED);
+	f->win_dropped = 0;
+}
+
 /* the first data file after the one read (round and round) with records left, or -1 */
 static int next_src(const struct rawfrag_file *f)
 {
@@ -384,11 +402,15 @@ static int dir_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 			}
 			f->srcs[f->src].done = true;
 		}
-		park_src(f);
 		i = next_src(f);
+		if (i != f->src)
+			leave_src(f);
+		park_src(f);
 		if (i < 0)
 			return 0;
 		load_src(f, i);
+		if (f->win && f->cur >= f->win_off)
+			populate_ahead(f, f->cur - f->win_off);
 	}
 }
 
