@@ -162,11 +162,76 @@ static int read_file_header(struct rawfrag_file *f)
 	return 0;
 }
 
+/* attr i's ids section (ids_off, ids_size checked to be in the file) into e */
+static int read_ids(struct rawfrag_file *f, struct rawfrag_evsel *e, uint64_t i, uint64_t at,
+		    uint64_t ids_off, uint64_t ids_size)
+{
+	uint8_t *ids = malloc(ids_size);
+	int err;
+
+	if (!ids)
+		return hdr_error(f, (int64_t)at, "ATTR", "out of memory");
+	err = rf_pread(f, ids, ids_size, ids_off);
+	if (err) {
+		err = hdr_error(f, (int64_t)ids_off, "ATTR", "attr %" PRIu64 ": cannot read ids", i);
+		goto out;
+	}
+	err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
+	if (err)
+		err = hdr_error(f, (int64_t)at, "ATTR",
+				err == -E2BIG ? "attr %" PRIu64 ": more than %u ids in all" :
+						"attr %" PRIu64 ": out of memory",
+				i, RF_MAX_IDS);
+out:
+	free(ids);
+	return err;
+}
+
+/*
+ * Attr i at off (p its bytes, end the section's end): its evsel and ids.
+ * Returns the stride to the next attr (> 0), or the error.
+ */
+static int64_t read_attr(struct rawfrag_file *f, uint64_t i, uint64_t off, const uint8_t *p,
+			 uint64_t end)
+{
+	struct perf_event_attr attr;
+	struct rawfrag_evsel *e;
+	uint64_t ids_off, ids_size;
+	const char *why;
+	uint32_t asz;
+	int err;
+
+	err = rf_attr__read(&attr, &asz, p, end - off, f->swap, &why);
+	if (err)
+		return hdr_error(f, (int64_t)off, "ATTR", "attr %" PRIu64 ": %s", i, why);
+	if (asz > sizeof(attr))
+		rf_print(f, RAWFRAG_WARN,
+			 "rawfrag: %s: attr %" PRIu64 " has %u bytes, %zu more than known: ignored\n",
+			 f->path, i, asz, (size_t)(asz - sizeof(attr)));
+	if (!rf_fits(off + asz, 16, end))
+		return hdr_error(f, (int64_t)(off + asz), "ATTR",
+				 "attr %" PRIu64 ": ids section beyond the attrs section", i);
+	ids_off = rf_u64(p + asz, f->swap);
+	ids_size = rf_u64(p + asz + 8, f->swap);
+	if (!rf_fits(ids_off, ids_size, f->size) || ids_size % 8 || ids_size > RF_MAX_SECTION)
+		return hdr_error(f, (int64_t)(off + asz), "ATTR",
+				 "attr %" PRIu64 ": ids 0x%" PRIx64 "+0x%" PRIx64
+				 " beyond the file size or not u64s",
+				 i, ids_off, ids_size);
+	e = rf_evsel__new(f, &attr, asz);
+	if (!e)
+		return hdr_error(f, (int64_t)off, "ATTR", "out of memory");
+	if (ids_size && (err = read_ids(f, e, i, off + asz, ids_off, ids_size)))
+		return err;
+	/* the stride is the attr's own size plus its ids section, as perf reads */
+	return (int64_t)asz + 16;
+}
+
 static int read_attrs(struct rawfrag_file *f)
 {
 	uint64_t nr = f->attrs_size / f->attr_size, off = f->attrs_offset;
 	uint64_t end = f->attrs_offset + f->attrs_size, i;
-	uint8_t *buf = NULL, *ids = NULL;
+	uint8_t *buf = NULL;
 	int err = 0;
 
 	/* a real attrs section is a few KiB; do not allocate what a hostile header says */
@@ -182,77 +247,23 @@ static int read_attrs(struct rawfrag_file *f)
 		goto out;
 	}
 	for (i = 0; i < nr; i++) {
-		struct perf_event_attr attr;
-		struct rawfrag_evsel *e;
-		uint64_t ids_off, ids_size;
-		uint32_t asz;
-		const char *why;
-		const uint8_t *p;
+		int64_t stride;
 
 		if (off >= end) {
 			err = hdr_error(f, (int64_t)off, "ATTR", "attr %" PRIu64 " beyond the attrs section",
 				       i);
 			goto out;
 		}
-		p = buf + (off - f->attrs_offset);
-		err = rf_attr__read(&attr, &asz, p, end - off, f->swap, &why);
-		if (err) {
-			err = hdr_error(f, (int64_t)off, "ATTR", "attr %" PRIu64 ": %s", i, why);
+		stride = read_attr(f, i, off, buf + (off - f->attrs_offset), end);
+		if (stride < 0) {
+			err = (int)stride;
 			goto out;
 		}
-		if (asz > sizeof(attr))
-			rf_print(f, RAWFRAG_WARN,
-				 "rawfrag: %s: attr %" PRIu64 " has %u bytes, %zu more than known: ignored\n",
-				 f->path, i, asz, (size_t)(asz - sizeof(attr)));
-		if (!rf_fits(off + asz, 16, end)) {
-			err = hdr_error(f, (int64_t)(off + asz), "ATTR",
-				       "attr %" PRIu64 ": ids section beyond the attrs section", i);
-			goto out;
-		}
-		ids_off = rf_u64(p + asz, f->swap);
-		ids_size = rf_u64(p + asz + 8, f->swap);
-		if (!rf_fits(ids_off, ids_size, f->size) || ids_size % 8 ||
-		    ids_size > RF_MAX_SECTION) {
-			err = hdr_error(f, (int64_t)(off + asz), "ATTR",
-				       "attr %" PRIu64 ": ids 0x%" PRIx64 "+0x%" PRIx64
-				       " beyond the file size or not u64s",
-				       i, ids_off, ids_size);
-			goto out;
-		}
-		e = rf_evsel__new(f, &attr, asz);
-		if (!e) {
-			err = hdr_error(f, (int64_t)off, "ATTR", "out of memory");
-			goto out;
-		}
-		if (ids_size) {
-			free(ids);
-			ids = malloc(ids_size);
-			if (!ids) {
-				err = hdr_error(f, (int64_t)off, "ATTR", "out of memory");
-				goto out;
-			}
-			err = rf_pread(f, ids, ids_size, ids_off);
-			if (err) {
-				err = hdr_error(f, (int64_t)ids_off, "ATTR", "attr %" PRIu64 ": cannot read ids",
-					       i);
-				goto out;
-			}
-			err = rf_evsel__set_ids(e, ids, ids_size / 8, f->swap);
-			if (err) {
-				err = hdr_error(f, (int64_t)(off + asz), "ATTR",
-					       err == -E2BIG ? "attr %" PRIu64 ": more than %u ids in all" :
-							       "attr %" PRIu64 ": out of memory",
-					       i, RF_MAX_IDS);
-				goto out;
-			}
-		}
-		/* the stride is the attr's own size plus its ids section, as perf reads */
-		off += asz + 16;
+		off += (uint64_t)stride;
 	}
 	if (f->nr_evsels == 0)
 		err = hdr_error(f, 24, "HEADER", "no attrs in the file");
 out:
-	free(ids);
 	free(buf);
 	return err;
 }
