@@ -48,7 +48,6 @@ struct rawfrag_machine {
 	int nr_bids;
 	struct rf_dso *kernel;
 	uint64_t ref_text; /* recorded _text, 0 if unknown */
-	uint64_t kernel_start;
 	int vdso_fd;
 	char vdso_path[64];
 	void *unw_state;
@@ -356,8 +355,6 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 	if (!strncmp(file, "[kernel.kallsyms]", 17)) {
 		if (!strcmp(file + 17, "_text") && pgoff)
 			m->ref_text = pgoff;
-		if (m->kernel_start == 0 || start < m->kernel_start)
-			m->kernel_start = start;
 		for (int i = 0; i < m->kmaps.nr; i++)
 			if (m->kmaps.v[i].dso == m->kernel)
 				maps_remove(&m->kmaps, m->kmaps.v[i--].start);
@@ -798,11 +795,14 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 		ms = rf_machine__maps(m, pid);
 	else if (cpumode == PERF_RECORD_MISC_KERNEL)
 		ms = &m->kmaps; /* hypervisor and guest addresses have no map in perf */
+	/*
+	 * Only the maps of the address space cpumode names, as perf's
+	 * thread__find_map(): a kernel-range address in user context (stale
+	 * frame-pointer data on a user stack) stays [unknown] unless the process
+	 * maps it, as [vsyscall].
+	 */
 	if (ms)
 		found = rf_maps__find(ms, addr);
-	/* perf looks outside all user maps in the kernel (vsyscall and the like) */
-	if (!found && cpumode == PERF_RECORD_MISC_USER && m->kernel_start && addr >= m->kernel_start)
-		found = rf_maps__find(&m->kmaps, addr);
 	if (!found)
 		return 0;
 	/* loading kernel symbols moves the kernel map: this lookup keeps the one found */
