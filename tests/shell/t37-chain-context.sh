@@ -240,5 +240,5 @@ echo "# system-wide recording: $got MB (CHAIN_MB=$MB) in $(($(date +%s) - start)
 	t_fail "system-wide -g recording of CHAIN_MB=$MB MB" "got $got MB" "$(tail -3 rec.err)"
 start=$(date +%s)
 cmp_script "$got MB system-wide -g file, every line of -F $F" big.data -F $F
-echo "# compared in $(($(date +%s) - start)) s"
+echo "# compared in $(($(date +%s) - start)) s (KEEP=1 keeps big.data in $T)"
 rm -f p.txt o.txt
