@@ -2,9 +2,9 @@
 # Files a recording makes report open, planted by someone else: executable
 # anonymous memory sends report to /tmp/perf-PID.map (the pid from the file).
 # A FIFO there (open blocks), a symlink to /dev/zero (endless read), a 10 GB
-# sparse file and a directory each end report in well under a second with one
-# warning naming the file and the reason, and the output and exit status of a
-# missing map. The same for the kernel's kallsyms in the build-id cache (a
+# sparse file and a directory each end report (timeout 5) within a second of
+# its time without a map (~0.3 s here), with one warning naming the file and
+# the reason, and the output and exit status of a missing map. The same for the kernel's kallsyms in the build-id cache (a
 # FIFO would block) and a build-id cache copy of a DSO; text, JSON and the
 # Python module.
 source "$(dirname "$0")/lib.sh"
@@ -50,7 +50,9 @@ MAP=/tmp/perf-$PID.map
 [ -e "$MAP" ] || [ -L "$MAP" ] && t_skip_rest "$MAP exists already: not ours to replace"
 if [ "${KEEP:-0}" = 1 ]; then trap 'rm -rf "$MAP"' EXIT; else trap 'rm -rf "$MAP" "$T"' EXIT; fi
 
-# timed NAME CMD...: runs CMD under timeout 5; $rc, $ms, output in out.txt, err.txt
+# timed CMD...: runs CMD under timeout 5; $rc, $ms, output in out.txt, err.txt.
+# A hang ends at the timeout (exit 124); a refusal must add under a second to
+# report's own time without a map ($lim), which a loaded machine stretches
 timed() {
 	local s
 	s=$(date +%s%N)
@@ -60,11 +62,11 @@ timed() {
 }
 
 timed "$RAWFRAG" report -i jit.data
-base_rc=$rc base_ms=$ms
+base_rc=$rc base_ms=$ms lim=$((ms + 1000))
 cp out.txt base.txt
 n=$(grep -c "\[unknown\] ($MAP)" base.txt)
 [ "$rc" = 0 ] && [ "$n" -gt 0 ] &&
-	t_ok "no $MAP: exit $rc, $n samples in it [unknown] (${ms} ms)" ||
+	t_ok "no $MAP: exit $rc, $n samples in it [unknown] (${ms} ms; the cases below: under $lim ms)" ||
 	t_fail "no $MAP" "exit $rc, $n samples in the map" "$(head -c 300 err.txt)"
 
 ADDR=$(grep -m1 -oE "[0-9a-f]+ \[unknown\] \(/tmp/perf-$PID\.map\)" base.txt | cut -d' ' -f1)
@@ -81,10 +83,10 @@ planted() {
 	timed "$RAWFRAG" report -i jit.data
 	rm -rf "$MAP"
 	nw=$(grep -cF "rawfrag: $MAP: $why, not read" err.txt)
-	if [ "$rc" = "$base_rc" ] && [ "$ms" -lt 1000 ] && [ "$nw" = 1 ] && cmp -s base.txt out.txt; then
+	if [ "$rc" = "$base_rc" ] && [ "$ms" -lt "$lim" ] && [ "$nw" = 1 ] && cmp -s base.txt out.txt; then
 		t_ok "$name: ${ms} ms, one warning, exit $rc and output as without a map"
 	else
-		t_fail "$name" "exit $rc (want $base_rc) in $ms ms (without a map: $base_ms ms), $nw warnings" \
+		t_fail "$name" "exit $rc (want $base_rc) in $ms ms (without a map: $base_ms ms, limit $lim), $nw warnings" \
 			"$(head -c 400 err.txt)" "$(diff base.txt out.txt | head -4)"
 	fi
 }
@@ -102,7 +104,7 @@ mkfifo "$MAP"
 timed "$RAWFRAG" report -i jit.data --format json
 nw=$(grep -cF "rawfrag: $MAP: a FIFO, not read" err.txt)
 nj=$(grep -c "\"dso\":\"$MAP\"" out.txt)
-[ "$rc" = 0 ] && [ "$ms" -lt 1000 ] && [ "$nw" = 1 ] && [ "$nj" -gt 0 ] &&
+[ "$rc" = 0 ] && [ "$ms" -lt "$lim" ] && [ "$nw" = 1 ] && [ "$nj" -gt 0 ] &&
 	t_ok "--format json, $MAP a FIFO: ${ms} ms, one warning, $nj samples in the map" ||
 	t_fail "--format json, $MAP a FIFO" "exit $rc in $ms ms, $nw warnings, $nj samples" "$(head -c 300 err.txt)"
 if ls "$O"/python/rawfrag*.so >/dev/null 2>&1; then
@@ -111,7 +113,7 @@ import sys, rawfrag
 n = sum(1 for s in rawfrag.open(sys.argv[1]) if s.dso == sys.argv[2] and s.sym is None)
 print(n)' jit.data "$MAP"
 	n=$(cat out.txt)
-	[ "$rc" = 0 ] && [ "$ms" -lt 2000 ] && [ "${n:-0}" -gt 0 ] &&
+	[ "$rc" = 0 ] && [ "$ms" -lt "$lim" ] && [ "${n:-0}" -gt 0 ] &&
 		t_ok "Python module, $MAP a FIFO: ${ms} ms, $n samples in the map unresolved" ||
 		t_fail "Python module, $MAP a FIFO" "exit $rc in $ms ms: $(head -c 300 out.txt)" "$(head -c 300 err.txt)"
 else
@@ -145,7 +147,7 @@ KS="$HOME/.debug/[kernel.kallsyms]/$HEX/kallsyms"
 if [ -n "$HEX" ] && mkdir -p "$(dirname "$KS")" && mkfifo "$KS"; then
 	timed "$RAWFRAG" report -i other.data
 	nw=$(grep -cF "rawfrag: $KS: a FIFO, not read" err.txt)
-	[ "$rc" = 0 ] && [ "$ms" -lt 1000 ] && [ "$nw" = 1 ] && grep -q '\[unknown\] (\[kernel\.kallsyms\])' out.txt &&
+	[ "$rc" = 0 ] && [ "$ms" -lt "$lim" ] && [ "$nw" = 1 ] && grep -q '\[unknown\] (\[kernel\.kallsyms\])' out.txt &&
 		t_ok "cached kallsyms a FIFO: ${ms} ms, one warning, kernel samples [unknown]" ||
 		t_fail "cached kallsyms a FIFO" "exit $rc in $ms ms, $nw warnings" "$(head -c 400 err.txt)"
 else
@@ -163,7 +165,7 @@ if [ -n "$ELF" ]; then
 	rm -f "$copy" && mkfifo "$copy"
 	timed "$RAWFRAG" report -i jit.data
 	nw=$(grep -cF "rawfrag: $ELF: a FIFO, not read" err.txt)
-	[ "$rc" = 0 ] && [ "$ms" -lt 1000 ] && [ "$nw" = 1 ] && cmp -s base.txt out.txt &&
+	[ "$rc" = 0 ] && [ "$ms" -lt "$lim" ] && [ "$nw" = 1 ] && cmp -s base.txt out.txt &&
 		t_ok "build-id cache copy of a DSO a FIFO: ${ms} ms, one warning, symbols from the file" ||
 		t_fail "build-id cache copy of a DSO a FIFO" "exit $rc in $ms ms, $nw warnings" \
 			"$(head -c 400 err.txt)" "$(diff base.txt out.txt | head -4)"
