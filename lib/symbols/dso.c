@@ -281,13 +281,6 @@ void rf_dso__free(struct rf_dso *d)
 	free(d);
 }
 
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
 static void bid_hex(const struct rf_dso *d, char *out)
 {
 	for (int i = 0; i < d->bid_size; i++)
@@ -338,14 +331,14 @@ static int user_candidates(struct rawfrag_machine *m, struct rf_dso *d, char can
 	cand_set(file, "%s%s", symfs, d->path);
 	cand_set(dir, "%s", file);
 	/* none recorded: the file's own, for the build-id paths (perf does the same) */
-	if (!d->bid_size && is_file(file)) {
+	if (!d->bid_size && rf_symfile__regular(m, file)) {
 		int b = rf_elf__build_id(file, d->bid);
 
 		d->bid_size = b > 0 ? (uint8_t)b : 0;
 	}
 	if (strrchr(dir, '/'))
 		*strrchr(dir, '/') = 0;
-	if (is_file(file) && !rf_elf__debuglink(file, link, sizeof(link))) {
+	if (rf_symfile__regular(m, file) && !rf_elf__debuglink(file, link, sizeof(link))) {
 		cand_set(cand[n++], "%s", link);
 		cand_set(cand[n++], "%s/%s", dir, link);
 		cand_set(cand[n++], "%s/.debug/%s", dir, link);
@@ -380,7 +373,8 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d)
 		if (l > 6 && (!strcmp(cand[i] + l - 6, "/debug") ||
 			      !strcmp(cand[i] + l - 6, ".debug")))
 			continue;
-		if (!is_file(cand[i]) || !bid_ok(d, cand[i]) || rf_elf__open(cand[i], &d->rt))
+		if (!rf_symfile__regular(m, cand[i]) || !bid_ok(d, cand[i]) ||
+		    rf_elf__open(cand[i], &d->rt))
 			continue;
 		if (d->rt->nr_load)
 			break;
@@ -403,7 +397,7 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 	for (int i = 0; i < n; i++) {
 		bool symtab = false;
 
-		if (!is_file(cand[i]) || !bid_ok(d, cand[i]))
+		if (!rf_symfile__regular(m, cand[i]) || !bid_ok(d, cand[i]))
 			continue;
 		if (rf_elf__load_syms(d, cand[i], rt, false, 0, &symtab) || !d->nr_syms) {
 			d->nr_syms = d->strs_len = 0;
@@ -445,21 +439,39 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 	}
 }
 
-/* /tmp/perf-PID.map: "START SIZE NAME" per line, hex (perf's dso__load_perf_map) */
-void rf_dso__load_perfmap(struct rf_dso *d)
+/*
+ * /tmp/perf-PID.map: "START SIZE NAME" per line, hex (perf's
+ * dso__load_perf_map). The pid comes from the recording and anyone may
+ * create the file: a regular one only, at most RF_PERFMAP_CAP bytes read
+ * (it may grow while we read).
+ */
+void rf_dso__load_perfmap(struct rawfrag_machine *m, struct rf_dso *d)
 {
+	uint64_t total = 0;
 	char line[4096];
+	int fd;
 	FILE *f;
 
 	d->loaded = true;
-	f = fopen(d->path, "re");
-	if (!f)
+	fd = rf_symfile__open(m, d->path, RF_PERFMAP_CAP);
+	if (fd < 0)
 		return;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = line, *end;
 		uint64_t start, size;
 		size_t l;
 
+		total += strlen(line);
+		if (total > RF_PERFMAP_CAP) {
+			rf_symfile__refuse(m, d->path, "grew past the perf map cap of 64 MiB");
+			d->nr_syms = d->strs_len = 0;
+			break;
+		}
 		start = strtoull(p, &end, 16);
 		if (end == p || !isspace((unsigned char)*end))
 			continue;

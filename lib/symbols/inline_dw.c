@@ -276,13 +276,16 @@ static void hide_unused(Elf *elf)
 struct rf_dwinl *rf_dwinl__open(const char *path)
 {
 	struct rf_dwinl *w = calloc(1, sizeof(*w));
+	struct stat st;
 
 	if (!w)
 		return NULL;
 	elf_version(EV_CURRENT);
-	w->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* as symbol_elf.c opens ELF files: never blocked by a FIFO, regular files only */
+	w->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	/* a private map: hide_unused() may change section headers in memory */
-	if (w->fd < 0 || !(w->elf = elf_begin(w->fd, ELF_C_READ_MMAP_PRIVATE, NULL)) ||
+	if (w->fd < 0 || fstat(w->fd, &st) || !S_ISREG(st.st_mode) ||
+	    fcntl(w->fd, F_SETFL, 0) || !(w->elf = elf_begin(w->fd, ELF_C_READ_MMAP_PRIVATE, NULL)) ||
 	    elf_kind(w->elf) != ELF_K_ELF) {
 		rf_dwinl__free(w);
 		return NULL;

@@ -48,10 +48,11 @@ struct rawfrag_machine {
 	int nr_bids;
 	struct rf_dso *kernel;
 	uint64_t ref_text; /* recorded _text, 0 if unknown */
-	uint64_t kernel_start;
 	int vdso_fd;
 	char vdso_path[64];
 	void *unw_state;
+	char **refused; /* paths already warned about (symfile.c), owned */
+	int nr_refused;
 	bool no_inline;
 };
 
@@ -107,6 +108,24 @@ void rf_machine__warn(const struct rawfrag_machine *m, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	call_print(m, "rawfrag: %s\n", msg);
+}
+
+bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path)
+{
+	char **v, *dup;
+
+	for (int i = 0; i < m->nr_refused; i++)
+		if (!strcmp(m->refused[i], path))
+			return false;
+	/* without memory the warning may repeat, which is harmless */
+	v = realloc(m->refused, (size_t)(m->nr_refused + 1) * sizeof(*v));
+	if (!v)
+		return true;
+	m->refused = v;
+	dup = strdup(path);
+	if (dup)
+		m->refused[m->nr_refused++] = dup;
+	return true;
 }
 
 /* ---- maps ---- */
@@ -356,8 +375,6 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 	if (!strncmp(file, "[kernel.kallsyms]", 17)) {
 		if (!strcmp(file + 17, "_text") && pgoff)
 			m->ref_text = pgoff;
-		if (m->kernel_start == 0 || start < m->kernel_start)
-			m->kernel_start = start;
 		for (int i = 0; i < m->kmaps.nr; i++)
 			if (m->kmaps.v[i].dso == m->kernel)
 				maps_remove(&m->kmaps, m->kmaps.v[i--].start);
@@ -611,21 +628,33 @@ static int kallsyms_line(struct rf_dso *all, const char *line, size_t len)
 	return rf_dso__add_sym(all, a, 0, kallsyms_bind(t), p, (size_t)(end - p));
 }
 
-/* read in large blocks: /proc/kallsyms is 100k+ lines */
-static int kallsyms_read(struct rf_dso *all, const char *path)
+/*
+ * Read in large blocks: /proc/kallsyms is 100k+ lines. A cached copy is a
+ * file the recording points at (its build-id): a regular one, and at most
+ * RF_KALLSYMS_CAP bytes read (/proc's size is 0, so the cap counts reads).
+ * -EPERM and -EFBIG come with their warning.
+ */
+static int kallsyms_read(struct rawfrag_machine *m, struct rf_dso *all, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	int fd = rf_symfile__open(m, path, RF_KALLSYMS_CAP), ret = 0;
 	size_t cap = 1 << 18, have = 0;
+	uint64_t total = 0;
 	char *buf = malloc(cap);
 	ssize_t n;
 
 	if (fd < 0 || !buf) {
-		ret = fd < 0 ? -errno : -ENOMEM;
+		ret = fd < 0 ? fd : -ENOMEM;
 		goto out;
 	}
 	while (!ret && (n = read(fd, buf + have, cap - have)) > 0) {
 		char *p = buf, *nl;
 
+		total += (uint64_t)n;
+		if (total > RF_KALLSYMS_CAP) {
+			rf_symfile__refuse(m, path, "more than the kallsyms cap of 128 MiB");
+			ret = -EFBIG;
+			break;
+		}
 		have += (size_t)n;
 		while (!ret && (nl = memchr(p, '\n', have - (size_t)(p - buf)))) {
 			ret = kallsyms_line(all, p, (size_t)(nl - p));
@@ -717,6 +746,7 @@ static void load_kernel(struct rawfrag_machine *m)
 	struct rf_dso *k = m->kernel, all = { 0 };
 	const char *path;
 	char buf[4096];
+	int ret;
 
 	k->loaded = true;
 	if (m->vmlinux) {
@@ -743,9 +773,10 @@ static void load_kernel(struct rawfrag_machine *m)
 	path = kallsyms_path(m, buf, sizeof(buf));
 	if (!path)
 		return;
-	if (kallsyms_read(&all, path)) {
+	ret = kallsyms_read(m, &all, path);
+	if (ret && ret != -EPERM && ret != -EFBIG) { /* those two were warned about */
 		rf_machine__warn(m, "%s: cannot read kernel symbols", path);
-	} else {
+	} else if (!ret) {
 		rf_dso__finish_syms(&all, true);
 		kallsyms_split(m, &all);
 	}
@@ -776,7 +807,7 @@ static void dso_load(struct rawfrag_machine *m, struct rf_dso *d)
 		d->loaded = true;
 		break;
 	case RF_DSO_PERFMAP:
-		rf_dso__load_perfmap(d);
+		rf_dso__load_perfmap(m, d);
 		break;
 	default:
 		rf_dso__load_user(m, d);
@@ -798,11 +829,14 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 		ms = rf_machine__maps(m, pid);
 	else if (cpumode == PERF_RECORD_MISC_KERNEL)
 		ms = &m->kmaps; /* hypervisor and guest addresses have no map in perf */
+	/*
+	 * Only the maps of the address space cpumode names, as perf's
+	 * thread__find_map(): a kernel-range address in user context (stale
+	 * frame-pointer data on a user stack) stays [unknown] unless the process
+	 * maps it, as [vsyscall].
+	 */
 	if (ms)
 		found = rf_maps__find(ms, addr);
-	/* perf looks outside all user maps in the kernel (vsyscall and the like) */
-	if (!found && cpumode == PERF_RECORD_MISC_USER && m->kernel_start && addr >= m->kernel_start)
-		found = rf_maps__find(&m->kmaps, addr);
 	if (!found)
 		return 0;
 	/* loading kernel symbols moves the kernel map: this lookup keeps the one found */
@@ -962,6 +996,9 @@ void rawfrag_machine__delete(struct rawfrag_machine *m)
 	for (int i = 0; i < m->nr_bids; i++)
 		free(m->bids[i].name);
 	free(m->bids);
+	for (int i = 0; i < m->nr_refused; i++)
+		free(m->refused[i]);
+	free(m->refused);
 	free(m->kmaps.v);
 	rf_unwind__state_free(m->unw_state);
 	if (m->vdso_fd >= 0)

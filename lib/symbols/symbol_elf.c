@@ -26,10 +26,16 @@ static Elf *elf_open_fd(const char *path, int *fdp, uint64_t *size)
 	int fd;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Non-blocking: a FIFO put where a DSO was (callers warn about such
+	 * paths, rf_symfile__regular) must not hang us between their check and
+	 * this open. No size cap: libelf reads the headers and the sections we
+	 * ask for, each checked against the file's size, never the whole file.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, 0)) {
 		close(fd);
 		return NULL;
 	}

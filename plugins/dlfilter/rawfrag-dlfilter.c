@@ -177,10 +177,17 @@ static void al_json(struct rawfrag_out *o, uint64_t ip, const struct perf_dlfilt
  * shown is perf script's: the offset in the DSO for user frames. perf gives a
  * dlfilter neither the user registers nor the stack copy, so a DWARF chain's
  * user part and inlined frames are not there.
+ *
+ * resolve_address() looks in the sample's address space and then in the one
+ * the address's range implies, where perf script looks only in the one of the
+ * chain's context: a kernel-range address in the user part (stale
+ * frame-pointer data on a user stack), a user one in the kernel part, and any
+ * hypervisor frame stay unresolved, as perf script prints them.
  */
 static void chain_json(struct rawfrag_out *o, const struct perf_dlfilter_sample *sample,
 		       void *ctx)
 {
+	uint64_t context = PERF_CONTEXT_USER;
 	uint32_t n = 0;
 
 	rawfrag_out__puts(o, ",\"callchain\":[");
@@ -189,10 +196,15 @@ static void chain_json(struct rawfrag_out *o, const struct perf_dlfilter_sample 
 		struct perf_dlfilter_al al = { .size = sizeof(al) };
 		bool ok;
 
-		if (a >= (uint64_t)PERF_CONTEXT_MAX)
+		if (a >= (uint64_t)PERF_CONTEXT_MAX) {
+			context = a;
 			continue;
+		}
 		ok = perf_dlfilter_fns.resolve_address &&
 		     !perf_dlfilter_fns.resolve_address(ctx, a, &al);
+		if (ok && (context == PERF_CONTEXT_USER ? al.is_kernel_ip :
+			   context != PERF_CONTEXT_KERNEL || !al.is_kernel_ip))
+			ok = false;
 		rawfrag_out__puts(o, n++ ? ",{" : "{");
 		al_json(o, ok && al.dso && !al.is_kernel_ip ? al.addr : a, ok ? &al : NULL);
 		rawfrag_out__putc(o, '}');

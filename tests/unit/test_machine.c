@@ -229,6 +229,47 @@ static void test_chain_contexts(void **state)
 	rawfrag_machine__delete(m);
 }
 
+/*
+ * Each frame in the maps of its context only (perf's thread__find_map): the
+ * kernel's address in the user part (stale frame-pointer data on a user
+ * stack) has no map, a user address in the kernel part neither.
+ */
+static void test_chain_context_maps(void **state)
+{
+	struct rawfrag_machine *m = new_machine();
+	struct rawfrag_callchain *cc = rawfrag_callchain__new();
+	struct perf_event_attr attr = { .sample_type = PERF_SAMPLE_CALLCHAIN };
+	const uint64_t k = 0xffffffff81000100ULL;
+	uint64_t ips[] = { (uint64_t)PERF_CONTEXT_KERNEL, k, 0x10800, (uint64_t)PERF_CONTEXT_USER,
+			   0x10800, k };
+	struct rawfrag_sample s = { .sample_type = PERF_SAMPLE_CALLCHAIN, .pid = 1, .tid = 1,
+				    .callchain_nr = 6, .callchain = ips };
+	struct rawfrag_frame fr;
+	uint8_t buf[256];
+
+	mmap2(buf, 1, 0x10000, 0x4000, 0, "/a");
+	feed(m, buf);
+	mmap2(buf, -1, 0xffffffff81000000ULL, 0x1000000, 0xffffffff81000000ULL,
+	      "[kernel.kallsyms]_text");
+	((struct perf_event_header *)buf)->misc = PERF_RECORD_MISC_KERNEL;
+	feed(m, buf);
+	assert_int_equal(rawfrag_callchain__resolve(cc, m, &s, &attr, 0), 4);
+	assert_non_null(cc->frames[0].dso);
+	assert_string_equal(cc->frames[0].dso, "[kernel.kallsyms]");
+	assert_null(cc->frames[1].dso);
+	assert_string_equal(cc->frames[2].dso, "/a");
+	assert_null(cc->frames[3].dso);
+	assert_null(cc->frames[3].sym);
+	assert_int_equal(cc->frames[3].ip, k);
+	/* a sample's own ip: its header's cpumode decides the same way */
+	assert_int_equal(rawfrag_machine__resolve(m, 1, 1, k, PERF_RECORD_MISC_USER, &fr), 0);
+	assert_null(fr.dso);
+	assert_int_equal(rawfrag_machine__resolve(m, 1, 1, k, PERF_RECORD_MISC_KERNEL, &fr), 0);
+	assert_non_null(fr.dso);
+	rawfrag_callchain__delete(cc);
+	rawfrag_machine__delete(m);
+}
+
 static void test_reg_names(void **state)
 {
 	assert_string_equal(rawfrag_regs__name("x86_64", 0), "AX");
@@ -261,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_find_bounds),
 		cmocka_unit_test(test_maps_cut_and_fork),
 		cmocka_unit_test(test_chain_contexts),
+		cmocka_unit_test(test_chain_context_maps),
 		cmocka_unit_test(test_reg_names),
 		cmocka_unit_test(test_opts_past_last_field),
 	};

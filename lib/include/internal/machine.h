@@ -101,7 +101,28 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d);
 /* read len bytes at file offset off of the runtime ELF; -1 on failure */
 int rf_elf__pread(const struct rf_elf *e, void *buf, size_t len, uint64_t off);
 
-void rf_dso__load_perfmap(struct rf_dso *d);
+void rf_dso__load_perfmap(struct rawfrag_machine *m, struct rf_dso *d);
+
+/*
+ * symfile.c: files a recording names (perf maps, build-id cache entries,
+ * debug links, cached kallsyms, DSOs) are read only when they are regular
+ * files; a refusal is warned once per path and reads as a missing file.
+ * Caps on the text files we read whole, far above real ones, keep a planted
+ * giant to a refusal: a perf map has a line (~100 bytes) per JIT-compiled
+ * function, 64 MiB holds ~650k of them; kallsyms is ~10 MiB with modules.
+ */
+#define RF_PERFMAP_CAP (64ULL << 20)
+#define RF_KALLSYMS_CAP (128ULL << 20)
+/* path exists and is a regular file (stat only: nothing is opened) */
+bool rf_symfile__regular(struct rawfrag_machine *m, const char *path);
+/*
+ * An fd for reading path: opened without blocking, a regular file of at most
+ * cap bytes (0: any size). -errno (-ENOENT ...) when it cannot be opened,
+ * -EPERM or -EFBIG after the refusal's warning.
+ */
+int rf_symfile__open(struct rawfrag_machine *m, const char *path, uint64_t cap);
+/* warn that path is not read, and why (once per path) */
+void rf_symfile__refuse(struct rawfrag_machine *m, const char *path, const char *why);
 
 /* symtree.c: perf's red-black symbol tree replayed, for DSOs whose symbols overlap */
 struct rf_symtree;
@@ -139,6 +160,8 @@ const char *rf_machine__symfs(const struct rawfrag_machine *m);
 const char *rf_machine__buildid_dir(const struct rawfrag_machine *m);
 void rf_machine__warn(const struct rawfrag_machine *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* true the first time path is refused (its warning is due), false after */
+bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path);
 /* load a user DSO's symbols (debug files, build-id cache, the file) */
 void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
 /* the map containing addr in maps (NULL if none) */
