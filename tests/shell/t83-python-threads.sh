@@ -34,7 +34,7 @@ static void *run(void *arg)
 	char name[16];
 	struct timespec ts = { 0, 200000 };
 
-	snprintf(name, sizeof(name), "rfmt-%ld", k + 1);
+	snprintf(name, sizeof(name), "rfmt-%d", (int)k + 1);
 	pthread_setname_np(pthread_self(), name);
 	tids[k] = gettid();
 	for (int i = 0; i < 50; i++) {
