@@ -7,8 +7,13 @@ Prints one line per mutant (a killed one with the first check that failed) and t
 mutation score; exits 1 when a mutant survives, is unjudged or no longer applies.
 Not part of `make test` (it builds the tree once per mutant).
 
-  scripts/mutate.py [ID...]     only these mutants
+  scripts/mutate.py [--whole] [ID...]   only these mutants; --whole (or
+                                MUTATE_WHOLE=1, e.g. make mutate MUTATE_WHOLE=1):
+                                each against the whole suite, not its "tests:"
   RAWFRAG_TEST_LOCK=FILE        run each mutant's tests under flock FILE
+The copy is built as make test builds what the suite runs (all, and the fuzz
+replay programs t90 needs), without the ASan build: tests/run.sh then runs the
+normal one.
 """
 import os, shutil, subprocess, sys, tempfile, time
 
@@ -52,7 +57,8 @@ def copy_tree(dst):
 
 
 def build(tree, env):
-    b = subprocess.run(['make', '-s', 'all', 'build/out/tests/fuzz-replay'], cwd=tree,
+    b = subprocess.run(['make', '-s', '-j2', 'all', 'build/out/tests/fuzz-replay',
+                        'build/out/tests/fuzz-tool-replay'], cwd=tree,
                        env=env, capture_output=True, text=True)
     return b.returncode, b.stderr.strip().splitlines()[-1:]
 
@@ -62,7 +68,7 @@ def run_tests(tree, env, patterns):
     cmd = ['bash', 'tests/run.sh'] + patterns
     # shell tests share the kernel with other runs (BPF, tracefs): they queue on a
     # lock; unit tests (test_*) do not need it
-    shell = any(not p.startswith('test_') for p in patterns)
+    shell = not patterns or any(not p.startswith('test_') for p in patterns)
     if os.environ.get('RAWFRAG_TEST_LOCK') and shell:
         cmd = ['flock', os.environ['RAWFRAG_TEST_LOCK']] + cmd
     r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
@@ -82,8 +88,13 @@ def failing_tests(failed):
 
 def main():
     muts = parse(os.path.join(TOP, 'tests', 'mutants.txt'))
-    if len(sys.argv) > 1:
-        muts = [m for m in muts if m['id'] in sys.argv[1:]]
+    args = sys.argv[1:]
+    whole = os.environ.get('MUTATE_WHOLE', '0') not in ('', '0') or '--whole' in args
+    args = [a for a in args if a != '--whole']
+    if args:
+        muts = [m for m in muts if m['id'] in args]
+    # the whole suite: no pattern selects every test
+    tests_of = (lambda m: []) if whole else (lambda m: m['tests'].split())
     if not muts:
         sys.exit('mutate: no mutant selected')
     env = dict(os.environ, NO_ASAN='1')
@@ -97,7 +108,7 @@ def main():
             rc, err = build(tree, env)
             if rc:
                 sys.exit('mutate: the unmutated tree does not build: %s' % err)
-            pats = sorted({p for m in muts for p in m['tests'].split()})
+            pats = sorted({p for m in muts for p in tests_of(m)})
             rc, last, failed, skipped = run_tests(tree, env, pats)
             broken = failing_tests(failed) if rc else set()
             print('%-16s %s%s' % ('baseline', last, ': ' + ', '.join(sorted(broken)) if broken else ''),
@@ -115,8 +126,10 @@ def main():
             open(path, 'w').write(orig.replace(m['old'], m['new']))
             t0 = time.time()
             try:
-                pats = m['tests'].split()
-                unfit = sorted(n for n in broken if any(p in n for p in pats))
+                pats = tests_of(m)
+                # against the whole suite a test failing unmutated does not judge the
+                # mutant: only a test that newly fails kills it
+                unfit = [] if whole else sorted(n for n in broken if any(p in n for p in pats))
                 rc, err = (0, '') if unfit else build(tree, env)
                 if unfit:
                     verdict = 'UNJUDGED (fails unmutated: %s)' % ', '.join(unfit)
@@ -126,6 +139,9 @@ def main():
                     bad.append(m['id'])
                 else:
                     rc, last, failed, _ = run_tests(tree, env, pats)
+                    if whole:
+                        failed = [l for l in failed if failing_tests([l]) - broken]
+                        rc = rc if failed else 0
                     if rc:
                         killed += 1
                         first = failed[0][len('FAILED: '):] if failed else '?'

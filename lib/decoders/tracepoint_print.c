@@ -721,41 +721,15 @@ static inline void put_hex(struct rawfrag_tp_sb *o, uint64_t v, bool upper)
 	put_hex_room(o, v, upper);
 }
 
-/* print_arg_number(): the value cast as the length modifier says, then printf'd */
+/*
+ * print_arg_number() for a conversion with flags, a width or a precision, or
+ * %o: the value cast as the length modifier says, then printf'd. The plain
+ * %d %i %u %x %X never come here: finish() gave them a run-loop shortcut.
+ */
 static void put_num(struct rawfrag_tp_sb *o, const struct piece *pc, uint64_t val)
 {
-	bool sign = pc->conv == 'd' || pc->conv == 'i';
 	char buf[64];
-	int64_t sv;
-	uint64_t uv;
 
-	switch (pc->ls) {
-	case -2:
-		sv = (signed char)val;
-		uv = (unsigned char)val;
-		break;
-	case -1:
-		sv = (short)val;
-		uv = (unsigned short)val;
-		break;
-	case 0:
-		sv = (int)val;
-		uv = (unsigned int)val;
-		break;
-	default:
-		sv = (int64_t)val;
-		uv = val;
-		break;
-	}
-	if (pc->plain && pc->conv != 'o') {
-		if (sign)
-			rawfrag_tp_sb__s64(o, sv);
-		else if (pc->conv == 'u')
-			rawfrag_tp_sb__u64(o, uv);
-		else
-			put_hex(o, uv, pc->conv == 'X');
-		return;
-	}
 	switch (pc->ls) {
 	case -2:
 		snprintf(buf, sizeof(buf), pc->fmt, (char)val);

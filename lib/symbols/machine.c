@@ -682,21 +682,29 @@ static struct rf_dso *module_dso(struct rawfrag_machine *m, const char *name)
 	return NULL;
 }
 
-/* kernel symbols relocated to the recorded _text; module ones to their maps */
-static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all)
+/*
+ * The running _text, looked for before the one-symbol-per-address choice: that
+ * can drop it for an alias (_stext, __pi__text ... share its address), and the
+ * symbols would then keep the running addresses. 0 when there is none.
+ */
+static uint64_t kallsyms_text(const struct rf_dso *all)
 {
-	struct rf_dso *k = m->kernel;
-	uint64_t delta = 0;
-	int ret = 0;
-
-	for (size_t i = 0; i < all->nr_syms && m->ref_text; i++) {
+	for (size_t i = 0; i < all->nr_syms; i++) {
 		const char *n = rf_dso__sym_name(all, &all->syms[i]);
 
-		if (n[0] == '_' && n[1] == 't' && !strcmp(n, "_text")) {
-			delta = all->syms[i].start - m->ref_text;
-			break;
-		}
+		if (n[0] == '_' && n[1] == 't' && !strcmp(n, "_text"))
+			return all->syms[i].start;
 	}
+	return 0;
+}
+
+/* kernel symbols relocated to the recorded _text; module ones to their maps */
+static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all, uint64_t text)
+{
+	struct rf_dso *k = m->kernel;
+	uint64_t delta = text && m->ref_text ? text - m->ref_text : 0;
+	int ret = 0;
+
 	for (size_t i = 0; i < all->nr_syms && !ret; i++) {
 		const struct rf_sym *s = &all->syms[i];
 		const char *n = rf_dso__sym_name(all, s), *tab = strchr(n, '\t');
@@ -777,8 +785,10 @@ static void load_kernel(struct rawfrag_machine *m)
 	if (ret && ret != -EPERM && ret != -EFBIG) { /* those two were warned about */
 		rf_machine__warn(m, "%s: cannot read kernel symbols", path);
 	} else if (!ret) {
+		uint64_t text = kallsyms_text(&all);
+
 		rf_dso__finish_syms(&all, true);
-		kallsyms_split(m, &all);
+		kallsyms_split(m, &all, text);
 	}
 	free(all.syms);
 	free(all.strs);

@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include <cmocka.h>
 
 #include <rawfrag/machine.h>
 #include "internal/machine.h"
+#include "fixture.h"
 
 enum { LOCAL = 0, GLOBAL = 1, WEAK = 2 };
 
@@ -294,6 +296,162 @@ static void test_opts_past_last_field(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+
+/*
+ * ---- kallsyms relocated to the recorded _text ----
+ * A file recorded on another boot (KASLR) says where _text was in its kernel
+ * MMAP's pgoff; the kallsyms read now has the running _text. Every kernel
+ * address of the file must resolve to the symbol and offset it had there, for a
+ * recorded _text above and below the running one (a sign error in the shift
+ * goes unseen with a shift of 0, which is all a same-boot recording gives).
+ */
+
+#define KTEXT 0xffffffff81000000ULL
+
+/* the kernel MMAP perf writes: pid -1, "[kernel.kallsyms]_text", pgoff = _text */
+static void kernel_mmap(struct rawfrag_machine *m, uint64_t text)
+{
+	uint8_t buf[128] = { 0 };
+	const char *file = "[kernel.kallsyms]_text";
+	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 0 };
+	int32_t pid = -1;
+	uint64_t len = ~0ULL - text;
+	size_t n = 40 + ((strlen(file) + 8) & ~7UL);
+
+	h.size = (uint16_t)n;
+	memcpy(buf, &h, 8);
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, &pid, 4);
+	memcpy(buf + 16, &text, 8);
+	memcpy(buf + 24, &len, 8);
+	memcpy(buf + 32, &text, 8);
+	strcpy((char *)buf + 40, file);
+	feed(m, buf);
+}
+
+static struct rawfrag_machine *kernel_machine(const char *kallsyms, uint64_t text)
+{
+	RAWFRAG_OPTS(rawfrag_machine_opts, o, .symfs = "/nonexistent", .kallsyms = kallsyms,
+		     .buildid_dir = "/nonexistent");
+	struct rawfrag_machine *m = rawfrag_machine__new(NULL, &o);
+
+	assert_non_null(m);
+	kernel_mmap(m, text);
+	return m;
+}
+
+static bool kresolve(struct rawfrag_machine *m, uint64_t a, struct rawfrag_frame *fr)
+{
+	assert_int_equal(rawfrag_machine__resolve(m, -1, -1, a, PERF_RECORD_MISC_KERNEL, fr), 0);
+	return fr->sym != NULL;
+}
+
+static const int64_t shifts[] = { 0x200000, -0x200000, 0x1000, -0x1000, 0 };
+
+static void test_kallsyms_reloc(void **state)
+{
+	static const struct {
+		uint64_t off;
+		const char *type, *name;
+	} syms[] = {
+		/* _text loses the one-symbol-per-address choice, as on this kernel */
+		{ 0x0, "T", "srso_alias_untrain_ret" },
+		{ 0x0, "T", "_stext" },
+		{ 0x0, "T", "_text" },
+		{ 0x0, "T", "__pi__text" },
+		{ 0x1000, "T", "alpha" },
+		{ 0x1800, "t", "beta" },
+		{ 0x3000, "W", "gamma" },
+		{ 0x5000, "D", "delta" },
+	};
+	static const uint64_t offs[] = { 0, 1, 0x10, 0x7ff };
+	const char *path = fx_tmpfile("kallsyms");
+	FILE *f = fopen(path, "w");
+	int checked = 0;
+
+	assert_non_null(f);
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		fprintf(f, "%016llx %s %s\n", (unsigned long long)(KTEXT + syms[i].off), syms[i].type,
+			syms[i].name);
+	assert_int_equal(fclose(f), 0);
+	for (size_t s = 0; s < sizeof(shifts) / sizeof(shifts[0]); s++) {
+		uint64_t text = KTEXT + (uint64_t)shifts[s];
+		struct rawfrag_machine *m = kernel_machine(path, text);
+
+		for (size_t i = 4; i < sizeof(syms) / sizeof(syms[0]); i++) {
+			for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+				struct rawfrag_frame fr;
+				uint64_t a = text + syms[i].off + offs[j];
+
+				if (!kresolve(m, a, &fr))
+					fail_msg("shift %+lld: %#llx (%s+%#llx): no symbol",
+						 (long long)shifts[s], (unsigned long long)a,
+						 syms[i].name, (unsigned long long)offs[j]);
+				if (strcmp(fr.sym, syms[i].name) || fr.symoff != offs[j])
+					fail_msg("shift %+lld: %#llx: expected %s+%#llx, got %s+%#llx",
+						 (long long)shifts[s], (unsigned long long)a,
+						 syms[i].name, (unsigned long long)offs[j], fr.sym,
+						 (unsigned long long)fr.symoff);
+				assert_non_null(fr.dso);
+				assert_string_equal(fr.dso, "[kernel.kallsyms]");
+				checked++;
+			}
+		}
+		rawfrag_machine__delete(m);
+	}
+	unlink(path);
+	assert_int_equal(checked, 5 * 4 * 4);
+}
+
+/* the running kernel's /proc/kallsyms: the same symbol at every shift, as unshifted */
+static void test_kallsyms_reloc_running(void **state)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	uint64_t text = 0, addrs[512];
+	unsigned long long a;
+	char line[512], t, name[256];
+	int n = 0, nr = 0, same = 0;
+
+	if (!f)
+		skip();
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3 || strchr(line, '['))
+			continue;
+		if (!strcmp(name, "_text"))
+			text = a;
+		/* text symbols spread over the kernel: every 97th */
+		if ((t == 'T' || t == 't') && a && nr < 512 && n++ % 97 == 0)
+			addrs[nr++] = a + (uint64_t)(n % 64);
+	}
+	fclose(f);
+	if (!text || nr < 16)
+		skip(); /* addresses hidden (kptr_restrict, not root) */
+	struct rawfrag_machine *ref = kernel_machine("/proc/kallsyms", text);
+
+	for (size_t s = 0; s < sizeof(shifts) / sizeof(shifts[0]); s++) {
+		struct rawfrag_machine *m = kernel_machine("/proc/kallsyms", text + (uint64_t)shifts[s]);
+
+		for (int i = 0; i < nr; i++) {
+			struct rawfrag_frame want, got;
+
+			if (!kresolve(ref, addrs[i], &want))
+				continue;
+			if (!kresolve(m, addrs[i] + (uint64_t)shifts[s], &got) ||
+			    strcmp(got.sym, want.sym) || got.symoff != want.symoff)
+				fail_msg("shift %+lld: %#llx: expected %s+%#llx, got %s+%#llx",
+					 (long long)shifts[s], (unsigned long long)addrs[i], want.sym,
+					 (unsigned long long)want.symoff,
+					 got.sym ? got.sym : "(none)", (unsigned long long)got.symoff);
+			same++;
+		}
+		rawfrag_machine__delete(m);
+	}
+	rawfrag_machine__delete(ref);
+	print_message("# %d running-kernel addresses resolved alike at %zu shifts\n", same / 5,
+		      sizeof(shifts) / sizeof(shifts[0]));
+	assert_true(same > 5 * nr / 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +463,8 @@ int main(void)
 		cmocka_unit_test(test_chain_context_maps),
 		cmocka_unit_test(test_reg_names),
 		cmocka_unit_test(test_opts_past_last_field),
+		cmocka_unit_test(test_kallsyms_reloc),
+		cmocka_unit_test(test_kallsyms_reloc_running),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

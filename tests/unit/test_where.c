@@ -313,6 +313,192 @@ static void test_visit_as_json(void **state)
 	rawfrag_out__delete(o);
 }
 
+/*
+ * ---- every operator at its boundary: a property over generated cases ----
+ * For each field value and a literal one below, equal and one above it, each of
+ * == != < <= > >= must agree with a reference computed here from the two
+ * values alone (and "!(...)" with its negation). Numbers as JSON numbers
+ * (signed and unsigned, up to the 64-bit limits), as the JSON's "0x..." hex
+ * strings, literals in decimal and hex; strings ordered by bytes; globs for
+ * == and != against a matcher written here.
+ */
+static const char *const op_names[] = { "==", "!=", "<", "<=", ">", ">=" };
+
+static bool ref_op(int op, int c)
+{
+	static const bool table[6][3] = {
+		/* c < 0, c == 0, c > 0 */
+		{ false, true, false }, { true, false, true }, { true, false, false },
+		{ true, true, false },	{ false, false, true }, { false, true, true },
+	};
+	return table[op][c < 0 ? 0 : c == 0 ? 1 : 2];
+}
+
+/* v in decimal ("-" and up to 20 digits) or, for v >= 0, as 0x hex */
+static void fmt128(char *buf, __int128 v, bool hex)
+{
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+	char tmp[48];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[u % (hex ? 16 : 10)];
+		u /= hex ? 16 : 10;
+	} while (u);
+	if (v < 0)
+		*buf++ = '-';
+	if (hex) {
+		*buf++ = '0';
+		*buf++ = 'x';
+	}
+	while (n)
+		*buf++ = tmp[--n];
+	*buf = 0;
+}
+
+/* 1 match, 0 not, -1 error/compile failure */
+static int match1(const char *expr, const char *json)
+{
+	struct rawfrag_err err;
+	struct rawfrag_where *w = rawfrag_where__new(expr, &err);
+	int r;
+
+	if (!w)
+		fail_msg("'%s' does not compile: %s", expr, err.reason);
+	r = rawfrag_where__match(w, json, strlen(json), &err);
+	rawfrag_where__delete(w);
+	return r;
+}
+
+static int checks;
+
+static void expect(const char *field, int op, const char *lit, const char *json, bool want)
+{
+	char expr[256];
+	int got;
+
+	snprintf(expr, sizeof(expr), "%s %s %s", field, op_names[op], lit);
+	got = match1(expr, json);
+	if (got != want)
+		fail_msg("%s on %s: expected %d, got %d", expr, json, want, got);
+	snprintf(expr, sizeof(expr), "!(%s %s %s)", field, op_names[op], lit);
+	got = match1(expr, json);
+	if (got != !want)
+		fail_msg("%s on %s: expected %d, got %d", expr, json, !want, got);
+	checks++;
+}
+
+static void test_ops_numbers(void **state)
+{
+	const __int128 lim = (__int128)UINT64_MAX;
+	const __int128 vals[] = {
+		-(__int128)INT64_MAX - 1, -(__int128)INT32_MAX - 2, -(__int128)INT32_MAX - 1,
+		-256, -1, 0, 1, 127, 128, 255, INT32_MAX, (__int128)INT32_MAX + 1,
+		(__int128)UINT32_MAX, (__int128)UINT32_MAX + 1, INT64_MAX, (__int128)INT64_MAX + 1,
+		lim - 1, lim,
+	};
+
+	checks = 0;
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		for (int d = -1; d <= 1; d++) {
+			__int128 v = vals[i], l = v + d;
+			char json[128], num[64], lit[64], hex[64];
+			int c = v < l ? -1 : v > l;
+
+			if (l > lim || l < -lim)
+				continue;
+			fmt128(num, v, false);
+			for (int hexlit = 0; hexlit < 2; hexlit++) {
+				if (hexlit && l < 0)
+					continue;
+				fmt128(lit, l, hexlit);
+				for (int op = 0; op < 6; op++) {
+					/* a JSON number: signed and unsigned fields */
+					snprintf(json, sizeof(json), "{\"pid\":3,\"f\":%s}", num);
+					expect("f", op, lit, json, ref_op(op, c));
+					/* nested, as "common" fields are */
+					snprintf(json, sizeof(json), "{\"c\":{\"f\":%s},\"f\":\"x\"}", num);
+					expect("c.f", op, lit, json, ref_op(op, c));
+					/* the JSON's hex strings (addresses, registers) */
+					if (v < 0)
+						continue;
+					fmt128(hex, v, true);
+					snprintf(json, sizeof(json), "{\"h\":\"%s\"}", hex);
+					expect("h", op, lit, json, ref_op(op, c));
+				}
+			}
+		}
+	}
+	/* a field the sample lacks: false under every operator */
+	for (int op = 0; op < 6; op++) {
+		char expr[64];
+
+		snprintf(expr, sizeof(expr), "nosuch %s 0", op_names[op]);
+		assert_int_equal(match1(expr, "{\"f\":0}"), 0);
+	}
+	print_message("# %d number cases x 2 (negated too)\n", checks);
+	assert_true(checks > 500);
+}
+
+/* glob(7) without classes: * ? [...] [!...] */
+static bool glob_ref(const char *p, const char *s)
+{
+	if (!*p)
+		return !*s;
+	if (*p == '*')
+		return glob_ref(p + 1, s) || (*s && glob_ref(p, s + 1));
+	if (!*s)
+		return false;
+	if (*p == '?')
+		return glob_ref(p + 1, s + 1);
+	if (*p == '[') {
+		bool neg = p[1] == '!', in = false;
+		const char *q = p + 1 + neg;
+
+		for (; *q && *q != ']'; q++)
+			if (q[1] == '-' && q[2] && q[2] != ']') {
+				in |= *s >= q[0] && *s <= q[2];
+				q += 2;
+			} else {
+				in |= *s == *q;
+			}
+		return *q && in != neg && glob_ref(q + 1, s + 1);
+	}
+	return *p == *s && glob_ref(p + 1, s + 1);
+}
+
+static void test_ops_strings(void **state)
+{
+	static const char *const strs[] = { "",	   "a",	  "ab",	 "abc",	  "abd",
+					    "abb", "abcd", "b",	 "B",	  "ksoftirqd/1",
+					    "a b", "~",	   "0",	 "ab\\\\c" };
+	static const char *const globs[] = { "a*",     "*c",	 "?bc",	 "[ab]bc", "ab[!c]",
+					     "*",      "a?",	 "[0-9]", "k*/[0-9]",
+					     "*b*",    "[a-c]*d" };
+	char json[128], lit[64];
+
+	checks = 0;
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		snprintf(json, sizeof(json), "{\"n\":1,\"s\":\"%s\"}", strs[i]);
+		for (size_t j = 0; j < sizeof(strs) / sizeof(strs[0]); j++) {
+			int c = strcmp(strs[i], strs[j]);
+
+			snprintf(lit, sizeof(lit), "\"%s\"", strs[j]);
+			for (int op = 0; op < 6; op++)
+				expect("s", op, lit, json, ref_op(op, c));
+		}
+		for (size_t j = 0; j < sizeof(globs) / sizeof(globs[0]); j++) {
+			bool m = glob_ref(globs[j], strs[i]);
+
+			snprintf(lit, sizeof(lit), "\"%s\"", globs[j]);
+			expect("s", 0, lit, json, m);
+			expect("s", 1, lit, json, !m);
+		}
+	}
+	print_message("# %d string and glob cases x 2 (negated too)\n", checks);
+	assert_true(checks > 500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_logic),	     cmocka_unit_test(test_type_errors),
 		cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_unseen),
 		cmocka_unit_test(test_hostile_json), cmocka_unit_test(test_visit_as_json),
+		cmocka_unit_test(test_ops_numbers), cmocka_unit_test(test_ops_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
