@@ -308,9 +308,11 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 			break;
 		case K_PID:
 			hk->u = (uint32_t)smp->tid;
+			hk->id_len = smp->pid; /* not the identity: the name's look-up at the end */
 			break;
 		case K_CPU:
-			hk->u = smp->cpu;
+			/* perf's cpu of a sample without one is -1 */
+			hk->u = smp->sample_type & PERF_SAMPLE_CPU ? smp->cpu : (uint64_t)-1;
 			break;
 		case K_DSO:
 		case K_SYM:
@@ -616,7 +618,7 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 			break;
 		case K_PID:
 		case K_CPU:
-			r = x->u < y->u ? -1 : x->u > y->u;
+			r = (int32_t)x->u < (int32_t)y->u ? -1 : (int32_t)x->u > (int32_t)y->u;
 			break;
 		case K_FIELD: {
 			/* the field's bytes, greatest first */
@@ -709,6 +711,36 @@ static int check_fields(struct table_sink *t, struct rawfrag_err *err)
 	return 0;
 }
 
+/* perf shows a thread (the pid key) with the name it has at the end */
+static int thread_names(struct table_sink *t, struct rawfrag_report *rep)
+{
+	for (int s = 0; s < t->nr_sec; s++) {
+		struct rf_hists *h = &t->sec[s].h;
+
+		if (!t->sec[s].used)
+			continue;
+		for (size_t b = 0; b < h->cap; b++) {
+			for (struct rf_hentry *e = h->tab[b]; e; e = e->next) {
+				for (int i = 0; i < t->nr_keys; i++) {
+					struct rawfrag_sample who = { 0 };
+					const char *name;
+					int len;
+
+					if (t->keys[i].kind != K_PID)
+						continue;
+					who.pid = e->k[i].id_len;
+					who.tid = (uint32_t)e->k[i].u;
+					name = rf_report__comm(rep, &who, &len);
+					e->k[i].show = rf_hists__intern(h, name, (size_t)len);
+					if (!e->k[i].show)
+						return -ENOMEM;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 static int table_end(void *priv, struct rawfrag_report *rep, int status)
 {
 	struct table_sink *t = priv;
@@ -719,6 +751,9 @@ static int table_end(void *priv, struct rawfrag_report *rep, int status)
 		return 0;
 	if (!status) {
 		ret = check_fields(t, rawfrag_report__err(rep));
+		if (ret)
+			goto out;
+		ret = thread_names(t, rep);
 		if (ret)
 			goto out;
 		if (!t->quiet)
