@@ -32,8 +32,18 @@ struct tkey {
 	bool raw;
 };
 
+/* a kernel address's DSO and symbol, valid while the kernel's maps stay the same */
+struct kframe {
+	uint64_t ip, start, rel_ip;
+	uint32_t gen;
+	bool valid;
+	const char *dso, *sym; /* interned in the section's hists */
+};
+#define KFRAMES 512
+
 struct tsec {
 	bool used;
+	struct kframe *kf; /* KFRAMES of them, on the first kernel sample */
 	struct rf_hists h;
 	bool has[RF_HISTS_MAX_KEYS]; /* a field column: some sample had the field */
 	uint32_t fwidth[RF_HISTS_MAX_KEYS]; /* a tracepoint field's width from its format */
@@ -268,6 +278,40 @@ static struct tsec *section(struct table_sink *t, int idx)
 	return &t->sec[idx];
 }
 
+/*
+ * The sample's DSO and symbol, interned. Kernel addresses are cached: most
+ * samples of a tracepoint file are at a few kernel addresses.
+ */
+static struct kframe *frame_of(struct table_sink *t, struct tsec *sec,
+			       struct rawfrag_report *rep, const struct rawfrag_sample *smp,
+			       struct kframe *tmp)
+{
+	uint8_t cpumode = smp->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint32_t gen = rawfrag_report__kernel_gen(rep);
+	struct kframe *kf = tmp;
+	struct rawfrag_frame fr;
+	const char *s;
+
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!sec->kf && !(sec->kf = calloc(KFRAMES, sizeof(*sec->kf))))
+			return NULL;
+		kf = &sec->kf[(smp->ip >> 2) % KFRAMES];
+		if (kf->valid && kf->ip == smp->ip && kf->gen == gen)
+			return kf;
+	}
+	rawfrag_machine__resolve(rawfrag_report__machine(rep), (int32_t)smp->pid,
+				 (int32_t)smp->tid, smp->ip, cpumode, &fr);
+	*kf = (struct kframe){ .ip = smp->ip, .gen = gen, .rel_ip = fr.ip,
+			       .start = fr.ip - fr.symoff };
+	s = dso_short(fr.dso);
+	if (s && !(kf->dso = rf_hists__intern(&sec->h, s, strlen(s))))
+		return NULL;
+	if (fr.sym && !(kf->sym = rf_hists__intern(&sec->h, fr.sym, strlen(fr.sym))))
+		return NULL;
+	kf->valid = true;
+	return kf;
+}
+
 static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
 {
 	struct table_sink *t = priv;
@@ -279,7 +323,7 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	struct rawfrag_tp_field_info fi[RF_HISTS_MAX_KEYS];
 	bool is_tp[RF_HISTS_MAX_KEYS] = { 0 }, visit = false, resolved = false;
 	void *tpriv = NULL;
-	struct rawfrag_frame fr;
+	struct kframe *kf = NULL, kfb;
 	struct rf_hentry *e;
 	uint64_t period;
 
@@ -317,34 +361,21 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 		case K_DSO:
 		case K_SYM:
 			if (!resolved) {
-				rawfrag_machine__resolve(rawfrag_report__machine(rep),
-							 (int32_t)smp->pid, (int32_t)smp->tid,
-							 smp->ip,
-							 smp->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-							 &fr);
+				kf = frame_of(t, sec, rep, smp, &kfb);
+				if (!kf)
+					return -ENOMEM;
 				resolved = true;
 			}
-			s = dso_short(fr.dso);
-			hk->show = s ? rf_hists__intern(&sec->h, s, strlen(s)) : NULL;
-			if (s && !hk->show)
-				return -ENOMEM;
 			if (k->kind == K_DSO) {
-				hk->id = hk->show;
+				hk->id = hk->show = kf->dso;
 				break;
 			}
 			/* a symbol is its DSO and start; an unresolved address is itself */
 			hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-			hk->id = hk->show;
-			if (fr.sym) {
-				hk->u = fr.ip - fr.symoff;
-				hk->show = rf_hists__intern(&sec->h, fr.sym, strlen(fr.sym));
-				if (!hk->show)
-					return -ENOMEM;
-				hk->id_len = 1;
-			} else {
-				hk->u = fr.ip;
-				hk->show = NULL;
-			}
+			hk->id = kf->dso;
+			hk->show = kf->sym;
+			hk->u = kf->sym ? kf->start : kf->rel_ip;
+			hk->id_len = kf->sym ? 1 : 0;
 			break;
 		case K_FIELD:
 			if (!key_wants(k, evname))
@@ -814,8 +845,10 @@ static void table_free(void *priv)
 	if (t->own_fd >= 0)
 		close(t->own_fd);
 	for (int s = 0; s < t->nr_sec; s++)
-		if (t->sec[s].used)
+		if (t->sec[s].used) {
 			rf_hists__fini(&t->sec[s].h);
+			free(t->sec[s].kf);
+		}
 	for (int i = 0; i < t->nr_keys; i++) {
 		free(t->keys[i].field);
 		free(t->keys[i].event);
