@@ -9,7 +9,7 @@
 # compared) and named in the result, never hidden. Then bad keys: exit 2 and
 # a message naming the field.
 source "$(dirname "$0")/lib.sh"
-t_plan 32
+t_plan 33
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -86,6 +86,19 @@ for key in prev_pid common.common_pid; do
 	t_eq "-s $key -n: each row's samples = python's count in the JSON" "$(counts $key)" \
 		"$(awk 'NF { print $3, $2 }' "$T/out" | sort -n)"
 done
+
+# Python's Reader.write() opens the same sink: the same bytes
+PYTHONPATH=${PYTHONPATH:-$O/python} python3 -c '
+import rawfrag, sys
+rawfrag.open("sw.data").write("table", "py.table", sort=["prev_comm", "next_comm"],
+                              show_nr_samples=True, percent_limit="1")' >"$T/err" 2>&1
+"$RAWFRAG" report -i sw.data -s prev_comm,next_comm -n --percent-limit 1 >"$T/out" 2>&1
+if [ -s py.table ] && cmp -s py.table "$T/out"; then
+	t_ok "Reader.write('table', sort=..., show_nr_samples=True) = report -s ... -n"
+else
+	t_fail "Reader.write('table') = report -s" "$(head -c 400 "$T/err")" \
+		"$(diff py.table "$T/out" 2>&1 | head -5)"
+fi
 
 t_run "a field no sample has: exit 2" 2 "$RAWFRAG" report -i sw.data -s comm,no_such_field
 t_grep "... and the message names it" "no_such_field" "$T/err"
