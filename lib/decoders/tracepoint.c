@@ -1476,3 +1476,25 @@ const struct rawfrag_decoder rawfrag_decoder_tracepoint = {
 	.fields = tp_fields,
 	.pid_comm = tp_pid_comm,
 };
+
+int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
+			   struct rawfrag_tp_field_info *fi)
+{
+	const struct tp_event *te = priv;
+
+	if (!te || !te->f)
+		return -ENOENT;
+	for (int i = te->nr_common; i < te->nr_common + te->nr_fields; i++) {
+		const struct tp_field *f = &te->f[i];
+
+		if (strlen(f->name) != len || strncmp(f->name, name, len))
+			continue;
+		fi->offset = f->offset;
+		fi->size = f->size;
+		fi->is_string = f->kind == TPF_STR;
+		fi->dynamic = f->dynamic;
+		fi->rel = f->rel;
+		return 0;
+	}
+	return -ENOENT;
+}

@@ -39,12 +39,21 @@ static const struct {
 	  "(none)        record counts per type and event, as perf report --stats\n" },
 	{ "header", rf_sink_header_open,
 	  "input=NAME    the input's name in the header\n" },
+	{ "table", rf_sink_table_open,
+	  "sort=KEYS     perf report's sort keys (comm,dso,sym by default; pid, cpu,\n"
+	  "              tracepoint fields as perf spells them, any decoded field)\n"
+	  "show_nr_samples=1    the Samples column\n"
+	  "show_total_period=1  the Period column\n"
+	  "percent_limit=N      only entries of at least N%\n"
+	  "quiet=1       no '#' lines\n"
+	  "callgraph=none  no call graph under entries (the only one so far)\n"
+	  "children=0    Self only (the only one so far)\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
-	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", NULL };
+	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", NULL };
 
 	return names;
 }
@@ -95,7 +104,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			return NULL;
 		return sink_alloc(&ops, priv, err);
 	}
-	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header)",
+	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

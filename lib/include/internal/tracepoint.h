@@ -193,4 +193,16 @@ bool rawfrag_tp_div__zero(const struct tep_event *ev, const uint8_t *data, uint3
 /* what libtraceevent's eval_type_str() keeps of a value cast to type (0: all) */
 uint64_t rawfrag_tp__cast_mask(const char *type);
 
+/*
+ * A field of a bound event (priv: the tracepoint decoder's per-evsel state), as
+ * perf's report keys and sizes a tracepoint field's column: where its bytes
+ * are (a dynamic field's: its locator, 4 bytes) and whether it is a string.
+ */
+struct rawfrag_tp_field_info {
+	uint32_t offset, size;
+	bool is_string, dynamic, rel;
+};
+int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
+			   struct rawfrag_tp_field_info *fi);
+
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */

@@ -25,6 +25,9 @@ struct report {
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
 	const char *fields, *max_stack; /* -F, --max-stack */
+	/* the table (--stdio, --sort): perf report's options */
+	bool table, show_nr, show_period, quiet, children_set, children;
+	const char *sort, *percent_limit, *callgraph;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -73,6 +76,15 @@ static const char report_usage[] =
 	"        --no-order        file order instead of perf script's time order (faster)\n"
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
+	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
+	"    -s, --sort <keys>     the table by these keys: comm, pid, dso, sym, cpu,\n"
+	"                          tracepoint fields ([event.]field[/raw]), decoded fields\n"
+	"    -n, --show-nr-samples  the table's Samples column\n"
+	"        --show-total-period  the table's Period column\n"
+	"        --percent-limit <n>  only table entries of at least n%\n"
+	"    -q, --quiet           the table without its '#' lines\n"
+	"        --no-children     the table's Self column only (the only one so far)\n"
+	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -125,6 +137,21 @@ static int tap_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	return 0;
 }
 
+/* perf report's table: the "table" sink */
+static int table_options(struct report *r)
+{
+	r->format = "table";
+	if ((r->sort && add_kv(r, "sort", r->sort)) ||
+	    (r->show_nr && add_kv(r, "show_nr_samples", "1")) ||
+	    (r->show_period && add_kv(r, "show_total_period", "1")) ||
+	    (r->quiet && add_kv(r, "quiet", "1")) ||
+	    (r->percent_limit && add_kv(r, "percent_limit", r->percent_limit)) ||
+	    (r->callgraph && add_kv(r, "callgraph", r->callgraph)) ||
+	    (r->children_set && add_kv(r, "children", r->children ? "1" : "0")))
+		return -ENOMEM;
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
@@ -132,6 +159,8 @@ static int sink_options(struct report *r)
 
 	if (r->header_only)
 		r->format = "header";
+	else if (r->table && !r->stats)
+		return table_options(r);
 	else if (r->stats)
 		r->format = "stats";
 	if (r->header_only || (text && r->header && !r->stats))
@@ -289,7 +318,8 @@ out:
 
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
-       O_WHERE, O_HEADER, O_HEADER_ONLY };
+       O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
+       O_CHILDREN, O_NO_CHILDREN };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -320,6 +350,15 @@ static const struct option longopts[] = {
 	{ "where", required_argument, NULL, O_WHERE },
 	{ "header", no_argument, NULL, O_HEADER },
 	{ "header-only", no_argument, NULL, O_HEADER_ONLY },
+	{ "stdio", no_argument, NULL, O_STDIO },
+	{ "sort", required_argument, NULL, 's' },
+	{ "show-nr-samples", no_argument, NULL, 'n' },
+	{ "show-total-period", no_argument, NULL, O_SHOW_PERIOD },
+	{ "percent-limit", required_argument, NULL, O_PERCENT_LIMIT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "children", no_argument, NULL, O_CHILDREN },
+	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
+	{ "call-graph", required_argument, NULL, 'g' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -367,6 +406,15 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_KALLSYMS: r->mopts.kallsyms = arg; break;
 	case 'k': r->mopts.vmlinux = arg; break;
 	case O_MAX_STACK: r->max_stack = arg; break;
+	case O_STDIO: r->table = true; break;
+	case 's': r->table = true; r->sort = arg; break;
+	case 'n': r->show_nr = true; break;
+	case O_SHOW_PERIOD: r->show_period = true; break;
+	case O_PERCENT_LIMIT: r->percent_limit = arg; break;
+	case 'q': r->quiet = true; break;
+	case O_CHILDREN: r->children_set = r->children = true; break;
+	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
+	case 'g': r->callgraph = arg; break;
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -392,6 +440,17 @@ static int check_combinations(struct report *r)
 				    "--stats); --header-only prints the header alone");
 		return -EINVAL;
 	}
+	if (r->table && (r->stats || strcmp(r->format, "text"))) {
+		rf_errorf("report", "the table (--stdio, --sort) does not go with --stats or "
+				    "--format");
+		return -EINVAL;
+	}
+	if (!r->table && (r->show_nr || r->show_period || r->quiet || r->percent_limit ||
+			  r->children_set || r->callgraph)) {
+		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
+				    "and -g go with the table (--stdio or --sort)");
+		return -EINVAL;
+	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
 		rf_errorf("report", "--stats and --format pcapng do not go together");
 		return -EINVAL;
@@ -406,7 +465,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:h", longopts, NULL)) != -1)
+	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:", longopts, NULL)) != -1)
 		ret = parse_one(&r, opt, opt == '?' || opt == ':' ? argv[optind - 1] : optarg);
 	if (ret) {
 		rc = ret > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;

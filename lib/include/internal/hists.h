@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Aggregation as perf report's hists: entries keyed by a tuple of sort keys,
+ * each holding its samples, period and weight. An entry's key is nr_keys
+ * slots; a slot's identity is its number and its interned bytes (compared by
+ * pointer), its display string is the one of the entry's first sample.
+ *
+ * Ownership: the hists own their entries and every interned string; memory
+ * grows with the number of entries and distinct strings, never with samples.
+ */
+#ifndef __RAWFRAG_INTERNAL_HISTS_H
+#define __RAWFRAG_INTERNAL_HISTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RF_HISTS_MAX_KEYS 16
+
+struct rf_hkey {
+	uint64_t u; /* a number of the identity: pid, cpu, a symbol's start, an ip */
+	const char *id; /* interned bytes of the identity, or NULL */
+	const char *show; /* interned display string (not part of the identity) */
+	uint32_t id_len;
+	char level; /* a symbol's '[k]' or '[.]' */
+};
+
+struct rf_hentry {
+	struct rf_hentry *next; /* hash chain */
+	uint64_t hash;
+	uint64_t samples, period, weight;
+	struct rf_hkey k[];
+};
+
+struct rf_istr; /* an interned string */
+
+struct rf_hists {
+	int nr_keys;
+	struct rf_hentry **tab;
+	size_t cap, nr;
+	struct rf_istr **strs;
+	size_t scap, snr;
+	uint64_t nr_samples, total_period, total_weight;
+};
+
+int rf_hists__init(struct rf_hists *h, int nr_keys);
+void rf_hists__fini(struct rf_hists *h);
+/* the one copy of bytes s[0..len) (NUL-terminated), NULL on ENOMEM */
+const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len);
+/*
+ * Add a sample of period and weight to the entry of key (nr_keys slots, ids
+ * and shows interned); the entry is made on its first sample. NULL on ENOMEM.
+ */
+struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
+				uint64_t period, uint64_t weight);
+/*
+ * Every entry, sorted with cmp (qsort's, with ctx); the array is the caller's
+ * to free. NULL with *n 0 on ENOMEM or when empty.
+ */
+struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
+				    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
+
+#endif /* __RAWFRAG_INTERNAL_HISTS_H */
