@@ -1101,6 +1101,9 @@ static void summary(struct record *rec, int err)
 	fprintf(stderr, "[ perf rawfrag record: Woken up %" PRIu64 " times to write data, %" PRIu64
 		" records (up to %u bytes) copied across the ring end ]\n", rec->wakeups, wrapped,
 		wmax);
+	if (rec->thr)
+		fprintf(stderr, "[ perf rawfrag record: %d writer threads, %d data.N files ]\n",
+			rthreads__nr(rec), rec->nr_rings);
 	for (int i = 0; i < rec->nr_sel; i++)
 		fprintf(stderr, "[ perf rawfrag record: %s: %" PRIu64 " samples, %" PRIu64 " bytes ]\n",
 			rec->sel[i].ev.name, rec->sel[i].samples, rec->sel[i].bytes);
