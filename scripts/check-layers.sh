@@ -73,7 +73,7 @@ declare -A layer=(
 	[record:ring]=2 [record:events]=2 [record:record-opts]=2 [record:record-bidcache]=2
 	[record:skb-filter]=2 [record:cbpf-xlate]=2 [record:skb-xdp]=2 [record:skb]=2
 	[record:record-int]=3 [record:cbpf-splice]=3
-	[record:record-target]=4 [record:record-buildid]=4
+	[record:record-target]=4 [record:record-buildid]=4 [record:record-threads]=4
 	[record:record-synth]=5
 	[record:record]=6
 	[record:skb-record]=7

@@ -214,6 +214,17 @@ int rawfrag_writer__set_cmdline(struct rawfrag_writer *w, int argc, const char *
 	return rw_set_feat(w, RAWFRAG_FEAT_CMDLINE, &b);
 }
 
+int rawfrag_writer__set_dir_format(struct rawfrag_writer *w, uint64_t version)
+{
+	struct rw_buf b = { .swap = w->swap };
+	int ret = check_before_start(w, RAWFRAG_FEAT_DIR_FORMAT);
+
+	if (ret)
+		return ret;
+	rw_buf__put64(&b, version);
+	return rw_set_feat(w, RAWFRAG_FEAT_DIR_FORMAT, &b);
+}
+
 int rawfrag_writer__set_nrcpus(struct rawfrag_writer *w, uint32_t avail, uint32_t online)
 {
 	struct rw_buf b = { .swap = w->swap };

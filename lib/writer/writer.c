@@ -226,6 +226,11 @@ struct rawfrag_writer *rawfrag_writer__new(const char *path,
 	}
 	w->fd = -1;
 	w->pipe = RAWFRAG_OPTS_GET(opts, pipe, false);
+	w->records_only = RAWFRAG_OPTS_GET(opts, records_only, false);
+	if (w->pipe && w->records_only) {
+		e = rw_usage(w, -EINVAL, "records_only and pipe exclude each other");
+		goto fail;
+	}
 	w->big_endian = RAWFRAG_OPTS_HAS(opts, big_endian) ? opts->big_endian : host_be;
 	w->swap = w->big_endian != host_be;
 	w->compress = RAWFRAG_OPTS_GET(opts, compress, false);
@@ -513,6 +518,10 @@ int rawfrag_writer__start(struct rawfrag_writer *w)
 		return w->err.err;
 	if (w->started)
 		return rw_usage(w, -EBUSY, "start called twice");
+	if (w->records_only) {
+		w->started = true;
+		return 0;
+	}
 	if (!w->nr_evsels)
 		return rw_usage(w, -EINVAL, "no evsel added before start");
 	ret = rw_build_features(w);
@@ -810,7 +819,7 @@ int rawfrag_writer__finish(struct rawfrag_writer *w)
 	}
 	ret = compress_flush(w);
 	if (!ret)
-		ret = w->pipe ? flush_buf(w) : finish_file(w);
+		ret = w->pipe || w->records_only ? flush_buf(w) : finish_file(w);
 	w->finished = true;
 	return ret;
 }

@@ -47,6 +47,7 @@ struct rawfrag_writer {
 	int fd;
 	bool own_fd;
 	bool pipe;
+	bool records_only; /* a data.N file: no header, no features */
 	bool swap; /* target order is not the host's */
 	bool big_endian;
 	bool compress;

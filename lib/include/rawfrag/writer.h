@@ -35,8 +35,14 @@ struct rawfrag_writer_opts {
 	int comp_level;
 	rawfrag_print_fn_t print;
 	void *print_ctx;
+	/*
+	 * Records only, no header and no features: a data.N file of a directory
+	 * recording (perf record --threads). No evsel needed; start() writes nothing,
+	 * finish() flushes. Compression works as in a file.
+	 */
+	bool records_only;
 };
-#define rawfrag_writer_opts__last_field print_ctx
+#define rawfrag_writer_opts__last_field records_only
 
 RAWFRAG_API struct rawfrag_writer *rawfrag_writer__new(const char *path,
 						       const struct rawfrag_writer_opts *opts,
@@ -63,6 +69,11 @@ RAWFRAG_API int rawfrag_writer__add_build_id(struct rawfrag_writer *w, uint16_t 
 RAWFRAG_API int rawfrag_writer__set_string(struct rawfrag_writer *w, int feat, const char *s);
 RAWFRAG_API int rawfrag_writer__set_cmdline(struct rawfrag_writer *w, int argc,
 					    const char *const *argv);
+/*
+ * HEADER_DIR_FORMAT (u64 version): the file is the "data" of a perf.data
+ * directory; version 1 says data.N files beside it hold the ring records.
+ */
+RAWFRAG_API int rawfrag_writer__set_dir_format(struct rawfrag_writer *w, uint64_t version);
 RAWFRAG_API int rawfrag_writer__set_nrcpus(struct rawfrag_writer *w, uint32_t avail,
 					   uint32_t online);
 RAWFRAG_API int rawfrag_writer__add_pmu_mapping(struct rawfrag_writer *w, uint32_t type,

@@ -45,6 +45,8 @@ static const char record_usage[] =
 	"    -N, --no-buildid-cache   do not copy the binaries into ~/.debug\n"
 	"    -B, --no-buildid      no BUILD_ID feature (implies -N)\n"
 	"        --buildid-all     build-ids of every mapped DSO, not only those with samples\n"
+	"        --threads[=<spec>] a perf.data/ directory written by parallel threads, one\n"
+	"                          per cpu, core, package or numa node (default cpu)\n"
 	"        --duration <s>    stop after this many seconds\n"
 	"    -q, --quiet           no summary\n"
 	"    -v, --verbose         more messages (--skb: how the filter runs)\n"
@@ -57,7 +59,7 @@ static const char record_usage[] =
 
 enum {
 	OPT_FILTER = 256, OPT_DURATION, OPT_SKB, OPT_HOOK, OPT_SNAPLEN, OPT_CALL_GRAPH,
-	OPT_USER_REGS, OPT_BUILDID_ALL, OPT_NO_REALTIME,
+	OPT_USER_REGS, OPT_BUILDID_ALL, OPT_NO_REALTIME, OPT_THREADS,
 };
 
 static const struct option record_options[] = {
@@ -84,6 +86,7 @@ static const struct option record_options[] = {
 	{ "no-buildid", no_argument, NULL, 'B' },
 	{ "buildid-all", no_argument, NULL, OPT_BUILDID_ALL },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "threads", optional_argument, NULL, OPT_THREADS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "skb", required_argument, NULL, OPT_SKB },
@@ -257,6 +260,7 @@ static int parse_opt(int c, const char *arg, struct record_opts *o, struct skb_o
 	case OPT_NO_REALTIME:
 		return record_opts__realtime(o, c == 'r' ? arg : NULL) ? RF_EXIT_USAGE : 0;
 	case OPT_CALL_GRAPH: return record_opts__call_graph(o, arg) ? RF_EXIT_USAGE : 0;
+	case OPT_THREADS: return record_opts__threads(o, arg) ? RF_EXIT_USAGE : 0;
 	case OPT_USER_REGS:
 	case 'I':
 		r = record_opts__regs(c == 'I' ? &o->intr_regs : &o->user_regs, arg,
@@ -280,6 +284,9 @@ static int check_conflicts(const struct record_opts *o, const struct skb_opts *s
 		return usage_error("%s exclude each other", "-a and -p/-t");
 	if ((o->pid || o->tid) && o->argv)
 		return usage_error("%s exclude each other", "-p/-t and a command");
+	/* a directory cannot go down a pipe */
+	if (o->threads && o->output && !strcmp(o->output, "-"))
+		return usage_error("%s exclude each other", "--threads and -o -");
 	if (o->no_buildid && o->buildid_all)
 		return usage_error("%s exclude each other", "-B and --buildid-all");
 	return 0;

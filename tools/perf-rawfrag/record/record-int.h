@@ -9,6 +9,7 @@
 #ifndef __PERF_RAWFRAG_RECORD_INT_H
 #define __PERF_RAWFRAG_RECORD_INT_H
 
+#include <pthread.h>
 #include <sys/types.h>
 
 #include <rawfrag/core.h>
@@ -18,6 +19,8 @@
 
 struct perf_evsel;
 struct rf_ring;
+struct rawfrag_writer;
+struct rec_threads;
 
 /* one recorded event: ours (libperf evsel) or external (fds from the caller) */
 struct rec_sel {
@@ -76,6 +79,20 @@ struct record {
 	} *finish_hooks;
 	int nr_finish_hooks;
 	bool prepared;
+	struct rec_threads *thr; /* --threads: the writer threads (record-threads.c) */
+	pthread_mutex_t bid_lock; /* --threads: the build-id tracking is shared */
+};
+
+/*
+ * Who reads a ring, the ctx of its record callback: the main thread (counts go
+ * into struct record and its sels, records into rec->w) or a writer thread
+ * (counts of its own, summed at the end; each ring's records into its file).
+ */
+struct rec_reader {
+	struct record *rec;
+	struct rawfrag_writer **files; /* per ring index; NULL: rec->w */
+	uint64_t *samples, *bytes; /* per sel; NULL: the sel's own */
+	uint64_t lost_samples, other_records, data_bytes, wakeups;
 };
 
 /* "perf rawfrag record: <message>" on stderr */

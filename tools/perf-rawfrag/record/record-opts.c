@@ -4,6 +4,7 @@
  * --call-graph, --user-regs / --intr-regs and -k, with perf record's syntax and
  * defaults, so a perf user's command line means the same here.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,4 +184,24 @@ int record_opts__realtime(struct record_opts *o, const char *arg)
 	o->realtime_set = true;
 	o->realtime_prio = (int)v;
 	return 0;
+}
+
+int record_opts__threads(struct record_opts *o, const char *arg)
+{
+	static const char *const specs[] = { "cpu", "core", "package", "numa" };
+
+	if (!arg) {
+		o->threads = RF_THREADS_CPU;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		if (!strcmp(arg, specs[i])) {
+			o->threads = RF_THREADS_CPU + i;
+			return 0;
+		}
+	}
+	/* perf's user masks ("0-3/0:4-7/4"): not here yet, say so rather than guess */
+	return opt_err("--threads", arg, strchr(arg, '/') || strchr(arg, ':') || isdigit((unsigned char)arg[0]) ?
+		       "user-defined masks are not supported (cpu, core, package or numa)" :
+		       "unknown spec (cpu, core, package or numa)");
 }

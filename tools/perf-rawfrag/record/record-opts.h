@@ -40,6 +40,12 @@ struct record_opts {
 	 */
 	bool realtime_set;
 	int realtime_prio;
+	/*
+	 * --threads[=spec]: a perf.data/ directory, one writer thread per group of
+	 * cpus (cpu, core, package, numa), each ring's records in its data.N
+	 */
+	enum { RF_THREADS_NONE, RF_THREADS_CPU, RF_THREADS_CORE, RF_THREADS_PACKAGE,
+	       RF_THREADS_NUMA } threads;
 	int cmd_argc; /* the recording command line, for HEADER_CMDLINE */
 	const char *const *cmd_argv;
 };
@@ -50,6 +56,8 @@ int record_opts__call_graph(struct record_opts *o, const char *arg);
 int record_opts__regs(uint64_t *mask, const char *arg, const char *opt, bool intr);
 /* CLOCK_MONOTONIC, monotonic, mono, raw, realtime, boottime, tai or a number */
 int record_opts__clockid(struct record_opts *o, const char *arg);
+/* --threads[=cpu|core|package|numa], arg NULL = cpu (perf's default) */
+int record_opts__threads(struct record_opts *o, const char *arg);
 /* -r PRIO (0..99), arg NULL = --no-realtime */
 int record_opts__realtime(struct record_opts *o, const char *arg);
 /* perf record's default -m: from kernel.perf_event_mlock_kb */

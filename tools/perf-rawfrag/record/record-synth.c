@@ -115,6 +115,14 @@ static void read_comm(int pid, int tid, char *comm, size_t len)
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
 	}
+	/*
+	 * A task's comm is at most 15 characters (TASK_COMM_LEN), as the kernel's
+	 * own COMM records and perf record's synthesized ones carry it; /proc adds
+	 * a kworker's workqueue ("kworker/1:0-events"), which the kernel never
+	 * reports in a record: readers would otherwise disagree on the name.
+	 */
+	if (len > 16)
+		comm[15] = '\0';
 }
 
 /* executable mappings of pid, as MMAP2 records (perf symbolizes user ips with them) */

@@ -45,6 +45,7 @@
 #include "record-opts.h"
 #include "record-synth.h"
 #include "record-target.h"
+#include "record-threads.h"
 #include "record.h"
 #include "ring.h"
 #include "tracefs.h"
@@ -81,6 +82,7 @@ struct record *record__new(const struct record_opts *opts)
 	rec->child = -1;
 	rec->go_fd = -1;
 	rec->exec_fd = -1;
+	pthread_mutex_init(&rec->bid_lock, NULL);
 	libperf_init(libperf_print);
 	return rec;
 }
@@ -173,6 +175,7 @@ void record__delete(struct record *rec)
 		rec->cleanups[i].fn(rec->cleanups[i].arg);
 	free(rec->cleanups);
 	free(rec->finish_hooks);
+	rthreads__free(rec); /* its threads read the rings */
 	kill_child(rec);
 	close_rings(rec);
 	if (rec->w) {
@@ -203,6 +206,7 @@ void record__delete(struct record *rec)
 	free(rec->idmap);
 	free(rec->lost);
 	bid__free(rec);
+	pthread_mutex_destroy(&rec->bid_lock);
 	free(rec);
 }
 
@@ -747,74 +751,142 @@ static void track_task(struct record *rec, const struct perf_event_header *h, co
 	}
 }
 
+/* a sample of sel s: into the sel's counts (main thread) or the reader's */
+static void count_sample(struct rec_reader *rd, struct rec_sel *s, size_t len)
+{
+	if (rd->samples) {
+		rd->samples[s - rd->rec->sel]++;
+		rd->bytes[s - rd->rec->sel] += len;
+	} else {
+		s->samples++;
+		s->bytes += len;
+	}
+}
+
 static int on_record(void *ctx, struct rf_ring *ring, const void *buf, size_t len)
 {
-	struct record *rec = ctx;
+	struct rec_reader *rd = ctx;
+	struct record *rec = rd->rec;
 	const struct perf_event_header *h = buf;
 	const uint64_t *u = (const uint64_t *)(h + 1);
+	bool shared = rec->thr != NULL;
 	struct rec_sel *s;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		/* IDENTIFIER is the first field of every sample */
 		s = len >= 16 ? sel_of(rec, u[0]) : NULL;
-		if (s) {
-			s->samples++;
-			s->bytes += len;
-		}
+		if (s)
+			count_sample(rd, s, len);
 		/* then IP and TID in every evsel of ours */
-		if (rec->bid && len >= 32)
+		if (rec->bid && len >= 32) {
+			if (shared)
+				pthread_mutex_lock(&rec->bid_lock);
 			bid__sample(rec, h->misc, (int)(uint32_t)u[2], u[1]);
+			if (shared)
+				pthread_mutex_unlock(&rec->bid_lock);
+		}
 		break;
 	case PERF_RECORD_LOST:
+		/* a cpu's rings are read by one thread only */
 		if (len >= 24)
 			rec->lost[cpu_idx(rec, ring->cpu)] += u[1];
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (len >= 16)
-			rec->lost_samples += u[0];
+			rd->lost_samples += u[0];
 		break;
 	default:
-		rec->other_records++;
-		if (rec->bid)
+		rd->other_records++;
+		if (rec->bid) {
+			if (shared)
+				pthread_mutex_lock(&rec->bid_lock);
 			track_task(rec, h, buf, len);
+			if (shared)
+				pthread_mutex_unlock(&rec->bid_lock);
+		}
 	}
-	rec->data_bytes += len;
+	rd->data_bytes += len;
+	if (rd->files)
+		return rawfrag_writer__write_record(rd->files[ring - rec->rings], buf, len);
 	return rawfrag_writer__write_record(rec->w, buf, len);
 }
 
 /* Drain every ring once; a FINISHED_ROUND closes each non-empty batch. */
 static int drain(struct record *rec)
 {
-	int total = 0;
+	struct rec_reader rd = { .rec = rec };
+	int total = 0, err = 0;
 
 	for (int i = 0; i < rec->nr_rings; i++) {
-		int n = ring__read(&rec->rings[i], on_record, rec);
+		int n = ring__read(&rec->rings[i], on_record, &rd);
 
 		if (n == -EBADMSG) {
 			record__err("corrupt record in the cpu %d ring; skipped the rest of it",
 				rec->rings[i].cpu);
 			continue;
 		}
-		if (n < 0)
-			return n;
+		if (n < 0) {
+			err = n;
+			break;
+		}
 		total += n;
 	}
-	if (total)
+	rec->lost_samples += rd.lost_samples;
+	rec->other_records += rd.other_records;
+	rec->data_bytes += rd.data_bytes;
+	if (!err && total)
 		return rawfrag_writer__finished_round(rec->w);
-	return 0;
+	return err;
 }
 
-/* as perf's check_backup(): a non-empty earlier file becomes PATH.old */
+/*
+ * An earlier PATH.old directory (of --threads) goes only when it holds
+ * nothing but data files, as perf's rm_rf_perf_data(): never remove what we
+ * did not write.
+ */
+static int remove_data_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && !err) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (strcmp(de->d_name, "data") && strncmp(de->d_name, "data.", 5))
+			err = -ENOTEMPTY;
+		else if (unlinkat(dirfd(d), de->d_name, 0))
+			err = -errno;
+	}
+	closedir(d);
+	if (!err && rmdir(dir))
+		err = -errno;
+	return err;
+}
+
+/*
+ * As perf's check_backup(): a non-empty earlier file, or a directory of
+ * --threads, becomes PATH.old
+ */
 static int rotate_old(const char *path)
 {
 	char old[4096];
 	struct stat st;
+	int err;
 
-	if (stat(path, &st) || !st.st_size || !S_ISREG(st.st_mode))
+	if (stat(path, &st) || !st.st_size || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
 		return 0;
 	snprintf(old, sizeof(old), "%s.old", path);
-	if (unlink(old) && errno != ENOENT) {
+	if (!stat(old, &st) && S_ISDIR(st.st_mode)) {
+		err = remove_data_dir(old);
+		if (err) {
+			record__err("cannot remove %s: %s", old, strerror(-err));
+			return err;
+		}
+	} else if (unlink(old) && errno != ENOENT) {
 		record__err("cannot remove %s: %s", old, strerror(errno));
 		return -errno;
 	}
@@ -825,17 +897,40 @@ static int rotate_old(const char *path)
 	return 0;
 }
 
+/* --threads: PATH/ with PATH/data (the header, main records) and the data.N files */
+static int open_dir(struct record *rec, const char *dir, char *data, size_t len)
+{
+	int err = rotate_old(dir);
+
+	if (err)
+		return err;
+	if (mkdir(dir, 0700)) {
+		err = -errno;
+		record__err("cannot create the directory %s: %s", dir, strerror(errno));
+		return err;
+	}
+	snprintf(data, len, "%s/data", dir);
+	return rthreads__open(rec, dir);
+}
+
 static int open_writer(struct record *rec)
 {
-	const char *path = rec->opts.output ? rec->opts.output : "perf.data";
+	const char *dir = rec->opts.output ? rec->opts.output : "perf.data", *path = dir;
 	bool pipe = !strcmp(path, "-");
+	char data[4096];
 	RAWFRAG_OPTS(rawfrag_writer_opts, wo, .pipe = pipe, .use_fd = pipe, .fd = STDOUT_FILENO,
 		     .compress = rec->opts.comp_level > 0, .comp_level = rec->opts.comp_level);
 	struct rawfrag_err rerr = { 0 };
 	int err;
 
-	if (!pipe && (err = rotate_old(path)))
+	if (rec->opts.threads) {
+		err = open_dir(rec, dir, data, sizeof(data));
+		if (err)
+			return err;
+		path = data;
+	} else if (!pipe && (err = rotate_old(path))) {
 		return err;
+	}
 	rec->w = rawfrag_writer__new(path, &wo, &rerr);
 	if (!rec->w) {
 		record__err("cannot write %s: %s", path, rerr.reason[0] ? rerr.reason : strerror(errno));
@@ -849,6 +944,9 @@ static int open_writer(struct record *rec)
 			goto fail;
 	}
 	err = record__setup_features(rec, &rerr);
+	/* version 1: the ring records are in the data.N files */
+	if (!err && rec->opts.threads)
+		err = rawfrag_writer__set_dir_format(rec->w, 1);
 	if (!err)
 		err = rawfrag_writer__start(rec->w);
 	if (!err)
@@ -910,25 +1008,31 @@ int record__exit_status(struct record *rec)
 
 static int loop(struct record *rec)
 {
-	struct pollfd *pfd = calloc(rec->nr_rings, sizeof(*pfd));
+	/* --threads: the writer threads poll the rings; here only the stop conditions */
+	int nr_pfd = rec->thr ? 0 : rec->nr_rings;
+	struct pollfd *pfd = calloc(rec->nr_rings ? rec->nr_rings : 1, sizeof(*pfd));
 	double end = rec->opts.duration > 0 ? now() + rec->opts.duration : 0, next_check = 0;
 	int err = 0;
 
 	if (!pfd)
 		return -ENOMEM;
-	for (int i = 0; i < rec->nr_rings; i++) {
+	for (int i = 0; i < nr_pfd; i++) {
 		pfd[i].fd = rec->rings[i].fd;
 		pfd[i].events = POLLIN;
 	}
-	while (!rec_done) {
-		int n = poll(pfd, rec->nr_rings, 100);
+	if (rec->thr)
+		err = rthreads__start(rec, on_record);
+	while (!rec_done && !err) {
+		int n = poll(pfd, nr_pfd, 100);
 
 		if (n > 0)
 			rec->wakeups++;
-		for (int i = 0; n > 0 && i < rec->nr_rings; i++)
+		for (int i = 0; n > 0 && i < nr_pfd; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -1; /* its task is gone: stop polling, still read it */
-		err = drain(rec);
+		if (rthreads__failed(rec))
+			break; /* its error comes with rthreads__stop() */
+		err = rec->thr ? 0 : drain(rec);
 		if (err)
 			break;
 		child_poll(rec);
@@ -985,7 +1089,9 @@ static void summary(struct record *rec, int err)
 			loss_line(rec);
 		return;
 	}
-	if (strcmp(path, "-") && !stat(path, &st))
+	if (rec->thr)
+		size += rthreads__bytes(rec); /* the data file is rec->w */
+	else if (strcmp(path, "-") && !stat(path, &st))
 		size = st.st_size;
 	for (int i = 0; i < rec->nr_rings; i++) {
 		wrapped += rec->rings[i].wrapped;
@@ -995,6 +1101,9 @@ static void summary(struct record *rec, int err)
 	fprintf(stderr, "[ perf rawfrag record: Woken up %" PRIu64 " times to write data, %" PRIu64
 		" records (up to %u bytes) copied across the ring end ]\n", rec->wakeups, wrapped,
 		wmax);
+	if (rec->thr)
+		fprintf(stderr, "[ perf rawfrag record: %d writer threads, %d data.N files ]\n",
+			rthreads__nr(rec), rec->nr_rings);
 	for (int i = 0; i < rec->nr_sel; i++)
 		fprintf(stderr, "[ perf rawfrag record: %s: %" PRIu64 " samples, %" PRIu64 " bytes ]\n",
 			rec->sel[i].ev.name, rec->sel[i].samples, rec->sel[i].bytes);
@@ -1135,7 +1244,7 @@ int record__run(struct record *rec)
 		else
 			for (int j = 0; j < rec->sel[i].nr_fds; j++)
 				ioctl(rec->sel[i].fds[j], PERF_EVENT_IOC_DISABLE, 0);
-	err2 = drain(rec);
+	err2 = rec->thr ? rthreads__stop(rec) : drain(rec);
 	if (!err)
 		err = err2;
 	for (int i = 0; !err && i < rec->nr_finish_hooks; i++)
