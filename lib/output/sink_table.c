@@ -312,118 +312,125 @@ static struct kframe *frame_of(struct table_sink *t, struct tsec *sec,
 	return kf;
 }
 
-static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
-{
-	struct table_sink *t = priv;
-	const struct rawfrag_sample *smp = ev->sample;
-	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
-	const char *evname = rawfrag_evsel__name(ev->evsel);
-	struct tsec *sec = section(t, rawfrag_evsel__idx(ev->evsel));
-	struct rf_hkey key[RF_HISTS_MAX_KEYS] = { 0 };
+/* one sample's keys as they are made, by key_of(), visit_keys() and first_show() */
+struct tsample {
+	const struct rawfrag_event *ev;
+	const struct rawfrag_sample *smp;
+	const char *evname;
+	struct tsec *sec;
+	struct rf_hkey key[RF_HISTS_MAX_KEYS];
 	struct rawfrag_tp_field_info fi[RF_HISTS_MAX_KEYS];
-	bool is_tp[RF_HISTS_MAX_KEYS] = { 0 }, visit = false, resolved = false;
-	void *tpriv = NULL;
-	struct kframe *kf = NULL, kfb;
-	struct rf_hentry *e;
-	uint64_t period;
+	bool is_tp[RF_HISTS_MAX_KEYS], visit, resolved;
+	void *tpriv; /* the tracepoint decoder's event, for fields read in place */
+	struct kframe *kf, kfb;
+};
 
-	if (!sec)
-		return -ENOMEM;
-	period = smp->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;
-	if (a->type == PERF_TYPE_TRACEPOINT) {
-		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
+/* a tracepoint field key read from the payload in place; false: by the visit */
+static int tp_key(struct table_sink *t, struct tsample *ts, int i)
+{
+	struct tkey *k = &t->keys[i];
+	struct rf_hkey *hk = &ts->key[i];
+	const uint8_t *b;
+	uint32_t n;
 
-		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
-			tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
-	}
-	memset(t->got, 0, sizeof(t->got));
-	for (int i = 0; i < t->nr_keys; i++) {
-		struct tkey *k = &t->keys[i];
-		struct rf_hkey *hk = &key[i];
-		const char *s;
-		int len;
-
-		switch (k->kind) {
-		case K_COMM:
-			s = rf_report__comm(rep, smp, &len);
-			hk->id = hk->show = rf_hists__intern(&sec->h, s, (size_t)len);
-			if (!hk->id)
-				return -ENOMEM;
-			break;
-		case K_PID:
-			hk->u = (uint32_t)smp->tid;
-			hk->id_len = smp->pid; /* not the identity: the name's look-up at the end */
-			break;
-		case K_CPU:
-			/* perf's cpu of a sample without one is -1 */
-			hk->u = smp->sample_type & PERF_SAMPLE_CPU ? smp->cpu : (uint64_t)-1;
-			break;
-		case K_DSO:
-		case K_SYM:
-			if (!resolved) {
-				kf = frame_of(t, sec, rep, smp, &kfb);
-				if (!kf)
-					return -ENOMEM;
-				resolved = true;
-			}
-			if (k->kind == K_DSO) {
-				hk->id = hk->show = kf->dso;
-				break;
-			}
-			/* a symbol is its DSO and start; an unresolved address is itself */
-			hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-			hk->id = kf->dso;
-			hk->show = kf->sym;
-			hk->u = kf->sym ? kf->start : kf->rel_ip;
-			hk->id_len = kf->sym ? 1 : 0;
-			break;
-		case K_FIELD:
-			if (!key_wants(k, evname))
-				break;
-			if (tpriv && !strchr(k->field, '.') &&
-			    !rawfrag_tp__field_info(tpriv, k->field, strlen(k->field), &fi[i])) {
-				const uint8_t *b;
-				uint32_t n;
-
-				is_tp[i] = true;
-				sec->has[i] = true;
-				sec->fwidth[i] = fi[i].is_string ? fi[i].size : fi[i].size * 2 + 2;
-				b = tp_bytes(t, smp, &fi[i], &n);
-				if (!b)
-					break;
-				hk->id = rf_hists__intern(&sec->h, (const char *)b, n);
-				hk->id_len = n;
-				if (!hk->id)
-					return -ENOMEM;
-				if (k->raw)
-					visit = true;
-				break;
-			}
-			visit = true;
-			break;
-		}
-	}
-	if (visit) {
-		struct rawfrag_visitor v = { .sz = sizeof(v), .field = visit_field, .ctx = t };
-
-		rawfrag_session__sample_visit(t->sess, ev->evsel, ev->rec, smp, &v);
-		for (int i = 0; i < t->nr_keys; i++) {
-			if (t->keys[i].kind != K_FIELD || !t->got[i] || is_tp[i])
-				continue;
-			sec->has[i] = true;
-			key[i].id = key[i].show = rf_hists__intern(&sec->h, t->val[i],
-								   (size_t)t->val_len[i]);
-			key[i].id_len = (uint32_t)t->val_len[i];
-			if (!key[i].id)
-				return -ENOMEM;
-		}
-	}
-	e = rf_hists__add(&sec->h, key, period, 0);
-	if (!e)
-		return -ENOMEM;
-	if (e->samples > 1)
+	if (!ts->tpriv || strchr(k->field, '.') ||
+	    rawfrag_tp__field_info(ts->tpriv, k->field, strlen(k->field), &ts->fi[i]))
 		return 0;
-	/* a new entry: what its first sample shows */
+	ts->is_tp[i] = true;
+	ts->sec->has[i] = true;
+	ts->sec->fwidth[i] = ts->fi[i].is_string ? ts->fi[i].size : ts->fi[i].size * 2 + 2;
+	b = tp_bytes(t, ts->smp, &ts->fi[i], &n);
+	if (!b)
+		return 1;
+	hk->id = rf_hists__intern(&ts->sec->h, (const char *)b, n);
+	hk->id_len = n;
+	if (!hk->id)
+		return -ENOMEM;
+	if (k->raw)
+		ts->visit = true;
+	return 1;
+}
+
+/* key i of the sample, or a note that the visit gives it; 0 or -ENOMEM */
+static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts, int i)
+{
+	const struct rawfrag_sample *smp = ts->smp;
+	struct tkey *k = &t->keys[i];
+	struct rf_hkey *hk = &ts->key[i];
+	const char *s;
+	int len, ret;
+
+	switch (k->kind) {
+	case K_COMM:
+		s = rf_report__comm(rep, smp, &len);
+		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
+		return hk->id ? 0 : -ENOMEM;
+	case K_PID:
+		hk->u = (uint32_t)smp->tid;
+		hk->id_len = smp->pid; /* not the identity: the name's look-up at the end */
+		return 0;
+	case K_CPU:
+		/* perf's cpu of a sample without one is -1 */
+		hk->u = smp->sample_type & PERF_SAMPLE_CPU ? smp->cpu : (uint64_t)-1;
+		return 0;
+	case K_DSO:
+	case K_SYM:
+		if (!ts->resolved) {
+			ts->kf = frame_of(t, ts->sec, rep, smp, &ts->kfb);
+			if (!ts->kf)
+				return -ENOMEM;
+			ts->resolved = true;
+		}
+		if (k->kind == K_DSO) {
+			hk->id = hk->show = ts->kf->dso;
+			return 0;
+		}
+		/* a symbol is its DSO and start; an unresolved address is itself */
+		hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+		hk->id = ts->kf->dso;
+		hk->show = ts->kf->sym;
+		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;
+		hk->id_len = ts->kf->sym ? 1 : 0;
+		return 0;
+	case K_FIELD:
+		if (!key_wants(k, ts->evname))
+			return 0;
+		ret = tp_key(t, ts, i);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			ts->visit = true;
+		return 0;
+	}
+	return 0;
+}
+
+/* the field keys the visit found */
+static int visit_keys(struct table_sink *t, struct tsample *ts)
+{
+	struct rawfrag_visitor v = { .sz = sizeof(v), .field = visit_field, .ctx = t };
+	const struct rawfrag_event *ev = ts->ev;
+
+	rawfrag_session__sample_visit(t->sess, ev->evsel, ev->rec, ts->smp, &v);
+	for (int i = 0; i < t->nr_keys; i++) {
+		if (t->keys[i].kind != K_FIELD || !t->got[i] || ts->is_tp[i])
+			continue;
+		ts->sec->has[i] = true;
+		ts->key[i].id = ts->key[i].show = rf_hists__intern(&ts->sec->h, t->val[i],
+								   (size_t)t->val_len[i]);
+		ts->key[i].id_len = (uint32_t)t->val_len[i];
+		if (!ts->key[i].id)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* a new entry: what its first sample shows */
+static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts,
+		      struct rf_hentry *e)
+{
+	const struct rawfrag_event *ev = ts->ev;
+
 	for (int i = 0; i < t->nr_keys; i++) {
 		struct tkey *k = &t->keys[i];
 
@@ -431,20 +438,20 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 			const char *s;
 			int len;
 
-			s = rf_report__comm(rep, smp, &len);
-			e->k[i].show = rf_hists__intern(&sec->h, s, (size_t)len);
-		} else if (is_tp[i] && k->raw && t->got[i]) {
-			e->k[i].show = rf_hists__intern(&sec->h, t->val[i], (size_t)t->val_len[i]);
-		} else if (is_tp[i] && !k->raw) {
+			s = rf_report__comm(rep, ts->smp, &len);
+			e->k[i].show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
+		} else if (ts->is_tp[i] && k->raw && t->got[i]) {
+			e->k[i].show = rf_hists__intern(&ts->sec->h, t->val[i], (size_t)t->val_len[i]);
+		} else if (ts->is_tp[i] && !k->raw) {
 			const char *line, *v;
 			size_t len, vlen;
 
 			rawfrag_out__reset(t->scratch);
-			rawfrag_session__sample_text(t->sess, ev->evsel, ev->rec, smp, t->scratch,
+			rawfrag_session__sample_text(t->sess, ev->evsel, ev->rec, ts->smp, t->scratch,
 						     false);
 			line = rawfrag_out__mem(t->scratch, &len);
 			v = pretty_token(line, len, k->field, &vlen);
-			e->k[i].show = rf_hists__intern(&sec->h, v, vlen);
+			e->k[i].show = rf_hists__intern(&ts->sec->h, v, vlen);
 		} else {
 			continue;
 		}
@@ -452,6 +459,37 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	struct table_sink *t = priv;
+	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
+	struct tsample ts = { .ev = ev, .smp = ev->sample, .evname = rawfrag_evsel__name(ev->evsel),
+			      .sec = section(t, rawfrag_evsel__idx(ev->evsel)) };
+	struct rf_hentry *e;
+	uint64_t period;
+	int ret;
+
+	if (!ts.sec)
+		return -ENOMEM;
+	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : a->sample_period;
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
+
+		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
+			ts.tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
+	}
+	memset(t->got, 0, sizeof(t->got));
+	for (int i = 0; i < t->nr_keys; i++)
+		if ((ret = key_of(t, rep, &ts, i)))
+			return ret;
+	if (ts.visit && (ret = visit_keys(t, &ts)))
+		return ret;
+	e = rf_hists__add(&ts.sec->h, ts.key, period, 0);
+	if (!e)
+		return -ENOMEM;
+	return e->samples > 1 ? 0 : first_show(t, rep, &ts, e);
 }
 
 static int table_lost(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
