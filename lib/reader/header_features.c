@@ -231,34 +231,37 @@ static void parse_event_desc(struct rawfrag_file *f, struct cur *c)
  * Parse one feature payload (file order). Returns 0, or -EINVAL when the payload
  * is malformed (after telling the print callback).
  */
+/* the features that are one string: where it goes in the env; false for others */
+static bool str_feature(struct rawfrag_file *f, struct rawfrag_env *env, int feat,
+			struct cur *c)
+{
+	const char **dst;
+
+	switch (feat) {
+	case RAWFRAG_FEAT_HOSTNAME: dst = &env->hostname; break;
+	case RAWFRAG_FEAT_OSRELEASE: dst = &env->osrelease; break;
+	case RAWFRAG_FEAT_VERSION: dst = &env->version; break;
+	case RAWFRAG_FEAT_ARCH: dst = &env->arch; break;
+	case RAWFRAG_FEAT_CPUDESC: dst = &env->cpudesc; break;
+	case RAWFRAG_FEAT_CPUID: dst = &env->cpuid; break;
+	default: return false;
+	}
+	*dst = get_str(f, c);
+	return true;
+}
+
 int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_t size,
 		      int64_t offset)
 {
 	struct cur c = { .p = buf, .left = size, .swap = f->swap };
 	struct rawfrag_env *env = &f->env;
 
+	if (str_feature(f, env, feat, &c))
+		goto out;
 	switch (feat) {
 	case RAWFRAG_FEAT_TRACING_DATA:
 		env->tracing_data = buf;
 		env->tracing_data_size = size;
-		break;
-	case RAWFRAG_FEAT_HOSTNAME:
-		env->hostname = get_str(f, &c);
-		break;
-	case RAWFRAG_FEAT_OSRELEASE:
-		env->osrelease = get_str(f, &c);
-		break;
-	case RAWFRAG_FEAT_VERSION:
-		env->version = get_str(f, &c);
-		break;
-	case RAWFRAG_FEAT_ARCH:
-		env->arch = get_str(f, &c);
-		break;
-	case RAWFRAG_FEAT_CPUDESC:
-		env->cpudesc = get_str(f, &c);
-		break;
-	case RAWFRAG_FEAT_CPUID:
-		env->cpuid = get_str(f, &c);
 		break;
 	case RAWFRAG_FEAT_NRCPUS:
 		env->nr_cpus_avail = get_u32(&c);
@@ -312,6 +315,7 @@ int rf_feature__parse(struct rawfrag_file *f, int feat, const void *buf, uint64_
 		/* kept as a raw payload only */
 		break;
 	}
+out:
 	if (c.bad) {
 		rf_print(f, RAWFRAG_WARN,
 			 "rawfrag: %s: offset 0x%" PRIx64 ": feature %d: malformed payload "
