@@ -316,8 +316,6 @@ static int take_tool(struct rf_stream *st, struct rawfrag_tool *tool)
 		return -EINVAL;
 	memcpy(&st->t, tool, sz);
 	st->user_tool = tool;
-	if (!st->t.ordered_max_bytes)
-		st->t.ordered_max_bytes = OE_DEFAULT_MAX_BYTES;
 	return 0;
 }
 
@@ -346,6 +344,14 @@ static int setup(struct rf_stream *st, struct rawfrag_session *s, struct rawfrag
 	}
 	st->s = s;
 	st->f = rawfrag_session__file(s);
+	/*
+	 * A directory recording (perf record --threads) has no FINISHED_ROUND:
+	 * perf orders it whole in memory, and so do we unless the caller set a
+	 * bound; the queue then holds at most the input's records.
+	 */
+	if (!st->t.ordered_max_bytes)
+		st->t.ordered_max_bytes = rawfrag_file__nr_data_files(st->f) > 1 ?
+						  UINT64_MAX : OE_DEFAULT_MAX_BYTES;
 	st->swap = rawfrag_file__needs_swap(st->f);
 	st->err = err;
 	st->at_end = st->round_user = false;

@@ -11,8 +11,9 @@
  * the ones up to the newest time seen at the round before go out (perf's
  * two-round lag); the rest at the end. Records without a time (0 or none) go
  * out at once, as in perf. The queue holds at most ordered_max_bytes (default
- * 64 MiB): past that it delivers the older half of what it holds early, as
- * perf does when its queue is full; a warning through the session's print
+ * 64 MiB; none for a directory recording, which has no rounds and which perf
+ * orders whole): past that it delivers the older half of what it holds early,
+ * as perf does when its queue is full; a warning through the session's print
  * callback says so at the end.
  *
  * Handlers return 0 to go on, > 0 to stop quietly (rawfrag_session__process()
