@@ -105,4 +105,4 @@ class Decoder:
 
 def version() -> str: ...
 def formats() -> list[str]:
-    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header'."""
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table'."""
