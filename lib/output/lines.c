@@ -9,7 +9,6 @@
 #include "internal/lines.h"
 #include "internal/opts.h"
 
-#define LINE_MASK (F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_EVENT)
 
 static int parse_fields(const char *s, unsigned int *out, struct rawfrag_err *err)
 {

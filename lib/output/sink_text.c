@@ -17,7 +17,6 @@
 #include "internal/opts.h"
 #include "internal/out.h"
 
-#define LINE_MASK (F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_EVENT)
 
 struct text_sink {
 	struct rf_lines l;

@@ -16,6 +16,9 @@
 #include "internal/report.h"
 #include "internal/sym.h"
 
+/* the columns the library's line writes (rawfrag_line), the rest are the sinks' */
+#define LINE_MASK (F_COMM | F_PID | F_TID | F_CPU | F_TIME | F_EVENT)
+
 /* per evsel idx: the text event column and the JSON line up to "producer" */
 struct rf_ev_cache {
 	char *text, *json;
