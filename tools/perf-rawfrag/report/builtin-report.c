@@ -28,6 +28,9 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
+	/* the stack formats: stackcollapse.py's options, --weight */
+	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
+	const char *weight;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -48,7 +51,15 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
+	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json)\n"
+	"                          or flamegraph (one offline HTML page, -o page.html)\n"
+	"        --weight <w>      stacks count samples (default), period or a numeric\n"
+	"                          decoded field (names as --where's)\n"
+	"        --kernel          folded: _[k] after kernel symbols\n"
+	"        --include-pid     folded: comm-PID as the first frame\n"
+	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
+	"        --no-comm         folded: no comm frame\n"
 	"    -o, --output <file>   write here instead of stdout\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
@@ -152,6 +163,24 @@ static int table_options(struct report *r)
 	return 0;
 }
 
+static bool stack_format(const char *f)
+{
+	return !strcmp(f, "folded") || !strcmp(f, "flamegraph-json") || !strcmp(f, "flamegraph");
+}
+
+/* folded, flamegraph-json, flamegraph: the stack sinks */
+static int stack_options(struct report *r)
+{
+	if ((r->sc_kernel && add_kv(r, "kernel", "1")) ||
+	    (r->sc_pid && add_kv(r, "include_pid", "1")) ||
+	    (r->sc_tid && add_kv(r, "include_tid", "1")) ||
+	    (r->sc_no_comm && add_kv(r, "no_comm", "1")) ||
+	    (r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
@@ -163,6 +192,8 @@ static int sink_options(struct report *r)
 		return table_options(r);
 	else if (r->stats)
 		r->format = "stats";
+	else if (stack_format(r->format))
+		return stack_options(r);
 	if (r->header_only || (text && r->header && !r->stats))
 		if (add_kv(r, "input", r->input))
 			return -ENOMEM;
@@ -319,7 +350,7 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN };
+       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -359,6 +390,11 @@ static const struct option longopts[] = {
 	{ "children", no_argument, NULL, O_CHILDREN },
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
+	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "kernel", no_argument, NULL, O_SC_KERNEL },
+	{ "include-pid", no_argument, NULL, O_SC_PID },
+	{ "include-tid", no_argument, NULL, O_SC_TID },
+	{ "no-comm", no_argument, NULL, O_SC_NO_COMM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -371,8 +407,10 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case 'o': r->output = arg; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng)", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
+		    !stack_format(arg)) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
+				  "flamegraph-json, flamegraph)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -415,6 +453,11 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
+	case O_WEIGHT: r->weight = arg; break;
+	case O_SC_KERNEL: r->sc_kernel = true; break;
+	case O_SC_PID: r->sc_pid = true; break;
+	case O_SC_TID: r->sc_tid = true; break;
+	case O_SC_NO_COMM: r->sc_no_comm = true; break;
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -449,6 +492,22 @@ static int check_combinations(struct report *r)
 			  r->children_set || r->callgraph)) {
 		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
 				    "and -g go with the table (--stdio or --sort)");
+		return -EINVAL;
+	}
+	if ((r->sc_kernel || r->sc_pid || r->sc_tid || r->sc_no_comm) &&
+	    (strcmp(r->format, "folded") || r->stats || r->table)) {
+		rf_errorf("report", "--kernel, --include-pid, --include-tid and --no-comm go with "
+				    "--format folded");
+		return -EINVAL;
+	}
+	if (r->weight && (!stack_format(r->format) || r->stats || r->table)) {
+		rf_errorf("report", "--weight goes with --format folded, flamegraph-json or "
+				    "flamegraph");
+		return -EINVAL;
+	}
+	if (stack_format(r->format) && (r->stats || r->header || r->fields || r->hide_cg)) {
+		rf_errorf("report", "--format %s does not go with --stats, --header, -F or -G",
+			  r->format);
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
