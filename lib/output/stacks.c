@@ -26,8 +26,10 @@ struct rf_stacks {
 	/* the name pool: NUL-terminated names, interned through stab */
 	char *pool;
 	size_t plen, pcap;
-	uint32_t *stab; /* pool offsets + 1, 0 for empty */
+	uint32_t *stab; /* name ordinals + 1, 0 for empty */
 	uint32_t scap, snr;
+	uint32_t *noff; /* a name's pool offset by ordinal (snr of them) */
+	uint32_t nocap;
 	uint64_t *self[RF_STACKS_MAX_WEIGHTS]; /* cap values each, made on first use */
 	char *wname[RF_STACKS_MAX_WEIGHTS];
 	int nr_w;
@@ -95,6 +97,7 @@ void rf_stacks__delete(struct rf_stacks *st)
 	free(st->nodes);
 	free(st->ntab);
 	free(st->stab);
+	free(st->noff);
 	free(st->pool);
 	free(st);
 }
@@ -129,14 +132,16 @@ static int stab_grow(struct rf_stacks *st)
 	if (!t)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < st->scap; i++) {
-		uint32_t off = st->stab[i], j;
+		uint32_t ord = st->stab[i], j;
+		const char *s;
 
-		if (!off)
+		if (!ord)
 			continue;
-		j = (uint32_t)hash_bytes(st->pool + off - 1, strlen(st->pool + off - 1)) & (cap - 1);
+		s = st->pool + st->noff[ord - 1];
+		j = (uint32_t)hash_bytes(s, strlen(s)) & (cap - 1);
 		while (t[j])
 			j = (j + 1) & (cap - 1);
-		t[j] = off;
+		t[j] = ord;
 	}
 	free(st->stab);
 	st->stab = t;
@@ -144,7 +149,7 @@ static int stab_grow(struct rf_stacks *st)
 	return 0;
 }
 
-/* the pool offset of name, added on first use; -ENOMEM */
+/* the ordinal of name, added on first use; -ENOMEM */
 static int64_t intern(struct rf_stacks *st, const char *name, size_t len)
 {
 	uint64_t h = hash_bytes(name, len);
@@ -153,10 +158,18 @@ static int64_t intern(struct rf_stacks *st, const char *name, size_t len)
 	if (st->snr * 2 >= st->scap && stab_grow(st))
 		return -ENOMEM;
 	for (j = (uint32_t)h & (st->scap - 1); st->stab[j]; j = (j + 1) & (st->scap - 1)) {
-		const char *s = st->pool + st->stab[j] - 1;
+		const char *s = st->pool + st->noff[st->stab[j] - 1];
 
 		if (!strncmp(s, name, len) && !s[len])
 			return st->stab[j] - 1;
+	}
+	if (st->snr == st->nocap) {
+		uint32_t cap = st->nocap ? st->nocap * 2 : 1024, *t;
+
+		if (!(t = realloc(st->noff, cap * sizeof(*t))))
+			return -ENOMEM;
+		st->noff = t;
+		st->nocap = cap;
 	}
 	if (st->plen + len + 1 > st->pcap) {
 		size_t cap = st->pcap * 2;
@@ -171,10 +184,10 @@ static int64_t intern(struct rf_stacks *st, const char *name, size_t len)
 	}
 	memcpy(st->pool + st->plen, name, len);
 	st->pool[st->plen + len] = '\0';
-	st->stab[j] = (uint32_t)st->plen + 1;
+	st->noff[st->snr] = (uint32_t)st->plen;
 	st->plen += len + 1;
-	st->snr++;
-	return st->stab[j] - 1;
+	st->stab[j] = ++st->snr;
+	return st->snr - 1;
 }
 
 static int ntab_grow(struct rf_stacks *st)
@@ -289,7 +302,17 @@ const struct rf_stack_node *rf_stacks__node(const struct rf_stacks *st, uint32_t
 
 const char *rf_stacks__name(const struct rf_stacks *st, uint32_t id)
 {
-	return st->pool + st->nodes[id].name;
+	return st->pool + st->noff[st->nodes[id].name];
+}
+
+uint32_t rf_stacks__nr_names(const struct rf_stacks *st)
+{
+	return st->snr;
+}
+
+const char *rf_stacks__name_at(const struct rf_stacks *st, uint32_t ord)
+{
+	return ord < st->snr ? st->pool + st->noff[ord] : NULL;
 }
 
 uint64_t rf_stacks__self(const struct rf_stacks *st, uint32_t id, int w)
@@ -342,7 +365,7 @@ static char *path_of(const struct rf_stacks *st, uint32_t id)
 	s[at] = '\0';
 	for (uint32_t n = id; n != RF_STACKS_ROOT; n = st->nodes[n].parent) {
 		at -= st->nodes[n].len;
-		memcpy(s + at, st->pool + st->nodes[n].name, st->nodes[n].len);
+		memcpy(s + at, st->pool + st->noff[st->nodes[n].name], st->nodes[n].len);
 		if (at)
 			s[--at] = ';';
 	}
@@ -401,7 +424,7 @@ static void json_node(const struct rf_stacks *st, int w, const char *const *kind
 	bool first = true;
 
 	rawfrag_out__puts(o, "{\"n\": ");
-	rawfrag_out__json_str(o, st->pool + n->name, n->len);
+	rawfrag_out__json_str(o, st->pool + st->noff[n->name], n->len);
 	rawfrag_out__puts(o, ", \"l\": ");
 	rawfrag_out__json_str(o, kinds[n->kind], (size_t)-1);
 	rawfrag_out__puts(o, ", \"v\": ");

@@ -23,7 +23,7 @@ struct rawfrag_out;
 
 struct rf_stack_node {
 	uint32_t parent, first, last, next; /* RF_STACKS_NONE: none */
-	uint32_t name; /* offset of the name in the trie's pool */
+	uint32_t name; /* the name's ordinal (rf_stacks__name_at()) */
 	uint32_t len;
 	uint8_t kind; /* the sink's: kernel/user frame, comm... */
 };
@@ -49,6 +49,9 @@ int rf_stacks__add(struct rf_stacks *st, uint32_t node, int w, uint64_t v);
 uint32_t rf_stacks__nr_nodes(const struct rf_stacks *st);
 const struct rf_stack_node *rf_stacks__node(const struct rf_stacks *st, uint32_t id);
 const char *rf_stacks__name(const struct rf_stacks *st, uint32_t id);
+/* names by ordinal, each once, in the order first seen */
+uint32_t rf_stacks__nr_names(const struct rf_stacks *st);
+const char *rf_stacks__name_at(const struct rf_stacks *st, uint32_t ord);
 uint64_t rf_stacks__self(const struct rf_stacks *st, uint32_t id, int w);
 /* every node's self plus its descendants' for weight w (nr_nodes, the caller frees) */
 uint64_t *rf_stacks__totals(const struct rf_stacks *st, int w);
