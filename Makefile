@@ -118,6 +118,19 @@ $(O)/%.o: %.c
 	$(Q)$(CC) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(CFLAGS_COMMON) $(LIBPERF_CFLAGS) \
 		$(if $(filter $(TOOL_DIR)/%,$<),-I$(TOOL_DIR))) -c $< -o $@
 
+# the flamegraph sink's page (lib/output/flamegraph.html) as a C string, and where
+# it finds d3-flame-graph and d3: make deps installs them into $(DEPS)/js, make
+# install copies them to $(datarootdir)/perf-rawfrag/js
+FLAME_PAGE_H := $(O)/lib/output/flamegraph-page.h
+$(FLAME_PAGE_H): lib/output/flamegraph.html
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)(echo 'static const char rf_flamegraph_page[] ='; \
+	 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';') >$@
+$(O)/lib/output/sink_flamegraph.o: $(FLAME_PAGE_H)
+$(O)/lib/output/sink_flamegraph.o: LIB_CFLAGS += -DRF_JS_BUILD_DIR='"$(abspath $(DEPS))/js"' \
+	-DRF_JS_INSTALL_DIR='"$(datarootdir)/perf-rawfrag/js"'
+
 $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)mkdir -p $(@D)
