@@ -7,6 +7,9 @@
 #include "pyrawfrag.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -159,7 +162,9 @@ static int print_warning(enum rawfrag_print_level level, void *ctx, const char *
 	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
-PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+/* the input through sink format into path, or fd when path is NULL */
+static PyObject *write_to(PyObject *self, const char *format, const char *path, int fd,
+			  PyObject *kw)
 {
 	RAWFRAG_OPTS(rawfrag_sink_opts, so, .print = print_warning, .prefix = "rawfrag");
 	struct wopts w = { .ro = { .sz = sizeof(w.ro), .print = print_warning,
@@ -168,16 +173,14 @@ PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
 	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *file = NULL;
 	struct rawfrag_sink *sk = NULL;
-	const char *format, *path;
 	PyObject *ret = NULL;
 	bool own = false;
 
-	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
-		return NULL;
 	w.keep = PyList_New(0);
 	if (!w.keep || take_opts(&w, kw))
 		goto out;
 	so.path = path;
+	so.fd = fd;
 	so.kv = w.kv;
 	sk = rawfrag_sink__open(format, &so, &err);
 	if (!sk) {
@@ -200,5 +203,54 @@ out:
 		rawfrag_file__close(file);
 	}
 	Py_XDECREF(w.keep);
+	return ret;
+}
+
+PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+{
+	const char *format, *path;
+
+	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
+		return NULL;
+	return write_to(self, format, path, 0, kw);
+}
+
+/*
+ * folded(**opts) -> str: the "folded" sink's text (perf's stackcollapse.py
+ * lines), written into an anonymous memory file and read back.
+ */
+PyObject *rfpy_reader_folded(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *ret = NULL, *done;
+	char *buf = NULL;
+	off_t len;
+	ssize_t n;
+	int fd;
+
+	if (!PyArg_ParseTuple(args, ":folded"))
+		return NULL;
+	fd = memfd_create("rawfrag-folded", MFD_CLOEXEC);
+	if (fd < 0)
+		return PyErr_SetFromErrno(PyExc_OSError);
+	done = write_to(self, "folded", NULL, fd, kw);
+	if (!done)
+		goto out;
+	Py_DECREF(done);
+	len = lseek(fd, 0, SEEK_END);
+	buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (!buf) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	n = len ? pread(fd, buf, (size_t)len, 0) : 0;
+	if (n != len) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	/* names are the file's bytes: invalid UTF-8 kept as surrogates */
+	ret = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+out:
+	free(buf);
+	close(fd);
 	return ret;
 }
