@@ -4,9 +4,9 @@
 # perf 6.1's stackcollapse.py (the oracle, with and without its options), to
 # report --format folded, with the Reader's selection and a weight; bad options
 # raise rawfrag.Error naming them. Reader.write() writes the other two formats
-# as the command does.
+# as the command does; without d3-flame-graph the page is an error naming it.
 source "$(dirname "$0")/lib.sh"
-t_plan 9
+t_plan 10
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 export PYTHONPATH=$O/python
@@ -78,6 +78,12 @@ rawfrag.open('cg.data').write('$f', 'py.out')" 2>py.err
 		t_fail "write('$f') = report --format $f" "$(head -c 300 py.err)" "$(cmp py.out cmd.out 2>&1)"
 	fi
 done
+# the page's scripts missing: an error naming the file and make deps
+$PY -c '
+import rawfrag
+rawfrag.open("cg.data").write("flamegraph", "x.html", js="/nonexistent")' >py.out 2>py.err
+t_grep "write('flamegraph', js='/nonexistent') raises naming the asset and make deps" \
+	"/nonexistent/node_modules/d3-flame-graph/.*make deps" py.err
 # formats() names them
 $PY -c 'import rawfrag; print(",".join(rawfrag.formats()))' >fmts.out 2>&1
 t_grep "formats() lists folded, flamegraph-json, flamegraph" ',folded,flamegraph-json,flamegraph(,|$)' fmts.out
