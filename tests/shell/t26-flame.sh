@@ -11,13 +11,14 @@
 #  - --format flamegraph opened in headless chromium with the network blocked
 #    (a proxy that refuses and the page's own CSP): it renders, the heaviest
 #    frames' names are in the rendered document, a click zooms, search
-#    highlights, the weight switcher redraws; a screenshot is kept;
+#    highlights, the weight switcher redraws, the icicle view and reset zoom
+#    work; a screenshot is kept;
 #  - hostile names (a comm and symbols made of </script> and <img onerror>)
 #    stay text; a 1 M-sample file's page is as big as its 5 K-sample original's.
 # perf's scripts see tracepoint samples only through trace_unhandled(), which
 # gets the same sample dict: the wrappers below pass it to process_event().
 source "$(dirname "$0")/lib.sh"
-t_plan 35
+t_plan 36
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -196,7 +197,7 @@ browse() { # out.html [extra chromium args...]: the DOM after scripts ran
 		--window-size=1400,1600 "$@" "file://$T/$page"
 }
 if [ -z "$CHROMIUM" ]; then
-	t_skip_n 9 "page in headless chromium" "no chromium (make deps installs Debian's)"
+	t_skip_n 10 "page in headless chromium" "no chromium (make deps installs Debian's)"
 else
 	# d3's transitions step on requestAnimationFrame, which headless chromium's
 	# virtual time does not run: the copies the test opens get frames from
@@ -229,7 +230,18 @@ window.addEventListener("load", function () {
         sel.dispatchEvent(new Event("change"));
         setTimeout(function () {
           out.title = (q("#chart g.frame title")[0] || {}).textContent || "";
-          document.body.setAttribute("data-test", JSON.stringify(out));
+          const rootY = () => +((q('#chart g.frame[name="all"]')[0] || { getAttribute: () => "" })
+            .getAttribute("transform").match(/,\s*([-0-9.e]+)\)/) || [0, -1])[1];
+          out.root_y = rootY();
+          document.getElementById("inverted").click();
+          document.getElementById("reset").click();
+          setTimeout(function () {
+            out.root_y_inverted = rootY();
+            const t = q("#chart g.frame").find((g) => g.getAttribute("name") === "top");
+            out.reset = t ? +t.querySelector("rect").getAttribute("width") : -1;
+            out.status = document.getElementById("status").getAttribute("data-state");
+            document.body.setAttribute("data-test", JSON.stringify(out));
+          }, 1500);
         }, 1500);
       }, 1500);
     }, 1500);
@@ -291,6 +303,11 @@ EOF
 		t_ok "the weight switcher redraws by period: '$(field title)'"
 	else
 		t_fail "weight switcher" "$act"
+	fi
+	if python3 -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["root_y_inverted"] == 0 < d["root_y"] and 0 < d["reset"] < d["svg"] and d["status"] == "ok" else 1)' "$act" 2>/dev/null; then
+		t_ok "inverted: the root moves to the top (y $(field root_y) -> 0); Reset zoom: 'top' back to $(field reset) px"
+	else
+		t_fail "inverted view and reset zoom" "$act"
 	fi
 	# the page's data: samples and periods as perf counts them
 	"$PERF" script -i cc.data -F period 2>/dev/null | awk '{ n++; p += $1 } END { print n, p }' >perf.sum

@@ -2,7 +2,8 @@
 /*
  * perf rawfrag report: every sample's RAW payload decoded by its producer's
  * decoder, written by one of the library's sinks (<rawfrag/sink.h>): perf
- * script-like text (default), JSON Lines or pcapng; --stats counts records
+ * script-like text (default), JSON Lines, pcapng, or the call stacks as
+ * folded lines, flamegraph.py's JSON or an HTML page; --stats counts records
  * like perf report --stats, --header-only prints the header. This file only
  * turns options into the session's, the report's and the sink's, and exit
  * codes and messages out of their results.
