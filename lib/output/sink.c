@@ -48,12 +48,17 @@ static const struct {
 	  "quiet=1       no '#' lines\n"
 	  "callgraph=none  no call graph under entries (the only one so far)\n"
 	  "children=0    Self only (the only one so far)\n" },
+	{ "pprof", rf_sink_pprof_open,
+	  "labels=LIST   pprof labels: pid, tid, cpu, comm, event, decoded fields\n"
+	  "              ([sys:event.]path as --where names them)\n"
+	  "weight=LIST   one more sample type per numeric decoded field, its sum\n"
+	  "max_stack=N   at most N frames per stack (default 127)\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
-	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", NULL };
+	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", "pprof", NULL };
 
 	return names;
 }
@@ -104,7 +109,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			return NULL;
 		return sink_alloc(&ops, priv, err);
 	}
-	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table)",
+	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, pprof)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

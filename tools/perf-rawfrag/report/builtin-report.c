@@ -28,6 +28,8 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
+	/* pprof: --labels, --weight (comma lists, repeatable) */
+	char *labels, *weight;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -48,7 +50,7 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng or pprof\n"
 	"    -o, --output <file>   write here instead of stdout\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
@@ -85,6 +87,8 @@ static const char report_usage[] =
 	"    -q, --quiet           the table without its '#' lines\n"
 	"        --no-children     the table's Self column only (the only one so far)\n"
 	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
+	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
+	"        --weight <field>  pprof: one more sample type summing this decoded field\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -152,10 +156,28 @@ static int table_options(struct report *r)
 	return 0;
 }
 
+/* a comma list that --labels or --weight given again extends */
+static int append_list(struct report *r, char **list, const char *arg)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", arg) < 0 || !own(r, s)) {
+		rf_errorf("report", "out of memory");
+		return -ENOMEM;
+	}
+	*list = s;
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
 	bool text = !strcmp(r->format, "text"), lines = text || !strcmp(r->format, "json");
+
+	if (!strcmp(r->format, "pprof"))
+		return (r->labels && add_kv(r, "labels", r->labels)) ||
+		       (r->weight && add_kv(r, "weight", r->weight)) ||
+		       (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ? -ENOMEM : 0;
 
 	if (r->header_only)
 		r->format = "header";
@@ -319,7 +341,7 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN };
+       O_CHILDREN, O_NO_CHILDREN, O_LABELS, O_WEIGHT };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -359,6 +381,8 @@ static const struct option longopts[] = {
 	{ "children", no_argument, NULL, O_CHILDREN },
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
+	{ "labels", required_argument, NULL, O_LABELS },
+	{ "weight", required_argument, NULL, O_WEIGHT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -371,8 +395,9 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case 'o': r->output = arg; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng)", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
+		    strcmp(arg, "pprof")) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, pprof)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -415,6 +440,8 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
+	case O_LABELS: return append_list(r, &r->labels, arg);
+	case O_WEIGHT: return append_list(r, &r->weight, arg);
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -449,6 +476,19 @@ static int check_combinations(struct report *r)
 			  r->children_set || r->callgraph)) {
 		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
 				    "and -g go with the table (--stdio or --sort)");
+		return -EINVAL;
+	}
+	if ((r->labels || r->weight) && strcmp(r->format, "pprof")) {
+		rf_errorf("report", "--labels and --weight go with --format pprof");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only)) {
+		rf_errorf("report", "--format pprof does not go with --stats or --header-only");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && !r->output) {
+		rf_errorf("report", "--format pprof writes a gzipped file: give it with -o "
+				    "(-o - for standard output)");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
