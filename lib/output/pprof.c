@@ -491,8 +491,32 @@ static int fill_samples(struct rf_pprof *p, const struct rf_pprof_meta *meta, st
 	return 0;
 }
 
+/*
+ * pprof takes mapping 1 for the main binary (the File: line of its reports):
+ * the first mapping of a program, not a library or [kernel.kallsyms], moves
+ * there, as pprof's own guess for legacy profiles does.
+ */
+static uint64_t main_mapping(const struct rf_pprof *p)
+{
+	for (size_t i = 0; i < p->maps.nr; i++) {
+		const char *f = p->strs.v[p->pm[i].file].key, *b = strrchr(f, '/');
+
+		b = b ? b + 1 : f;
+		if (f[0] != '/' || strstr(b, ".so") || !strncmp(b, "ld-", 3))
+			continue;
+		return i + 1;
+	}
+	return 1;
+}
+
+static uint64_t map_id(uint64_t id, uint64_t main)
+{
+	return id == main ? 1 : id == 1 ? main : id;
+}
+
 static int fill_locations(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 {
+	uint64_t main = main_mapping(p);
 	size_t n = p->locs.nr, nlines = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -511,7 +535,7 @@ static int fill_locations(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 
 		perftools__profiles__location__init(l);
 		l->id = i + 1;
-		l->mapping_id = k[0];
+		l->mapping_id = map_id(k[0], main);
 		l->address = k[1];
 		l->n_line = nf;
 		l->line = x->linep + nlines;
@@ -532,6 +556,7 @@ static int fill_locations(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 static int fill_tables(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 {
 	size_t nm = p->maps.nr, nf = p->funcs.nr, ns = p->strs.nr;
+	uint64_t main = main_mapping(p);
 
 	x->m = calloc(nm + 1, sizeof(*x->m));
 	x->mp = calloc(nm + 1, sizeof(*x->mp));
@@ -541,11 +566,11 @@ static int fill_tables(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 	if (!x->m || !x->mp || !x->f || !x->fp || !x->strs)
 		return -ENOMEM;
 	for (size_t i = 0; i < nm; i++) {
-		PMapping *m = &x->m[i];
+		PMapping *m = &x->m[map_id(i + 1, main) - 1];
 		const struct pmap *pm = &p->pm[i];
 
 		perftools__profiles__mapping__init(m);
-		m->id = i + 1;
+		m->id = map_id(i + 1, main);
 		m->memory_start = pm->start;
 		m->memory_limit = pm->limit;
 		m->file_offset = pm->offset;
@@ -554,8 +579,9 @@ static int fill_tables(struct rf_pprof *p, struct msgs *x, PProfile *pr)
 		/* every location of the mapping has its function: no need to symbolize it */
 		m->has_functions = pm->lines && !pm->bare;
 		m->has_inline_frames = m->has_functions && pm->inl;
-		x->mp[i] = m;
 	}
+	for (size_t i = 0; i < nm; i++)
+		x->mp[i] = &x->m[i];
 	for (size_t i = 0; i < nf; i++) {
 		const int64_t *k = p->funcs.v[i].key;
 		PFunction *f = &x->f[i];

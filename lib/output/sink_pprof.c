@@ -86,8 +86,7 @@ struct pprof_sink {
 	/* the columns: 0 samples, 1..nr_w the weights, then the events */
 	int64_t *types, *units;
 	uint32_t nr_cols, cap_cols;
-	uint32_t *ev_col; /* the column of each event, in the order met */
-	struct pev *ev;
+	struct pev *ev; /* by evsel index */
 	int nr_ev;
 	uint64_t first_time, last_time;
 	bool any_time;
@@ -300,7 +299,6 @@ static int64_t event_col(struct pprof_sink *t, const struct rawfrag_evsel *evsel
 	const struct perf_event_attr *a = rawfrag_evsel__attr(evsel);
 	int idx = rawfrag_evsel__idx(evsel);
 	int64_t col, type, unit;
-	uint32_t *order;
 	struct pev *e;
 
 	if (idx < 0)
@@ -319,11 +317,6 @@ static int64_t event_col(struct pprof_sink *t, const struct rawfrag_evsel *evsel
 	unit = str_of(t, is_clock(a) ? "nanoseconds" : "count");
 	if (type < 0 || unit < 0 || (col = add_col(t, type, unit)) < 0)
 		return -ENOMEM;
-	order = realloc(t->ev_col, t->nr_cols * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	t->ev_col = order;
-	t->ev_col[t->nr_cols - 2 - t->nr_w] = (uint32_t)col;
 	e = &t->ev[idx];
 	e->col = (uint32_t)col;
 	if (!a->freq)
@@ -662,7 +655,7 @@ static int write_profile(struct pprof_sink *t, struct rawfrag_err *err)
 				      .units = t->units };
 	int64_t com[3];
 	const char *what;
-	uint32_t nev = t->nr_cols - 1 - (uint32_t)t->nr_w;
+	uint32_t nev = 0;
 	int ret;
 
 	meta.order = malloc(t->nr_cols * sizeof(*meta.order));
@@ -671,22 +664,24 @@ static int write_profile(struct pprof_sink *t, struct rawfrag_err *err)
 		rf_err_set(err, -ENOMEM, "pprof output: out of memory");
 		return -ENOMEM;
 	}
-	/* samples, the events in the order met, the weights */
+	/* samples, the events in the file's order, the weights */
 	meta.order[0] = 0;
-	for (uint32_t i = 0; i < nev; i++)
-		meta.order[1 + i] = t->ev_col[i];
+	for (int i = 0; i < t->nr_ev; i++) {
+		uint32_t c = t->ev[i].col;
+
+		if (!c)
+			continue;
+		/* the first event is the default, and its period pprof's */
+		if (!nev) {
+			meta.default_type = meta.period_type = t->types[c];
+			meta.period_unit = t->units[c];
+			meta.period = (int64_t)t->ev[i].period;
+		}
+		meta.order[1 + nev++] = c;
+	}
 	for (int i = 0; i < t->nr_w; i++)
 		meta.order[1 + nev + (uint32_t)i] = 1 + (uint32_t)i;
 	meta.comments = com;
-	if (nev) {
-		uint32_t c = t->ev_col[0];
-
-		meta.default_type = meta.period_type = t->types[c];
-		meta.period_unit = t->units[c];
-		for (int i = 0; i < t->nr_ev; i++)
-			if (t->ev[i].col == c)
-				meta.period = (int64_t)t->ev[i].period;
-	}
 	if (t->any_time) {
 		meta.duration_nanos = (int64_t)(t->last_time - t->first_time);
 		/* the sample clock mapped to the wall clock by the file's reference pair */
@@ -764,7 +759,6 @@ static void pprof_free(void *priv)
 	rawfrag_callchain__delete(t->cc);
 	free(t->types);
 	free(t->units);
-	free(t->ev_col);
 	free(t->ev);
 	free(t->locs);
 	free(t->path);

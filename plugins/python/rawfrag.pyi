@@ -75,6 +75,10 @@ class Reader:
         Reader's events and where by default) and the output's own (text:
         fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
         callchain, max_stack). A new pass over the input, as stats()."""
+    def pprof(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('pprof', path, **opts): a gzipped pprof profile. opts: labels
+        (pid, tid, cpu, comm, event, decoded fields), weight (numeric decoded
+        fields, a sample type each), max_stack, and write()'s selection."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
@@ -105,4 +109,5 @@ class Decoder:
 
 def version() -> str: ...
 def formats() -> list[str]:
-    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table'."""
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table',
+    'pprof'."""
