@@ -199,7 +199,13 @@ static int add_label(struct pprof_sink *t, const char *k, struct rawfrag_err *er
 		return -ENOMEM;
 	t->nr_lab++;
 	l->key = str_of(t, k);
-	l->unit = l->kind == L_FIELD ? str_of(t, field_unit(l->f.path)) : 0;
+	/*
+	 * pprof keeps a numeric label of 0 only when it has a unit (cpu 0, pid
+	 * 0 would be lost): every numeric label has one, "count" (shown as a
+	 * bare number) where no better is known
+	 */
+	l->unit = str_of(t, l->kind == L_FIELD && field_unit(l->f.path) ? field_unit(l->f.path) :
+									  "count");
 	if (l->key < 0 || l->unit < 0)
 		return -ENOMEM;
 	t->visit |= l->kind == L_FIELD;
@@ -424,12 +430,13 @@ static int labels_of(struct pprof_sink *t, struct rawfrag_report *rep,
 		int len;
 
 		switch (l->kind) {
-		case L_PID: lb.num = (int32_t)smp->pid; break;
-		case L_TID: lb.num = (int32_t)smp->tid; break;
+		case L_PID: lb.num = (int32_t)smp->pid; lb.unit = l->unit; break;
+		case L_TID: lb.num = (int32_t)smp->tid; lb.unit = l->unit; break;
 		case L_CPU:
 			if (!(smp->sample_type & PERF_SAMPLE_CPU))
 				continue;
 			lb.num = smp->cpu;
+			lb.unit = l->unit;
 			break;
 		case L_COMM:
 			s = rf_report__comm(rep, smp, &len);
@@ -444,8 +451,10 @@ static int labels_of(struct pprof_sink *t, struct rawfrag_report *rep,
 			if (l->f.num) {
 				lb.num = l->f.v;
 				lb.unit = l->unit;
-			} else {
+			} else if (l->f.len) {
 				lb.str = rf_pprof__str(t->p, l->f.str, l->f.len);
+			} else {
+				continue; /* pprof reads an empty string as no label */
 			}
 			break;
 		}
@@ -511,8 +520,13 @@ static int stack_of(struct pprof_sink *t, struct rawfrag_report *rep,
 		return ret;
 	fr = t->cc->frames;
 	nr = t->cc->nr;
+	/*
+	 * No chain, or one that resolves to nothing (perf discards one with an
+	 * unknown context marker): the sample's own address, as perf script -G
+	 * and perf report show it. pprof leaves a sample without locations out
+	 * of every total.
+	 */
 	if (!nr) {
-		/* no chain: the sample's own address, as perf script shows it */
 		rawfrag_machine__resolve(m, (int32_t)smp->pid, (int32_t)smp->tid, smp->ip,
 					 smp->misc & PERF_RECORD_MISC_CPUMODE_MASK, &one);
 		fr = &one;
