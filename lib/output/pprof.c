@@ -53,36 +53,49 @@ struct kent {
 	uint32_t len;
 };
 
+/* a slot holds its entry's hash too: a probe reads no entry that cannot match */
+struct kslot {
+	uint32_t idx; /* entry index + 1, 0 empty */
+	uint32_t hash;
+};
+
 struct ktab {
 	struct kent *v;
 	size_t nr, cap;
-	uint32_t *slot; /* entry index + 1, 0 empty */
+	struct kslot *slot;
 	size_t scap;
 };
 
+/* eight bytes a step: stacks make keys of hundreds of bytes, hashed per sample */
 static uint64_t hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *c = p;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ c[i]) * 0x100000001b3ull;
+	for (; len >= 8; c += 8, len -= 8) {
+		memcpy(&w, c, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, c, len);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	return h ^ (h >> 29);
 }
 
 static int ktab_grow(struct ktab *t)
 {
 	size_t scap = t->scap ? 2 * t->scap : 1024;
-	uint32_t *s = calloc(scap, sizeof(*s));
+	struct kslot *s = calloc(scap, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->nr; i++) {
 		size_t j = t->v[i].hash & (scap - 1);
 
-		while (s[j])
+		while (s[j].idx)
 			j = (j + 1) & (scap - 1);
-		s[j] = (uint32_t)(i + 1);
+		s[j] = (struct kslot){ (uint32_t)(i + 1), (uint32_t)(t->v[i].hash >> 32) };
 	}
 	free(t->slot);
 	t->slot = s;
@@ -100,11 +113,14 @@ static int64_t ktab_get(struct ktab *t, struct chunk **a, const void *key, uint3
 	*added = false;
 	if ((t->nr + 1) * 2 > t->scap && ktab_grow(t))
 		return -ENOMEM;
-	for (j = h & (t->scap - 1); t->slot[j]; j = (j + 1) & (t->scap - 1)) {
-		const struct kent *e = &t->v[t->slot[j] - 1];
+	for (j = h & (t->scap - 1); t->slot[j].idx; j = (j + 1) & (t->scap - 1)) {
+		const struct kent *e;
 
+		if (t->slot[j].hash != (uint32_t)(h >> 32))
+			continue;
+		e = &t->v[t->slot[j].idx - 1];
 		if (e->hash == h && e->len == len && !memcmp(e->key, key, len))
-			return t->slot[j] - 1;
+			return t->slot[j].idx - 1;
 	}
 	if (t->nr == UINT32_MAX - 1)
 		return -ENOMEM;
@@ -120,7 +136,7 @@ static int64_t ktab_get(struct ktab *t, struct chunk **a, const void *key, uint3
 	t->v[t->nr] = (struct kent){ .hash = h, .len = len, .key = arena_copy(a, key, len) };
 	if (!t->v[t->nr].key)
 		return -ENOMEM;
-	t->slot[j] = (uint32_t)(t->nr + 1);
+	t->slot[j] = (struct kslot){ (uint32_t)(t->nr + 1), (uint32_t)(h >> 32) };
 	*added = true;
 	return (int64_t)t->nr++;
 }
@@ -336,6 +352,9 @@ struct gzbuf {
 	z_stream z;
 	int fd;
 	int err;
+	/* protobuf-c appends a few bytes at a time: deflate sees them 64 KiB at once */
+	size_t in_len;
+	unsigned char in[1 << 16];
 	unsigned char out[1 << 16];
 };
 
@@ -362,18 +381,32 @@ static int gz_flush(struct gzbuf *g, int mode)
 	return 0;
 }
 
+/* the input buffered so far through deflate (mode Z_FINISH: and the end) */
+static void gz_drain(struct gzbuf *g, int mode)
+{
+	if (g->err)
+		return;
+	g->z.next_in = g->in;
+	g->z.avail_in = (uInt)g->in_len;
+	g->err = gz_flush(g, mode);
+	g->in_len = 0;
+}
+
 static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 {
 	struct gzbuf *g = (struct gzbuf *)b;
 
 	while (!g->err && len) {
-		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+		size_t n = sizeof(g->in) - g->in_len;
 
-		g->z.next_in = (Bytef *)data;
-		g->z.avail_in = n;
-		g->err = gz_flush(g, Z_NO_FLUSH);
+		if (n > len)
+			n = len;
+		memcpy(g->in + g->in_len, data, n);
+		g->in_len += n;
 		data += n;
 		len -= n;
+		if (g->in_len == sizeof(g->in))
+			gz_drain(g, Z_NO_FLUSH);
 	}
 }
 
@@ -655,7 +688,8 @@ int rf_pprof__write(struct rf_pprof *p, const struct rf_pprof_meta *meta, int fd
 	g->base.append = gz_append;
 	g->fd = fd;
 	/* 15 + 16: a gzip header and trailer around the deflate stream */
-	if (deflateInit2(&g->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	/* the speed Go's runtime/pprof writes its profiles with */
+	if (deflateInit2(&g->z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		free(g);
 		g = NULL;
@@ -664,11 +698,7 @@ int rf_pprof__write(struct rf_pprof *p, const struct rf_pprof_meta *meta, int fd
 		goto out;
 	}
 	perftools__profiles__profile__pack_to_buffer(&pr, &g->base);
-	if (!g->err) {
-		g->z.next_in = NULL;
-		g->z.avail_in = 0;
-		g->err = gz_flush(g, Z_FINISH);
-	}
+	gz_drain(g, Z_FINISH);
 	ret = g->err;
 	*what = "write";
 	deflateEnd(&g->z);

@@ -64,6 +64,17 @@ struct pweight {
 	int64_t type, unit;
 };
 
+/*
+ * The location of a frame without inlined functions, by its address and map:
+ * most frames repeat, and their symbol, DSO and map need no look-up again
+ */
+struct fcache {
+	uint64_t addr, start, pgoff, loc;
+	const void *dso;
+	uint8_t cpumode;
+};
+#define FCACHE 16384
+
 /* an event's column, made on its first sample */
 struct pev {
 	uint32_t col; /* 0: none yet */
@@ -92,6 +103,7 @@ struct pprof_sink {
 	bool any_time;
 	uint64_t *locs;
 	uint32_t cap_locs;
+	struct fcache *fc; /* FCACHE of them */
 	int werr;
 };
 
@@ -474,11 +486,22 @@ static uint64_t location_of(struct pprof_sink *t, struct rawfrag_machine *m, int
 			    const struct rawfrag_frame *fr, uint32_t nr, uint32_t *i)
 {
 	uint32_t g = *i, n = 0;
-	uint64_t fns[64], map = 0;
-	struct rf_map_info mi;
+	uint64_t fns[64], map = 0, loc;
+	struct rf_map_info mi = { 0 };
+	struct fcache *c = NULL;
+	bool mapped;
 
 	while (*i + 1 < nr && fr[*i].inlined && fr[*i + 1].addr == fr[g].addr)
 		(*i)++;
+	mapped = !rf_machine__map_info(m, pid, fr[g].cpumode, fr[g].addr, &mi);
+	if (*i == g && !fr[g].inlined) {
+		c = &t->fc[(fr[g].addr ^ fr[g].addr >> 12 ^ (uintptr_t)mi.dso >> 4) % FCACHE];
+		if (c->loc && c->addr == fr[g].addr && c->dso == mi.dso && c->start == mi.start &&
+		    c->pgoff == mi.pgoff && c->cpumode == fr[g].cpumode) {
+			(*i)++;
+			return c->loc;
+		}
+	}
 	for (uint32_t j = g; j <= *i && n < 64; j++) {
 		int64_t name, file;
 
@@ -489,7 +512,7 @@ static uint64_t location_of(struct pprof_sink *t, struct rawfrag_machine *m, int
 		if (name < 0 || file < 0 || !(fns[n++] = rf_pprof__function(t->p, name, file)))
 			return 0;
 	}
-	if (!rf_machine__map_info(m, pid, fr[g].cpumode, fr[g].addr, &mi)) {
+	if (mapped) {
 		struct rf_pprof_mapping pm = { .start = mi.start, .limit = mi.end,
 					       .offset = mi.pgoff, .file = mi.name,
 					       .bid = mi.bid, .bid_size = mi.bid_size,
@@ -500,7 +523,11 @@ static uint64_t location_of(struct pprof_sink *t, struct rawfrag_machine *m, int
 			return 0;
 	}
 	(*i)++;
-	return rf_pprof__location(t->p, map, fr[g].addr, fns, n);
+	loc = rf_pprof__location(t->p, map, fr[g].addr, fns, n);
+	if (c && loc)
+		*c = (struct fcache){ .addr = fr[g].addr, .start = mi.start, .pgoff = mi.pgoff,
+				      .loc = loc, .dso = mi.dso, .cpumode = fr[g].cpumode };
+	return loc;
 }
 
 /* the sample's stack as location ids (leaf first) in t->locs; their number or -ENOMEM */
@@ -742,8 +769,9 @@ static int pprof_begin(void *priv, struct rawfrag_report *rep)
 		t->own_fd = fd;
 	t->fd = fd;
 	t->cc = rawfrag_callchain__new();
+	t->fc = calloc(FCACHE, sizeof(*t->fc));
 	/* column 0: every sample counts one; 1..: the weights */
-	if (!t->cc || add_col(t, str_of(t, "samples"), str_of(t, "count")) < 0)
+	if (!t->cc || !t->fc || add_col(t, str_of(t, "samples"), str_of(t, "count")) < 0)
 		goto nomem;
 	for (int i = 0; i < t->nr_w; i++)
 		if (add_col(t, t->w[i].type, t->w[i].unit) < 0)
@@ -775,6 +803,7 @@ static void pprof_free(void *priv)
 	free(t->units);
 	free(t->ev);
 	free(t->locs);
+	free(t->fc);
 	free(t->path);
 	free(t);
 }
