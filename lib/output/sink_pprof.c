@@ -746,12 +746,17 @@ static int pprof_end(void *priv, struct rawfrag_report *rep, int status)
 {
 	struct pprof_sink *t = priv;
 	struct rawfrag_err *err = rawfrag_report__err(rep);
-	int ret;
+	int ret = 0;
 
-	if (status || !t->p)
-		return 0;
-	ret = check_fields(t, err);
-	return ret ? ret : write_profile(t, err);
+	if (!status) {
+		ret = check_fields(t, err);
+		if (!ret)
+			ret = write_profile(t, err);
+	}
+	/* no profile is better than a part of one: the file we made goes */
+	if ((status || ret || t->werr) && t->own_fd >= 0)
+		unlink(t->path);
+	return ret;
 }
 
 static int pprof_begin(void *priv, struct rawfrag_report *rep)

@@ -19,7 +19,7 @@
 #  - Time: = perf script -F tod of the first sample, Duration: = last - first;
 #  - Python's Reader.pprof() = the command's bytes; bad options exit 2.
 source "$(dirname "$0")/lib.sh"
-t_plan 36
+t_plan 44
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -389,3 +389,29 @@ t_grep "... the message names the field" "weight 'prev_comm' is not a number" "$
 t_run "--labels of a field no sample has: exit 2" 2 "$RAWFRAG" report -i tp.data --format pprof \
 	-o x.pb.gz --labels no_such_field
 t_run "--format pprof without -o: exit 2" 2 "$RAWFRAG" report -i tp.data --format pprof
+t_run "--format pprof -F: exit 2" 2 "$RAWFRAG" report -i tp.data --format pprof -o x.pb.gz -F comm
+PYTHONPATH=${PYTHONPATH:-$O/python} $PY -c '
+import rawfrag
+try:
+    rawfrag.open("tp.data").pprof("py2.pb.gz", weight="prev_comm")
+except rawfrag.Error as e:
+    print("Error:", e)' >py.out 2>&1
+t_grep "Reader.pprof(weight=a string field) raises rawfrag.Error naming it" \
+	"^Error: .*weight 'prev_comm' is not a number" py.out
+# unusable input: one message naming the file and the offset, exit 2, no profile
+head -c $(( $(stat -c %s cc.data) * 2 / 3 )) cc.data >cut.data
+t_run "a truncated recording: exit 2" 2 "$RAWFRAG" report -i cut.data --format pprof -o cut.pb.gz
+t_grep "... one message naming the file" "cut\.data" "$T/err"
+t_eq "... and no profile left behind" "" "$(ls cut.pb.gz 2>/dev/null)"
+t_run "an output that cannot be created: exit 2" 2 "$RAWFRAG" report -i tp.data --format pprof \
+	-o /nonexistent/x.pb.gz
+# a pipe-mode recording (evsels and names arrive as records) to standard output
+t_setup "perf records to a pipe" sh -c "'$PERF' record -q -g -e cpu-clock -o - -- ls -R /usr/lib/python3 >pipe.data 2>/dev/null"
+"$PERF" script -i pipe.data -F event,period,ip,sym >pipe.script 2>/dev/null
+"$PERF" script -i pipe.data -F event,period,ip,sym -G >pipe.script.G 2>/dev/null
+"$RAWFRAG" report -i - --format pprof -o - <pipe.data >pipe.pb.gz 2>"$T/err" &&
+	pp -raw pipe.pb.gz >pipe.raw 2>>"$T/err"
+$PY cmp.py totals pipe.script pipe.raw >tot.out 2>>"$T/err"
+t_eq "a pipe on stdin, the profile on stdout: totals = perf script's" "$(sed -n 1p tot.out)" \
+	"$(sed -n 2p tot.out)"
+check "a pipe: every stack = perf script's" $PY cmp.py stacks pipe.script pipe.raw

@@ -482,8 +482,10 @@ static int check_combinations(struct report *r)
 		rf_errorf("report", "--labels and --weight go with --format pprof");
 		return -EINVAL;
 	}
-	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only)) {
-		rf_errorf("report", "--format pprof does not go with --stats or --header-only");
+	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only || r->fields ||
+					      r->hide_cg || r->ns || r->show_task)) {
+		rf_errorf("report", "--format pprof does not go with --stats, --header-only, -F, "
+				    "-G, --ns or --show-task-events");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pprof") && !r->output) {
