@@ -19,7 +19,7 @@
 #  - Time: = perf script -F tod of the first sample, Duration: = last - first;
 #  - Python's Reader.pprof() = the command's bytes; bad options exit 2.
 source "$(dirname "$0")/lib.sh"
-t_plan 44
+t_plan 45
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -403,6 +403,29 @@ head -c $(( $(stat -c %s cc.data) * 2 / 3 )) cc.data >cut.data
 t_run "a truncated recording: exit 2" 2 "$RAWFRAG" report -i cut.data --format pprof -o cut.pb.gz
 t_grep "... one message naming the file" "cut\.data" "$T/err"
 t_eq "... and no profile left behind" "" "$(ls cut.pb.gz 2>/dev/null)"
+# every corrupt fixture of tests/gen/rawfrag-gen.c: pprof fails as json does (the
+# report decides what a bad record does), and leaves no profile
+GEN=$(t_bin rawfrag-gen)
+if [ -x "$GEN" ] && "$GEN" fx >/dev/null 2>&1; then
+	bad=0 n=0 first=
+	for f in $(awk '$2 != 0 { print $1 }' fx/MANIFEST); do
+		n=$((n + 1))
+		"$RAWFRAG" report -i fx/$f --format json >/dev/null 2>j.err; j="$? $(head -n 1 j.err)"
+		rm -f fx.pb.gz
+		"$RAWFRAG" report -i fx/$f --format pprof -o fx.pb.gz 2>p.err; p="$? $(head -n 1 p.err)"
+		if [ "$j" != "$p" ] || [ "${p%% *}" != 2 ] || [ -e fx.pb.gz ]; then
+			bad=$((bad + 1))
+			[ -n "$first" ] || first="$f: json: $j; pprof: $p; left: $(ls fx.pb.gz 2>/dev/null)"
+		fi
+	done
+	if [ "$n" -ge 10 ] && [ "$bad" = 0 ]; then
+		t_ok "$n corrupt fixtures: pprof exits 2 with json's error line, no profile left"
+	else
+		t_fail "corrupt fixtures: pprof fails as json" "$bad of $n differ" "$first"
+	fi
+else
+	t_skip "corrupt fixtures" "no tests/rawfrag-gen (or it needs tracefs)"
+fi
 t_run "an output that cannot be created: exit 2" 2 "$RAWFRAG" report -i tp.data --format pprof \
 	-o /nonexistent/x.pb.gz
 # a pipe-mode recording (evsels and names arrive as records) to standard output
