@@ -283,7 +283,8 @@ uint64_t rf_pprof__location(struct rf_pprof *p, uint64_t mapping, uint64_t addr,
 		nr_fns = 64; /* deeper inline nests are cut at the outer end */
 	k[0] = mapping;
 	k[1] = addr;
-	memcpy(k + 2, fns, nr_fns * sizeof(*fns));
+	if (nr_fns)
+		memcpy(k + 2, fns, nr_fns * sizeof(*fns));
 	i = ktab_get(&p->locs, &p->arena, k, (2 + nr_fns) * sizeof(*k), &added);
 	if (i < 0)
 		return 0;
@@ -311,8 +312,10 @@ int rf_pprof__add(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
 	if (len > sizeof(stack_key) && !(key = malloc(len)))
 		return -ENOMEM;
 	memcpy(key, n, 8);
-	memcpy(key + 8, locs, nr_locs * 8);
-	memcpy(key + 8 + nr_locs * 8, labels, nr_labels * sizeof(*labels));
+	if (nr_locs)
+		memcpy(key + 8, locs, nr_locs * 8);
+	if (nr_labels)
+		memcpy(key + 8 + nr_locs * 8, labels, nr_labels * sizeof(*labels));
 	i = ktab_get(&p->samples, &p->arena, key, (uint32_t)len, &added);
 	if (key != stack_key)
 		free(key);
