@@ -19,7 +19,7 @@
 #  - Time: = perf script -F tod of the first sample, Duration: = last - first;
 #  - Python's Reader.pprof() = the command's bytes; bad options exit 2.
 source "$(dirname "$0")/lib.sh"
-t_plan 45
+t_plan 46
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -342,6 +342,17 @@ done
 t_eq "three events: the runtime column's sum = perf script's" \
 	"$(sed -n 's/.*runtime=\([0-9]*\).*/\1/p' multi.trace | awk '{ s += $1 } END { print s }')" \
 	"$(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && / [0-9 ]+: / { s += $5 } END { print s }' multi.pb.gz.raw)"
+
+# ---- IBS: stacks weighted by load latency (the generated Zen 4 file) ----
+if t_setup "ibs fixtures" "$(t_bin ibs-gen)" write ibs && [ -f ibs/ibs-zen4.data ]; then
+	W=regs.IbsOpData3.fields.DcMissLat
+	"$RAWFRAG" report -i ibs/ibs-zen4.data --format pprof -o ibs.pb.gz --weight $W 2>"$T/err" &&
+		pp -raw ibs.pb.gz >ibs.raw 2>>"$T/err"
+	t_eq "IBS: --weight DcMissLat: a $W/cycles column summing our JSON's values" \
+		"$(sed -n '/^Samples:/{n;p}' ibs.raw | awk '{ print $NF }') $("$RAWFRAG" report -i ibs/ibs-zen4.data --format json | jq -s "[.[].fields.regs.IbsOpData3.fields.DcMissLat // 0] | add")" \
+		"$W/cycles $(awk '/^Samples:/ { on = 1; next } /^Locations/ { on = 0 } on && / [0-9 ]+: / { split($0, a, ":"); n = split(a[1], v, " "); s += v[n] }
+		END { print s + 0 }' ibs.raw)"
+fi
 
 # ---- inline frames: one location, a line per function ----
 cat >inl.c <<'EOF'
