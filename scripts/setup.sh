@@ -14,6 +14,7 @@ DEPS=$(realpath -m "${DEPS:-$top/build/deps}")
 PREFIX=$DEPS/libperf
 
 PKGS=(build-essential pkg-config make gcc clang llvm bpftool
+      libprotobuf-c-dev protobuf-c-compiler golang-go  # pprof: written with protobuf-c, read by go tool pprof in the tests
       libtraceevent-dev libtracefs-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev
       libunwind-dev libdw-dev libiberty-dev libcmocka-dev libpcap-dev libclang-rt-14-dev tcpdump
       linux-source-6.1 linux-perf tshark iproute2 python3 python3-dev xz-utils

@@ -68,13 +68,18 @@ static const struct {
 	  "max_stack=N   at most N frames per call chain (default 127)\n"
 	  "js=DIR        d3-flame-graph and d3 from DIR (default: the build's, then the\n"
 	  "              installed share/perf-rawfrag/js)\n" },
+	{ "pprof", rf_sink_pprof_open,
+	  "labels=LIST   pprof labels: pid, tid, cpu, comm, event, decoded fields\n"
+	  "              ([sys:event.]path as --where names them)\n"
+	  "weight=LIST   one more sample type per numeric decoded field, its sum\n"
+	  "max_stack=N   at most N frames per stack (default 127)\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
 	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table",
-					      "folded", "flamegraph-json", "flamegraph", NULL };
+					      "folded", "flamegraph-json", "flamegraph", "pprof", NULL };
 
 	return names;
 }
@@ -126,7 +131,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 		return sink_alloc(&ops, priv, err);
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "
-		 "folded, flamegraph-json, flamegraph)",
+		 "folded, flamegraph-json, flamegraph, pprof)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

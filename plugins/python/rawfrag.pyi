@@ -80,6 +80,10 @@ class Reader:
         count' lines, sorted): report --format folded's text. opts: the selection
         as write()'s, kernel, include_pid, include_tid, no_comm, weight ('period'
         or a decoded field), max_stack. A new pass over the input."""
+    def pprof(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('pprof', path, **opts): a gzipped pprof profile. opts: labels
+        (pid, tid, cpu, comm, event, decoded fields), weight (numeric decoded
+        fields, a sample type each), max_stack, and write()'s selection."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
@@ -111,4 +115,4 @@ class Decoder:
 def version() -> str: ...
 def formats() -> list[str]:
     """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table',
-    'folded', 'flamegraph-json', 'flamegraph'."""
+    'folded', 'flamegraph-json', 'flamegraph', 'pprof'."""

@@ -489,7 +489,7 @@ static PyMethodDef reader_methods[] = {
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
 	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"
-	  "'flamegraph'; rawfrag.formats()) into path ('-':\n"
+	  "'flamegraph', 'pprof'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
@@ -502,6 +502,11 @@ static PyMethodDef reader_methods[] = {
 	  "report --format folded. opts: the selection as write()'s, and kernel,\n"
 	  "include_pid, include_tid, no_comm (bools), weight ('period' or a decoded\n"
 	  "field's name), max_stack. A new pass, as write()." },
+	{ "pprof", (PyCFunction)(void (*)(void))rfpy_reader_pprof, METH_VARARGS | METH_KEYWORDS,
+	  "pprof(path, **opts): the whole input as a gzipped pprof profile, as\n"
+	  "write('pprof', path, **opts): labels (e.g. ['pid', 'comm', 'prev_state']),\n"
+	  "weight (numeric decoded fields, one sample type each), max_stack, and the\n"
+	  "selection of write()." },
 	{ "check", rfpy_reader_check, METH_NOARGS,
 	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
 	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"

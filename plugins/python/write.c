@@ -254,3 +254,19 @@ out:
 	close(fd);
 	return ret;
 }
+
+/* Reader.pprof(path, **opts): write('pprof', path, **opts) */
+PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *wargs, *ret;
+	const char *path;
+
+	if (!PyArg_ParseTuple(args, "s:pprof", &path))
+		return NULL;
+	wargs = Py_BuildValue("(ss)", "pprof", path);
+	if (!wargs)
+		return NULL;
+	ret = rfpy_reader_write(self, wargs, kw);
+	Py_DECREF(wargs);
+	return ret;
+}

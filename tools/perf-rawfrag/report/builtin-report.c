@@ -29,9 +29,10 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
-	/* the stack formats: stackcollapse.py's options, --weight */
+	/* the stack formats: stackcollapse.py's options */
 	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
-	const char *weight;
+	/* --labels (pprof), --weight (stacks, pprof): comma lists, repeatable */
+	char *labels, *weight;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -53,10 +54,10 @@ static const char report_usage[] =
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
 	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
-	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json)\n"
-	"                          or flamegraph (one offline HTML page, -o page.html)\n"
+	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json),\n"
+	"                          flamegraph (one offline HTML page, -o page.html) or pprof\n"
 	"        --weight <w>      stacks count samples (default), period or a numeric\n"
-	"                          decoded field (names as --where's)\n"
+	"                          decoded field (names as --where's); pprof: more sample types\n"
 	"        --kernel          folded: _[k] after kernel symbols\n"
 	"        --include-pid     folded: comm-PID as the first frame\n"
 	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
@@ -97,6 +98,7 @@ static const char report_usage[] =
 	"    -q, --quiet           the table without its '#' lines\n"
 	"        --no-children     the table's Self column only (the only one so far)\n"
 	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
+	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -182,10 +184,28 @@ static int stack_options(struct report *r)
 	return 0;
 }
 
+/* a comma list that --labels or --weight given again extends */
+static int append_list(struct report *r, char **list, const char *arg)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", arg) < 0 || !own(r, s)) {
+		rf_errorf("report", "out of memory");
+		return -ENOMEM;
+	}
+	*list = s;
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
 	bool text = !strcmp(r->format, "text"), lines = text || !strcmp(r->format, "json");
+
+	if (!strcmp(r->format, "pprof"))
+		return (r->labels && add_kv(r, "labels", r->labels)) ||
+		       (r->weight && add_kv(r, "weight", r->weight)) ||
+		       (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ? -ENOMEM : 0;
 
 	if (r->header_only)
 		r->format = "header";
@@ -351,7 +371,8 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM };
+       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
+       O_LABELS };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -396,6 +417,7 @@ static const struct option longopts[] = {
 	{ "include-pid", no_argument, NULL, O_SC_PID },
 	{ "include-tid", no_argument, NULL, O_SC_TID },
 	{ "no-comm", no_argument, NULL, O_SC_NO_COMM },
+	{ "labels", required_argument, NULL, O_LABELS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -409,9 +431,9 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
-		    !stack_format(arg)) {
+		    !stack_format(arg) && strcmp(arg, "pprof")) {
 			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
-				  "flamegraph-json, flamegraph)", arg);
+				  "flamegraph-json, flamegraph, pprof)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -454,11 +476,12 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
-	case O_WEIGHT: r->weight = arg; break;
 	case O_SC_KERNEL: r->sc_kernel = true; break;
 	case O_SC_PID: r->sc_pid = true; break;
 	case O_SC_TID: r->sc_tid = true; break;
 	case O_SC_NO_COMM: r->sc_no_comm = true; break;
+	case O_LABELS: return append_list(r, &r->labels, arg);
+	case O_WEIGHT: return append_list(r, &r->weight, arg);
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -501,14 +524,30 @@ static int check_combinations(struct report *r)
 				    "--format folded");
 		return -EINVAL;
 	}
-	if (r->weight && (!stack_format(r->format) || r->stats || r->table)) {
-		rf_errorf("report", "--weight goes with --format folded, flamegraph-json or "
-				    "flamegraph");
+	if (r->weight && ((!stack_format(r->format) && strcmp(r->format, "pprof")) ||
+			  r->stats || r->table)) {
+		rf_errorf("report", "--weight goes with --format folded, flamegraph-json, "
+				    "flamegraph or pprof");
+		return -EINVAL;
+	}
+	if (r->labels && strcmp(r->format, "pprof")) {
+		rf_errorf("report", "--labels goes with --format pprof");
 		return -EINVAL;
 	}
 	if (stack_format(r->format) && (r->stats || r->header || r->fields || r->hide_cg)) {
 		rf_errorf("report", "--format %s does not go with --stats, --header, -F or -G",
 			  r->format);
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only || r->fields ||
+					      r->hide_cg || r->ns || r->show_task)) {
+		rf_errorf("report", "--format pprof does not go with --stats, --header-only, -F, "
+				    "-G, --ns or --show-task-events");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && !r->output) {
+		rf_errorf("report", "--format pprof writes a gzipped file: give it with -o "
+				    "(-o - for standard output)");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
