@@ -48,12 +48,17 @@ static const struct {
 	  "quiet=1       no '#' lines\n"
 	  "callgraph=none  no call graph under entries (the only one so far)\n"
 	  "children=0    Self only (the only one so far)\n" },
+	{ "sqlite", rf_sink_sqlite_open,
+	  "overwrite=1   replace an existing file (else refused)\n"
+	  "tmp=PATH      load here, renamed to the output at the end (FILE.tmp-PID)\n"
+	  "max_stack=N   at most N frames per call path (default 127)\n"
+	  "raw_check=0   no raw_check table\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
-	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", NULL };
+	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", "sqlite", NULL };
 
 	return names;
 }
@@ -104,7 +109,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			return NULL;
 		return sink_alloc(&ops, priv, err);
 	}
-	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table)",
+	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, sqlite)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

@@ -120,4 +120,7 @@ int rf_sink_header_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sin
 int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 		       void **priv, struct rawfrag_err *err);
 
+int rf_sink_sqlite_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
+
 #endif /* __RAWFRAG_INTERNAL_REPORT_H */

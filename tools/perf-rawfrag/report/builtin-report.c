@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -24,6 +25,7 @@ struct report {
 	const char *input, *output;
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
+	bool overwrite; /* --format sqlite: replace an existing -o file */
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
@@ -48,8 +50,9 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng or sqlite\n"
 	"    -o, --output <file>   write here instead of stdout\n"
+	"        --overwrite       --format sqlite: replace an existing output file\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
@@ -152,11 +155,43 @@ static int table_options(struct report *r)
 	return 0;
 }
 
+/*
+ * --format sqlite loads into FILE.tmp-PID, renamed to FILE at the end; an
+ * interrupt removes it (the library keeps no signal handler of its own).
+ */
+static char sqlite_tmp[4200];
+
+static void sqlite_interrupted(int sig)
+{
+	if (sqlite_tmp[0])
+		unlink(sqlite_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int sqlite_options(struct report *r)
+{
+	if (!r->output)
+		return 0; /* the sink says it needs -o */
+	if (snprintf(sqlite_tmp, sizeof(sqlite_tmp), "%s.tmp-%d", r->output, (int)getpid()) >=
+	    (int)sizeof(sqlite_tmp))
+		return -ENOMEM;
+	if (add_kv(r, "tmp", sqlite_tmp) || (r->overwrite && add_kv(r, "overwrite", "1")) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	signal(SIGINT, sqlite_interrupted);
+	signal(SIGTERM, sqlite_interrupted);
+	signal(SIGHUP, sqlite_interrupted);
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
 	bool text = !strcmp(r->format, "text"), lines = text || !strcmp(r->format, "json");
 
+	if (!strcmp(r->format, "sqlite"))
+		return sqlite_options(r);
 	if (r->header_only)
 		r->format = "header";
 	else if (r->table && !r->stats)
@@ -319,13 +354,14 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN };
+       O_CHILDREN, O_NO_CHILDREN, O_OVERWRITE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stats", no_argument, NULL, O_STATS },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "overwrite", no_argument, NULL, O_OVERWRITE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hex", no_argument, NULL, 'x' },
 	{ "meta", required_argument, NULL, O_META },
@@ -369,10 +405,12 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	switch (opt) {
 	case 'i': r->input = arg; break;
 	case 'o': r->output = arg; break;
+	case O_OVERWRITE: r->overwrite = true; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng)", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
+		    strcmp(arg, "sqlite")) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, sqlite)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -449,6 +487,14 @@ static int check_combinations(struct report *r)
 			  r->children_set || r->callgraph)) {
 		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
 				    "and -g go with the table (--stdio or --sort)");
+		return -EINVAL;
+	}
+	if (r->overwrite && strcmp(r->format, "sqlite")) {
+		rf_errorf("report", "--overwrite goes with --format sqlite");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "sqlite") && (r->stats || r->header_only || r->header)) {
+		rf_errorf("report", "--format sqlite does not go with --stats or --header");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
