@@ -76,6 +76,11 @@ class Reader:
         fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
         callchain, max_stack). A new pass over the input, as stats()."""
 
+    def to_sqlite(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('sqlite', path, **opts): perf's export-to-sqlite database plus
+        every event's decoded fields, raw_check and lost (overwrite=True
+        replaces an existing file)."""
+
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
          where: Optional[str] = None, symbols: bool = True) -> Reader:
@@ -105,4 +110,4 @@ class Decoder:
 
 def version() -> str: ...
 def formats() -> list[str]:
-    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table'."""
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table', 'sqlite'."""

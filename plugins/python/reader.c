@@ -488,13 +488,17 @@ static PyMethodDef reader_methods[] = {
 	  "iterating (it then consumes the stream)." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
-	  "('text', 'json', 'pcapng', 'stats', 'header', 'table'; rawfrag.formats()) into path ('-':\n"
+	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'sqlite'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
 	  "callchain, max_stack; json: fields, callchain, max_stack), e.g.\n"
 	  "write('text', 'out.txt', fields=['comm', 'tid', 'ip', 'sym'], ns=True).\n"
 	  "Raises rawfrag.Error where report exits 2. A new pass, as stats()." },
+	{ "to_sqlite", (PyCFunction)(void (*)(void))rfpy_reader_to_sqlite,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "to_sqlite(path, **opts): write('sqlite', path, **opts): perf's export-to-sqlite\n"
+	  "database plus every event's fields (overwrite=True replaces an existing file)." },
 	{ "check", rfpy_reader_check, METH_NOARGS,
 	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
 	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"
