@@ -700,6 +700,14 @@ static int event_row(struct sqlite_sink *q, const struct rawfrag_event *ev, uint
 	return step(q, t->ins, "an event's row");
 }
 
+/* the sample's columns of an event's view, as samples_view names them */
+static const struct {
+	const char *name, *expr;
+} view_cols[] = {
+	{ "time", "s.time" }, { "cpu", "s.cpu" }, { "pid", "th.pid" }, { "tid", "th.tid" },
+	{ "command", "c.comm" }, { "symbol", "sy.name" }, { "dso_short_name", "d.short_name" },
+};
+
 /* the view of an event table: its fields beside perf's sample columns */
 static int make_view(struct sqlite_sink *q, struct etab *t)
 {
@@ -721,10 +729,16 @@ static int make_view(struct sqlite_sink *q, struct etab *t)
 		free(sql);
 		return -ENOMEM;
 	}
-	len = (size_t)snprintf(sql, cap,
-			       "CREATE VIEW %s AS SELECT e.id AS id, s.time AS time, s.cpu AS cpu, "
-			       "th.pid AS pid, th.tid AS tid, c.comm AS command, sy.name AS symbol, "
-			       "d.short_name AS dso_short_name", qv);
+	len = (size_t)snprintf(sql, cap, "CREATE VIEW %s AS SELECT e.id AS id", qv);
+	for (size_t k = 0; k < sizeof(view_cols) / sizeof(view_cols[0]); k++) {
+		bool clash = false;
+
+		/* a field of the same name keeps it: the sample's column is sample_<name> */
+		for (int i = 0; i < t->nr_cols && !clash; i++)
+			clash = !sqlite3_stricmp(t->cols[i].name, view_cols[k].name);
+		len += (size_t)snprintf(sql + len, cap - len, ", %s AS %s%s", view_cols[k].expr,
+					clash ? "sample_" : "", view_cols[k].name);
+	}
 	for (int i = 0; i < t->nr_cols; i++) {
 		char *c = quote_id(t->cols[i].name, strlen(t->cols[i].name));
 
