@@ -194,7 +194,7 @@ struct col {
 };
 
 struct etab {
-	bool made, stale, none;
+	bool made, stale;
 	uint64_t evsel_id;
 	char *name; /* table name (the event's, made unique) */
 	struct col *cols;
@@ -220,6 +220,8 @@ struct sqlite_sink {
 	uint64_t lost_id;
 	/* the visit */
 	struct etab *cur;
+	const struct rawfrag_event *cur_ev;
+	uint64_t cur_evsel_id;
 	int jdepth; /* > 0: inside an array, written as JSON into jcol */
 	struct col *jcol;
 	bool jfirst[64];
@@ -580,6 +582,9 @@ static int visit_field(void *ctx, const struct rawfrag_field *f)
 	/* an object's members are columns of their own (dotted paths) */
 	if (f->type == RAWFRAG_FIELD_OBJECT)
 		return 0;
+	/* the event's table on its first field: an event without fields has none */
+	if (!q->cur->made && (q->ret = make_table(q, q->cur, q->cur_ev, q->cur_evsel_id)))
+		return q->ret;
 	c = col_of(q, q->cur, f->path, f->path_len, type_of(f->type));
 	if (!c)
 		return q->ret ? q->ret : -ENOMEM;
@@ -666,13 +671,13 @@ static int event_row(struct sqlite_sink *q, const struct rawfrag_event *ev, uint
 
 	if (!t)
 		return -ENOMEM;
-	if (t->none || !ev->sample->raw_data)
+	if (!ev->sample->raw_data)
 		return 0;
-	if (!t->made && (ret = make_table(q, t, ev, evsel_id)))
-		return ret;
 	for (int i = 0; i < t->nr_cols; i++)
 		t->cols[i].type = C_NONE;
 	q->cur = t;
+	q->cur_ev = ev;
+	q->cur_evsel_id = evsel_id;
 	q->jdepth = 0;
 	q->ret = 0;
 	ret = rawfrag_session__sample_visit(q->sess, ev->evsel, ev->rec, ev->sample, &v);
@@ -680,6 +685,8 @@ static int event_row(struct sqlite_sink *q, const struct rawfrag_event *ev, uint
 		return q->ret;
 	if (ret == -ENOMEM || ret == -E2BIG)
 		return ret;
+	if (!t->made)
+		return 0;
 	/* a payload that does not decode fully keeps what was decoded (raw_check says why) */
 	if (t->stale && (ret = prepare_ins(q, t)))
 		return ret;
@@ -689,7 +696,10 @@ static int event_row(struct sqlite_sink *q, const struct rawfrag_event *ev, uint
 
 		switch (c->type) {
 		case C_INT: sqlite3_bind_int64(t->ins, i + 2, c->i); break;
-		case C_TEXT: sqlite3_bind_text(t->ins, i + 2, c->buf, (int)c->len, SQLITE_STATIC); break;
+		case C_TEXT:
+			sqlite3_bind_text(t->ins, i + 2, c->len ? c->buf : "", (int)c->len,
+					  SQLITE_STATIC);
+			break;
 		case C_BLOB:
 			sqlite3_bind_blob(t->ins, i + 2, c->len ? c->buf : "", (int)c->len,
 					  SQLITE_STATIC);

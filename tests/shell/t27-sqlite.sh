@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report --format sqlite (the "sqlite" sink) against perf 6.1's own database
 # export, export-to-sqlite.py 'all calls callchains', on a file perf records
-# here (cpu-clock -g, sched:sched_switch, syscalls:sys_enter_openat, a task
+# here (cpu-clock -g, sched_switch, sched_wakeup, sys_enter_openat, a task
 # renamed to an SQL injection): every table and view of perf's database
 # exists in ours with the same columns and types; read with -e cpu-clock (the
 # only event perf exports) each of perf's tables is equal row for row, ids
@@ -13,7 +13,7 @@
 # without --overwrite; a failed or interrupted load leaves no file; python's
 # Reader.to_sqlite() writes the same database.
 source "$(dirname "$0")/lib.sh"
-t_plan 38
+t_plan 40
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -37,8 +37,9 @@ cat >work.sh <<'EOF'
 for i in $(seq 60); do ls /usr/bin >/dev/null; cat /etc/hostname >/dev/null; done
 python3 rename.py
 EOF
-t_setup "perf records cpu-clock -g, sched_switch, openat" \
-	"$PERF" record -q -g -e cpu-clock -e sched:sched_switch -e syscalls:sys_enter_openat \
+t_setup "perf records cpu-clock -g, sched_switch, sched_wakeup, openat" \
+	"$PERF" record -q -g -e cpu-clock -e sched:sched_switch -e sched:sched_wakeup \
+	-e syscalls:sys_enter_openat \
 	-o r.data -- sh work.sh
 t_setup "perf's export-to-sqlite.py all calls callchains" \
 	"$PERF" script -i r.data -s "$PERF_EXPORT" perf.db all calls callchains
@@ -129,6 +130,9 @@ def trace_unhandled(event_name, context, f, p):
     if event_name == "sched__sched_switch":
         print("S\t%d\t%d\t%d\t%s\t%d\t%s" % (t, f["prev_pid"], f["prev_state"], f["next_comm"],
               f["next_pid"], f["prev_comm"]))
+    elif event_name == "sched__sched_wakeup":
+        print("W\t%d\t%d\t%d\t%s\t%d\t%d" % (t, p["sample"]["pid"], f["pid"], f["comm"], f["prio"],
+              f["target_cpu"]))
     elif event_name == "syscalls__sys_enter_openat":
         print("O\t%d\t%d\t%d\t%d\t%d" % (t, f["dfd"], f["filename"], f["flags"], f["mode"]))
     else:
@@ -138,21 +142,25 @@ t_setup "perf script -s dump.py" sh -c "'$PERF' script -i r.data -s dump.py >per
 sqlite3 -separator "$TAB" our.db "SELECT 'C', time FROM samples_view WHERE event = 'cpu-clock';
 	SELECT 'S', time, prev_pid, prev_state, next_comm, next_pid, prev_comm
 		FROM \"sched:sched_switch_view\";
+	SELECT 'W', time, sample_pid, pid, comm, prio, target_cpu FROM \"sched:sched_wakeup_view\";
 	SELECT 'O', time, dfd, filename, flags, mode FROM \"syscalls:sys_enter_openat_view\"" >our.dump
 counts() { cut -f1 "$1" | sort | uniq -c | awk '{ printf "%s=%s ", $2, $1 }'; }
 ours=$(sqlite3 our.db "SELECT group_concat(name || '=' || n, ' ') FROM (SELECT e.name, count(*) n
 	FROM samples s JOIN selected_events e ON e.id = s.evsel_id WHERE s.id > 0 GROUP BY e.name
 	ORDER BY e.name)")
 t_eq "samples per event = perf script's (tracepoints included)" \
-	"cpu-clock=$(grep -c '^C' perf.dump) sched:sched_switch=$(grep -c '^S' perf.dump) syscalls:sys_enter_openat=$(grep -c '^O' perf.dump)" \
+	"cpu-clock=$(grep -c '^C' perf.dump) sched:sched_switch=$(grep -c '^S' perf.dump) sched:sched_wakeup=$(grep -c '^W' perf.dump) syscalls:sys_enter_openat=$(grep -c '^O' perf.dump)" \
 	"$ours"
-for k in S O; do
+for k in S W O; do
 	grep "^$k" perf.dump | sort >perf.k
 	grep "^$k" our.dump | sort >our.k
 	n=$(wc -l <perf.k)
-	what=$([ $k = S ] && echo "sched_switch prev_pid, prev_state, next_comm, next_pid, prev_comm" ||
-		echo "openat dfd, filename, flags, mode")
-	if [ "$n" -ge 10 ] && cmp -s perf.k our.k; then
+	case $k in
+	S) what="sched_switch prev_pid, prev_state, next_comm, next_pid, prev_comm" ;;
+	W) what="sched_wakeup pid, comm, prio, target_cpu (the view's sample_pid: the waker's)" ;;
+	O) what="openat dfd, filename, flags, mode" ;;
+	esac
+	if [ "$n" -ge 1 ] && cmp -s perf.k our.k; then
 		t_ok "$what of all $n samples = perf script's"
 	else
 		t_fail "$what = perf script's" "perf $n, ours $(wc -l <our.k)" "$(diff perf.k our.k | head -6)"
@@ -163,16 +171,25 @@ t_eq "typed columns from the format" "next_comm text,prev_pid integer,prev_state
 		pragma_table_info('sched:sched_switch') WHERE name IN ('prev_pid', 'next_comm', 'prev_state')
 		ORDER BY name)")"
 t_eq "event_tables names the tables" \
-	"sched:sched_switch|tracepoint|sched:sched_switch_view syscalls:sys_enter_openat|tracepoint|syscalls:sys_enter_openat_view" \
+	"sched:sched_switch|tracepoint|sched:sched_switch_view sched:sched_wakeup|tracepoint|sched:sched_wakeup_view syscalls:sys_enter_openat|tracepoint|syscalls:sys_enter_openat_view" \
 	"$(sqlite3 our.db "SELECT table_name || '|' || producer || '|' || view_name FROM event_tables
 		ORDER BY table_name" | paste -sd' ')"
-tp=$(( $(grep -c '^S' perf.dump) + $(grep -c '^O' perf.dump) ))
+tp=$(( $(grep -c '^S' perf.dump) + $(grep -c '^W' perf.dump) + $(grep -c '^O' perf.dump) ))
 t_eq "raw_check: a row per tracepoint sample, sizes and pads known, no violation" \
 	"$tp $tp 0" "$(sqlite3 our.db "SELECT count(*), sum(pad IS NOT NULL AND raw_size = len + pad
 		AND pad_zero = 1), sum(violations) FROM raw_check" | tr '|' ' ')"
 t_eq "raw_check's pads: raw_size - the format's length (sched_switch: 64 bytes in 68)" \
 	"68|64|4" "$(sqlite3 our.db "SELECT DISTINCT raw_size, len, pad FROM raw_check r
 		JOIN \"sched:sched_switch\" e ON e.id = r.id")"
+
+# the documentation's p99 query (perf-rawfrag-sql.txt) as it stands there
+sed -n '/^\tWITH lat AS/,/^\tFROM ranked GROUP BY/p' "$TOP/Documentation/perf-rawfrag-sql.txt" >p99.sql
+sqlite3 our.db <p99.sql >p99.out 2>&1
+if [ "$(wc -l <p99.sql)" -ge 8 ] && [ -s p99.out ] && ! grep -qi error p99.out; then
+	t_ok "the documented p99 wakeup-to-switch query runs ($(wc -l <p99.out) comms)"
+else
+	t_fail "the documented p99 query runs" "$(head -c 300 p99.sql)" "$(head -c 300 p99.out)"
+fi
 
 # names from the file are data: the comm EVIL in comms and in the fields
 # (the task is switched out under that name: prev_comm)
