@@ -65,15 +65,23 @@ struct rf_export {
 
 /* ---- maps ---- */
 
+/*
+ * The numbers only (a symbol's name is compared, not hashed: its DSO and
+ * address tell symbols apart), each mixed whole: addresses and ids share
+ * their low bits
+ */
 static uint64_t hash3(const uint64_t k[3], const char *name)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull;
 
-	for (int i = 0; i < 3; i++)
-		h = (h ^ k[i]) * 1099511628211ull;
-	for (; name && *name; name++)
-		h = (h ^ (uint8_t)*name) * 1099511628211ull;
-	return h ^ (h >> 29);
+	(void)name;
+	for (int i = 0; i < 3; i++) {
+		h ^= k[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h ^= h >> 31;
+		h *= 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 27;
+	}
+	return h;
 }
 
 static struct xnode *xmap_find(struct xmap *m, const uint64_t k[3], const char *name)
