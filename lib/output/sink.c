@@ -73,13 +73,18 @@ static const struct {
 	  "              ([sys:event.]path as --where names them)\n"
 	  "weight=LIST   one more sample type per numeric decoded field, its sum\n"
 	  "max_stack=N   at most N frames per stack (default 127)\n" },
+	{ "sqlite", rf_sink_sqlite_open,
+	  "overwrite=1   replace an existing file (else refused)\n"
+	  "tmp=PATH      load here, renamed to the output at the end (FILE.tmp-PID)\n"
+	  "max_stack=N   at most N frames per call path (default 127)\n"
+	  "raw_check=0   no raw_check table\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
 	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table",
-					      "folded", "flamegraph-json", "flamegraph", "pprof", NULL };
+					      "folded", "flamegraph-json", "flamegraph", "pprof", "sqlite", NULL };
 
 	return names;
 }
@@ -131,7 +136,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 		return sink_alloc(&ops, priv, err);
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "
-		 "folded, flamegraph-json, flamegraph, pprof)",
+		 "folded, flamegraph-json, flamegraph, pprof, sqlite)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

@@ -889,6 +889,32 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	return 0;
 }
 
+/*
+ * The DSO and symbol rawfrag_machine__resolve() found for addr (after it ran:
+ * the DSO is loaded), for the export model's dsos and symbols tables. NULL
+ * when no map holds addr; *sym NULL when no symbol does.
+ */
+struct rf_dso *rf_machine__frame_sym(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint8_t cpumode, uint64_t *map_ip, const struct rf_sym **sym)
+{
+	struct rf_maps *ms = NULL;
+	struct rf_map *map = NULL;
+
+	*sym = NULL;
+	if (cpumode == PERF_RECORD_MISC_USER)
+		ms = rf_machine__maps(m, pid);
+	else if (cpumode == PERF_RECORD_MISC_KERNEL)
+		ms = &m->kmaps;
+	if (ms)
+		map = rf_maps__find(ms, addr);
+	if (!map)
+		return NULL;
+	*map_ip = map->identity ? addr : addr - map->start + map->pgoff;
+	if (map->dso->loaded)
+		*sym = rf_dso__find_cached(map->dso, *map_ip);
+	return map->dso;
+}
+
 /* ---- setup ---- */
 
 /*

@@ -112,6 +112,8 @@ PyObject *rfpy_reader_stats(PyObject *self, PyObject *unused);
 PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *rfpy_reader_folded(PyObject *self, PyObject *args, PyObject *kw);
 PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw);
+/* Reader.to_sqlite(): write("sqlite", path, **opts) */
+PyObject *rfpy_reader_to_sqlite(PyObject *self, PyObject *args, PyObject *kw);
 const char *rfpy_reader_events(PyObject *self);
 const char *rfpy_reader_where(PyObject *self);
 PyObject *rfpy_reader_check(PyObject *self, PyObject *unused);

@@ -85,6 +85,11 @@ class Reader:
         (pid, tid, cpu, comm, event, decoded fields), weight (numeric decoded
         fields, a sample type each), max_stack, and write()'s selection."""
 
+    def to_sqlite(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('sqlite', path, **opts): perf's export-to-sqlite database plus
+        every event's decoded fields, raw_check and lost (overwrite=True
+        replaces an existing file)."""
+
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
          where: Optional[str] = None, symbols: bool = True) -> Reader:
@@ -115,4 +120,4 @@ class Decoder:
 def version() -> str: ...
 def formats() -> list[str]:
     """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table',
-    'folded', 'flamegraph-json', 'flamegraph', 'pprof'."""
+    'folded', 'flamegraph-json', 'flamegraph', 'pprof', 'sqlite'."""

@@ -489,7 +489,7 @@ static PyMethodDef reader_methods[] = {
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
 	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"
-	  "'flamegraph', 'pprof'; rawfrag.formats()) into path ('-':\n"
+	  "'flamegraph', 'pprof', 'sqlite'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
@@ -507,6 +507,10 @@ static PyMethodDef reader_methods[] = {
 	  "write('pprof', path, **opts): labels (e.g. ['pid', 'comm', 'prev_state']),\n"
 	  "weight (numeric decoded fields, one sample type each), max_stack, and the\n"
 	  "selection of write()." },
+	{ "to_sqlite", (PyCFunction)(void (*)(void))rfpy_reader_to_sqlite,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "to_sqlite(path, **opts): write('sqlite', path, **opts): perf's export-to-sqlite\n"
+	  "database plus every event's fields (overwrite=True replaces an existing file)." },
 	{ "check", rfpy_reader_check, METH_NOARGS,
 	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
 	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"

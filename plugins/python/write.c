@@ -270,3 +270,19 @@ PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw)
 	Py_DECREF(wargs);
 	return ret;
 }
+
+/* Reader.to_sqlite(path, **opts): write('sqlite', path, **opts) */
+PyObject *rfpy_reader_to_sqlite(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *wargs, *ret;
+	const char *path;
+
+	if (!PyArg_ParseTuple(args, "s:to_sqlite", &path))
+		return NULL;
+	wargs = Py_BuildValue("(ss)", "sqlite", path);
+	if (!wargs)
+		return NULL;
+	ret = rfpy_reader_write(self, wargs, kw);
+	Py_DECREF(wargs);
+	return ret;
+}

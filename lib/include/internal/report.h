@@ -129,4 +129,7 @@ int rf_sink_flamegraph_open(const struct rawfrag_sink_opts *opts, struct rawfrag
 int rf_sink_pprof_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 		       void **priv, struct rawfrag_err *err);
 
+int rf_sink_sqlite_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
+
 #endif /* __RAWFRAG_INTERNAL_REPORT_H */

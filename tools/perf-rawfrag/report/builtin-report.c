@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -25,6 +26,7 @@ struct report {
 	const char *input, *output;
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
+	bool overwrite; /* --format sqlite: replace an existing -o file */
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
@@ -55,7 +57,8 @@ static const char report_usage[] =
 	"        --stats           record counts per type and event, as perf report --stats\n"
 	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
 	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json),\n"
-	"                          flamegraph (one offline HTML page, -o page.html) or pprof\n"
+	"                          flamegraph (one offline HTML page, -o page.html), pprof\n"
+	"                          or sqlite (a database, -o FILE.db)\n"
 	"        --weight <w>      stacks count samples (default), period or a numeric\n"
 	"                          decoded field (names as --where's); pprof: more sample types\n"
 	"        --kernel          folded: _[k] after kernel symbols\n"
@@ -63,6 +66,7 @@ static const char report_usage[] =
 	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
 	"        --no-comm         folded: no comm frame\n"
 	"    -o, --output <file>   write here instead of stdout\n"
+	"        --overwrite       --format sqlite: replace an existing output file\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
@@ -197,6 +201,36 @@ static int append_list(struct report *r, char **list, const char *arg)
 	return 0;
 }
 
+/*
+ * --format sqlite loads into FILE.tmp-PID, renamed to FILE at the end; an
+ * interrupt removes it (the library keeps no signal handler of its own).
+ */
+static char sqlite_tmp[4200];
+
+static void sqlite_interrupted(int sig)
+{
+	if (sqlite_tmp[0])
+		unlink(sqlite_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int sqlite_options(struct report *r)
+{
+	if (!r->output)
+		return 0; /* the sink says it needs -o */
+	if (snprintf(sqlite_tmp, sizeof(sqlite_tmp), "%s.tmp-%d", r->output, (int)getpid()) >=
+	    (int)sizeof(sqlite_tmp))
+		return -ENOMEM;
+	if (add_kv(r, "tmp", sqlite_tmp) || (r->overwrite && add_kv(r, "overwrite", "1")) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	signal(SIGINT, sqlite_interrupted);
+	signal(SIGTERM, sqlite_interrupted);
+	signal(SIGHUP, sqlite_interrupted);
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
@@ -206,6 +240,9 @@ static int sink_options(struct report *r)
 		return (r->labels && add_kv(r, "labels", r->labels)) ||
 		       (r->weight && add_kv(r, "weight", r->weight)) ||
 		       (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ? -ENOMEM : 0;
+
+	if (!strcmp(r->format, "sqlite"))
+		return sqlite_options(r);
 
 	if (r->header_only)
 		r->format = "header";
@@ -372,13 +409,14 @@ enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_O
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
        O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
-       O_LABELS };
+       O_LABELS, O_OVERWRITE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stats", no_argument, NULL, O_STATS },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "overwrite", no_argument, NULL, O_OVERWRITE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hex", no_argument, NULL, 'x' },
 	{ "meta", required_argument, NULL, O_META },
@@ -428,12 +466,14 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	switch (opt) {
 	case 'i': r->input = arg; break;
 	case 'o': r->output = arg; break;
+	case O_OVERWRITE: r->overwrite = true; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
-		    !stack_format(arg) && strcmp(arg, "pprof")) {
+		    !stack_format(arg) && strcmp(arg, "pprof") &&
+		    strcmp(arg, "sqlite")) {
 			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
-				  "flamegraph-json, flamegraph, pprof)", arg);
+				  "flamegraph-json, flamegraph, pprof, sqlite)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -548,6 +588,14 @@ static int check_combinations(struct report *r)
 	if (!strcmp(r->format, "pprof") && !r->output) {
 		rf_errorf("report", "--format pprof writes a gzipped file: give it with -o "
 				    "(-o - for standard output)");
+		return -EINVAL;
+	}
+	if (r->overwrite && strcmp(r->format, "sqlite")) {
+		rf_errorf("report", "--overwrite goes with --format sqlite");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "sqlite") && (r->stats || r->header_only || r->header)) {
+		rf_errorf("report", "--format sqlite does not go with --stats or --header");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
