@@ -28,6 +28,7 @@ struct rf_hentry {
 	struct rf_hentry *next; /* hash chain */
 	uint64_t hash;
 	uint64_t samples, period, weight;
+	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
 

@@ -28,6 +28,8 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
+	const char *weight, *hist, *percentage, *sep, *comms, *dsos;
+	bool format_set;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -85,6 +87,15 @@ static const char report_usage[] =
 	"    -q, --quiet           the table without its '#' lines\n"
 	"        --no-children     the table's Self column only (the only one so far)\n"
 	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
+	"        --weight <field>  the table's Overhead: share of a numeric decoded field's sum\n"
+	"                          (count, derived.dc_miss_latency, meta.len, period)\n"
+	"        --hist <field>[,log2|linear:<step>]  the field's distribution per event\n"
+	"                          (per entry with --sort), as bpftrace's hist()/lhist()\n"
+	"    -t, --field-separator <sep>  the table's columns separated by sep, as perf's -t\n"
+	"        --percentage <how>  relative or absolute (default): the table's share after\n"
+	"                          --comms/--dsos, of the samples kept or of all\n"
+	"    -c, --comms <list>    the table's entries of these commands only\n"
+	"    -d, --dsos <list>     the table's entries of these shared objects only\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -140,6 +151,14 @@ static int tap_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 /* perf report's table: the "table" sink */
 static int table_options(struct report *r)
 {
+	if ((r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->hist && add_kv(r, "hist", r->hist)) ||
+	    (r->percentage && add_kv(r, "percentage", r->percentage)) ||
+	    (r->sep && add_kv(r, "field_separator", r->sep)) ||
+	    (r->comms && add_kv(r, "comms", r->comms)) ||
+	    (r->dsos && add_kv(r, "dsos", r->dsos)) ||
+	    (r->format_set && add_kv(r, "format", r->format)))
+		return -ENOMEM;
 	r->format = "table";
 	if ((r->sort && add_kv(r, "sort", r->sort)) ||
 	    (r->show_nr && add_kv(r, "show_nr_samples", "1")) ||
@@ -319,7 +338,7 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN };
+       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_HIST, O_PERCENTAGE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -359,6 +378,12 @@ static const struct option longopts[] = {
 	{ "children", no_argument, NULL, O_CHILDREN },
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
+	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "hist", required_argument, NULL, O_HIST },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "percentage", required_argument, NULL, O_PERCENTAGE },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "dsos", required_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -376,6 +401,7 @@ static int parse_one(struct report *r, int opt, const char *arg)
 			return -EINVAL;
 		}
 		r->format = arg;
+		r->format_set = true;
 		break;
 	case 'v': r->verbose++; break;
 	case 'x': return add_dopt(r, kvstr(r, "hex", "1"));
@@ -415,6 +441,19 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
+	/* the table's own; --weight and --hist make the table alone */
+	case O_WEIGHT: r->table = true; r->weight = arg; break;
+	case O_HIST: r->table = true; r->hist = arg; break;
+	case 't': r->sep = arg; break;
+	case O_PERCENTAGE:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
+			rf_errorf("report", "--percentage %s: relative or absolute", arg);
+			return -EINVAL;
+		}
+		r->percentage = arg;
+		break;
+	case 'c': r->comms = arg; break;
+	case 'd': r->dsos = arg; break;
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -440,15 +479,17 @@ static int check_combinations(struct report *r)
 				    "--stats); --header-only prints the header alone");
 		return -EINVAL;
 	}
-	if (r->table && (r->stats || strcmp(r->format, "text"))) {
+	if (r->table && (r->stats || !strcmp(r->format, "pcapng"))) {
 		rf_errorf("report", "the table (--stdio, --sort) does not go with --stats or "
-				    "--format");
+				    "--format pcapng");
 		return -EINVAL;
 	}
 	if (!r->table && (r->show_nr || r->show_period || r->quiet || r->percent_limit ||
-			  r->children_set || r->callgraph)) {
-		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
-				    "and -g go with the table (--stdio or --sort)");
+			  r->children_set || r->callgraph || r->sep || r->percentage ||
+			  r->comms || r->dsos)) {
+		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children, "
+				    "-g, -t, --percentage, --comms and --dsos go with the table "
+				    "(--stdio or --sort)");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
@@ -465,7 +506,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:", longopts, NULL)) != -1)
+	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:t:c:d:", longopts, NULL)) != -1)
 		ret = parse_one(&r, opt, opt == '?' || opt == ':' ? argv[optind - 1] : optarg);
 	if (ret) {
 		rc = ret > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
