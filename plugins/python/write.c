@@ -7,6 +7,8 @@
 #include "pyrawfrag.h"
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -159,7 +161,8 @@ static int print_warning(enum rawfrag_print_level level, void *ctx, const char *
 	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
-PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+/* the input through the sink format into path, or fd when path is NULL; 0 or -1 raised */
+static int sink_pass(PyObject *self, const char *format, const char *path, int fd, PyObject *kw)
 {
 	RAWFRAG_OPTS(rawfrag_sink_opts, so, .print = print_warning, .prefix = "rawfrag");
 	struct wopts w = { .ro = { .sz = sizeof(w.ro), .print = print_warning,
@@ -168,16 +171,14 @@ PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
 	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *file = NULL;
 	struct rawfrag_sink *sk = NULL;
-	const char *format, *path;
-	PyObject *ret = NULL;
+	int ret = -1;
 	bool own = false;
 
-	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
-		return NULL;
 	w.keep = PyList_New(0);
 	if (!w.keep || take_opts(&w, kw))
 		goto out;
 	so.path = path;
+	so.fd = fd;
 	so.kv = w.kv;
 	sk = rawfrag_sink__open(format, &so, &err);
 	if (!sk) {
@@ -191,8 +192,7 @@ PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
 		w.ro.events = rfpy_reader_events(self);
 	if (!w.ro.where)
 		w.ro.where = rfpy_reader_where(self);
-	if (!write_all(sess, sk, &w, rfpy_reader_name(self)))
-		ret = Py_NewRef(Py_None);
+	ret = write_all(sess, sk, &w, rfpy_reader_name(self));
 out:
 	rawfrag_sink__delete(sk);
 	if (own) {
@@ -201,4 +201,97 @@ out:
 	}
 	Py_XDECREF(w.keep);
 	return ret;
+}
+
+PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+{
+	const char *format, *path;
+
+	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
+		return NULL;
+	if (sink_pass(self, format, path, -1, kw))
+		return NULL;
+	Py_RETURN_NONE;
+}
+
+/* the JSON lines in fd as a list of dicts, through Python's json */
+static PyObject *json_lines(int fd)
+{
+	PyObject *json = NULL, *list = NULL, *bytes = NULL, *lines = NULL;
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *p;
+
+	if (size < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		return NULL;
+	}
+	bytes = PyBytes_FromStringAndSize(NULL, size);
+	if (!bytes)
+		return NULL;
+	p = PyBytes_AS_STRING(bytes);
+	for (off_t got = 0; got < size;) {
+		ssize_t n = read(fd, p + got, (size_t)(size - got));
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			errno = n < 0 ? errno : EIO;
+			PyErr_SetFromErrno(PyExc_OSError);
+			goto out;
+		}
+		got += n;
+	}
+	json = PyImport_ImportModule("json");
+	lines = json ? PyObject_CallMethod(bytes, "splitlines", NULL) : NULL;
+	list = lines ? PyList_New(0) : NULL;
+	for (Py_ssize_t i = 0; list && i < PyList_GET_SIZE(lines); i++) {
+		PyObject *d = PyObject_CallMethod(json, "loads", "O", PyList_GET_ITEM(lines, i));
+
+		if (!d || PyList_Append(list, d)) {
+			Py_XDECREF(d);
+			Py_CLEAR(list);
+			break;
+		}
+		Py_DECREF(d);
+	}
+out:
+	Py_XDECREF(json);
+	Py_XDECREF(lines);
+	Py_DECREF(bytes);
+	return list;
+}
+
+PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *opts = NULL, *rows = NULL, *json = NULL;
+	int fd = -1;
+
+	if (PyTuple_GET_SIZE(args)) {
+		PyErr_SetString(PyExc_TypeError, "aggregate() takes keyword arguments only");
+		return NULL;
+	}
+	if (kw && (PyDict_GetItemString(kw, "format") ||
+		   PyDict_GetItemString(kw, "field_separator") || PyDict_GetItemString(kw, "quiet"))) {
+		PyErr_SetString(PyExc_TypeError, "aggregate(): rows are dicts (no format, "
+						 "field_separator or quiet)");
+		return NULL;
+	}
+	opts = kw ? PyDict_Copy(kw) : PyDict_New();
+	json = PyUnicode_FromString("json");
+	if (!opts || !json || PyDict_SetItemString(opts, "format", json))
+		goto out;
+	/* the table sink's JSON lines, read back from memory */
+	fd = memfd_create("rawfrag-aggregate", MFD_CLOEXEC);
+	if (fd < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	if (!sink_pass(self, "table", NULL, fd, opts))
+		rows = json_lines(fd);
+out:
+	if (fd >= 0)
+		close(fd);
+	Py_XDECREF(json);
+	Py_XDECREF(opts);
+	return rows;
 }
