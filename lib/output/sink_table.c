@@ -54,6 +54,11 @@ struct tsec {
 	struct rf_thist hist; /* --hist without --sort: the event's */
 	struct rf_thist **ehist; /* --hist with --sort: an entry's (its ext), to free */
 	size_t nr_ehist;
+	/* the event's, found at its first sample (again after describing records) */
+	bool known;
+	const char *evname;
+	uint64_t sample_period;
+	void *tpriv; /* the tracepoint decoder's event */
 };
 
 /* --weight, --hist: a numeric field of each sample, by the visit or its period */
@@ -90,6 +95,11 @@ struct table_sink {
 	struct tfilter comms, dsos;
 	struct tsec *sec;
 	int nr_sec;
+	/* the last sample's thread name, interned (most samples repeat it) */
+	struct tsec *csec;
+	uint64_t cgen;
+	int32_t cpid, ctid;
+	const char *comm;
 	uint64_t lost_samples;
 	struct rawfrag_session *sess;
 	struct rawfrag_file *file;
@@ -421,8 +431,18 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 
 	switch (k->kind) {
 	case K_COMM:
+		if (t->csec == ts->sec && t->cgen == rep->name_gen &&
+		    t->ctid == (int32_t)smp->tid && t->cpid == (int32_t)smp->pid) {
+			hk->id = hk->show = t->comm;
+			return 0;
+		}
 		s = rf_report__comm(rep, smp, &len);
 		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
+		t->csec = ts->sec;
+		t->cgen = rep->name_gen;
+		t->ctid = (int32_t)smp->tid;
+		t->cpid = (int32_t)smp->pid;
+		t->comm = hk->id;
 		return hk->id ? 0 : -ENOMEM;
 	case K_PID:
 		hk->u = (uint32_t)smp->tid;
@@ -535,6 +555,33 @@ static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct t
 	return 0;
 }
 
+/* what a section's samples share: its event's name, period, tracepoint decoder */
+static void section_learn(struct table_sink *t, struct tsec *sec, const struct rawfrag_event *ev)
+{
+	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
+
+	sec->evname = rawfrag_evsel__name(ev->evsel);
+	sec->sample_period = a->sample_period;
+	sec->tpriv = NULL;
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
+
+		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
+			sec->tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
+	}
+	sec->known = true;
+}
+
+/* records that describe the file (tracing data, a pipe's attrs): learn the events again */
+static int table_describe(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	struct table_sink *t = priv;
+
+	for (int s = 0; s < t->nr_sec; s++)
+		t->sec[s].known = false;
+	return 0;
+}
+
 /* a --weight or --hist field that is there but not a number: the sample's error */
 static int tval_check(struct table_sink *t, struct rawfrag_report *rep,
 		      const struct rawfrag_event *ev, struct tval *v, const char *opt)
@@ -635,42 +682,52 @@ static int hist_add(struct table_sink *t, struct tsec *sec, struct rf_hentry *e)
 static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
 {
 	struct table_sink *t = priv;
-	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
-	struct tsample ts = { .ev = ev, .smp = ev->sample, .evname = rawfrag_evsel__name(ev->evsel),
-			      .sec = section(t, rawfrag_evsel__idx(ev->evsel)) };
+	struct tsample ts;
 	struct rf_hentry *e;
 	uint64_t period, weight;
 	int ret;
 
+	/* only the slots of the keys are cleared: the whole struct (800 bytes) cost more */
+	ts.ev = ev;
+	ts.smp = ev->sample;
+	ts.sec = section(t, rep->cur_idx);
+	ts.visit = ts.resolved = false;
+	ts.kf = NULL;
+	memset(ts.key, 0, sizeof(ts.key[0]) * (size_t)t->nr_keys);
+	memset(ts.is_tp, 0, sizeof(ts.is_tp[0]) * (size_t)t->nr_keys);
 	if (!ts.sec)
 		return -ENOMEM;
-	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : a->sample_period;
-	if (a->type == PERF_TYPE_TRACEPOINT) {
-		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
-
-		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
-			ts.tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
-	}
-	memset(t->got, 0, sizeof(t->got));
+	if (!ts.sec->known)
+		section_learn(t, ts.sec, ev);
+	ts.evname = ts.sec->evname;
+	ts.tpriv = ts.sec->tpriv;
+	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : ts.sec->sample_period;
+	if (t->nr_keys)
+		memset(t->got, 0, sizeof(t->got[0]) * t->nr_keys);
 	for (int i = 0; i < t->nr_keys; i++)
 		if ((ret = key_of(t, rep, &ts, i)))
 			return ret;
-	t->weight.got = t->hval.got = false;
-	if ((t->weight.field && !t->weight.period) || (t->hval.field && !t->hval.period))
-		ts.visit = true;
-	if (ts.visit && (ret = visit_keys(t, &ts)))
+	weight = 0;
+	if (t->weight.field || t->hval.field) {
+		t->weight.got = t->hval.got = false;
+		if ((t->weight.field && !t->weight.period) || (t->hval.field && !t->hval.period))
+			ts.visit = true;
+		if (ts.visit && (ret = visit_keys(t, &ts)))
+			return ret;
+		if (t->weight.period)
+			t->weight.u = period;
+		if (t->hval.period)
+			t->hval.u = period;
+		t->weight.got |= t->weight.period;
+		t->hval.got |= t->hval.period;
+		if ((ret = tval_check(t, rep, ev, &t->weight, "--weight")) ||
+		    (ret = tval_check(t, rep, ev, &t->hval, "--hist")))
+			return ret;
+		weight = t->weight.got ? t->weight.u : 0;
+		ts.sec->no_weight += t->weight.field && !t->weight.got;
+	} else if (ts.visit && (ret = visit_keys(t, &ts))) {
 		return ret;
-	if (t->weight.period)
-		t->weight.u = period;
-	if (t->hval.period)
-		t->hval.u = period;
-	t->weight.got |= t->weight.period;
-	t->hval.got |= t->hval.period;
-	if ((ret = tval_check(t, rep, ev, &t->weight, "--weight")) ||
-	    (ret = tval_check(t, rep, ev, &t->hval, "--hist")))
-		return ret;
-	weight = t->weight.got ? t->weight.u : 0;
-	ts.sec->no_weight += t->weight.field && !t->weight.got;
+	}
 	ts.sec->all_samples++;
 	ts.sec->all_period += period;
 	ts.sec->all_weight += weight;
@@ -1465,6 +1522,7 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 		.begin = table_begin,
 		.sample = table_sample,
 		.lost = table_lost,
+		.describe = table_describe,
 		.end = table_end,
 		.error = table_error,
 		.free = table_free,

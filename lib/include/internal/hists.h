@@ -41,6 +41,7 @@ struct rf_hists {
 	struct rf_istr **strs;
 	size_t scap, snr;
 	uint64_t nr_samples, total_period, total_weight;
+	struct rf_hentry *last; /* the entry of the last sample added */
 };
 
 int rf_hists__init(struct rf_hists *h, int nr_keys);
