@@ -1498,3 +1498,12 @@ int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 	}
 	return -ENOENT;
 }
+
+const char *rawfrag_tp__field_name(const void *priv, int i)
+{
+	const struct tp_event *te = priv;
+
+	if (!te || !te->f || i < 0 || i >= te->nr_fields)
+		return NULL;
+	return te->f[te->nr_common + i].name;
+}

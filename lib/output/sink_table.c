@@ -24,7 +24,7 @@
 #include "internal/table_hist.h"
 #include "internal/tracepoint.h"
 
-enum tkind { K_COMM, K_PID, K_DSO, K_SYM, K_CPU, K_FIELD, K_TRACE };
+enum tkind { K_COMM, K_PID, K_DSO, K_SYM, K_CPU, K_FIELD, K_TRACE, K_TFIELDS };
 
 struct tkey {
 	enum tkind kind;
@@ -135,6 +135,9 @@ static int parse_keys(struct table_sink *t, const char *list, struct rawfrag_err
 			key->kind = K_PID;
 		} else if (!strcmp(k, "trace")) {
 			key->kind = K_TRACE;
+		} else if (!strcmp(k, "trace_fields")) {
+			/* one key per field of each tracepoint event, made at begin */
+			key->kind = K_TFIELDS;
 		} else if (!strcmp(k, "dso")) {
 			key->kind = K_DSO;
 		} else if (!strcmp(k, "sym") || !strcmp(k, "symbol")) {
@@ -281,7 +284,7 @@ static int visit_field(void *ctx, const struct rawfrag_field *f)
 /*
  * The value of name as the event's print format shows it: perf takes the
  * first space-separated token of the pretty line that starts with the name
- * and skips the name and one character.
+ * and skips the name and one character. NULL when no token starts with it.
  */
 static const char *pretty_token(const char *line, size_t len, const char *name, size_t *vlen)
 {
@@ -301,7 +304,7 @@ static const char *pretty_token(const char *line, size_t len, const char *name, 
 		p = sp + 1;
 	}
 	*vlen = 0;
-	return "";
+	return NULL;
 }
 
 /* a tracepoint field's bytes in the payload, bounds-checked; NULL if not there */
@@ -471,6 +474,8 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;
 		hk->id_len = ts->kf->sym ? 1 : 0;
 		return 0;
+	case K_TFIELDS: /* made into field keys at begin */
+		return 0;
 	case K_TRACE: {
 		/* perf's trace key: the print format's line, N/A for other events */
 		const char *line = "N/A";
@@ -545,7 +550,19 @@ static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct t
 						     false);
 			line = rawfrag_out__mem(t->scratch, &len);
 			v = pretty_token(line, len, k->field, &vlen);
-			e->k[i].show = rf_hists__intern(&ts->sec->h, v, vlen);
+			/* a field the print format does not show: perf prints its value */
+			if (!v && !t->got[i]) {
+				struct rawfrag_visitor vis = { .sz = sizeof(vis), .field = visit_field,
+							       .ctx = t };
+
+				rawfrag_session__sample_visit(t->sess, ev->evsel, ev->rec, ts->smp,
+							      &vis);
+			}
+			if (!v && t->got[i]) {
+				v = t->val[i];
+				vlen = (size_t)t->val_len[i];
+			}
+			e->k[i].show = rf_hists__intern(&ts->sec->h, v ? v : "", v ? vlen : 0);
 		} else {
 			continue;
 		}
@@ -762,6 +779,7 @@ struct cols {
 static const char *const headers[] = {
 	[K_COMM] = "Command", [K_PID] = "    Pid:Command", [K_DSO] = "Shared Object",
 	[K_SYM] = "Symbol", [K_CPU] = "CPU", [K_TRACE] = "Trace output",
+	[K_TFIELDS] = "trace_fields",
 };
 
 /* a single-entry --comms or --dsos hides its column, as perf's elide does */
@@ -805,6 +823,7 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 			case K_COMM:
 			case K_FIELD:
 			case K_TRACE:
+			case K_TFIELDS:
 				c->w[i] = imax(c->w[i], len);
 				break;
 			case K_PID:
@@ -905,6 +924,7 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 			continue;
 		rawfrag_out__puts(o, t->sep ? t->sep : "  ");
 		switch (t->keys[i].kind) {
+		case K_TFIELDS:
 		case K_TRACE:
 			/* perf's trace column is not padded */
 			rawfrag_out__printf(o, "%-.*s", w, hk->show ? hk->show : "");
@@ -973,6 +993,7 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 		case K_DSO:
 		case K_SYM:
 		case K_TRACE:
+		case K_TFIELDS:
 			r = cmp_str(x->show, y->show);
 			break;
 		case K_PID:
@@ -1293,6 +1314,69 @@ out:
 	return ret;
 }
 
+/*
+ * trace_fields: perf's one column per field of every tracepoint event, in the
+ * events' and the fields' order, each a field key of its event
+ */
+static int expand_trace_fields(struct table_sink *t, struct rawfrag_err *err)
+{
+	struct tkey keys[RF_HISTS_MAX_KEYS];
+	bool made[RF_HISTS_MAX_KEYS] = { false };
+	int n = 0;
+
+	for (int i = 0; i < t->nr_keys; i++) {
+		if (t->keys[i].kind != K_TFIELDS) {
+			if (n == RF_HISTS_MAX_KEYS)
+				goto many;
+			keys[n++] = t->keys[i];
+			continue;
+		}
+		for (int e = 0; e < rawfrag_file__nr_evsels(t->file); e++) {
+			struct rawfrag_evsel *ev = rawfrag_file__evsel(t->file, e);
+			const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev);
+			void *tp;
+			const char *name;
+
+			if (rawfrag_evsel__attr(ev)->type != PERF_TYPE_TRACEPOINT || !d ||
+			    strcmp(rawfrag_decoder__name(d), "tracepoint"))
+				continue;
+			tp = rawfrag_session__decoder_priv(t->sess, ev);
+			for (int f = 0; (name = rawfrag_tp__field_name(tp, f)); f++) {
+				if (n == RF_HISTS_MAX_KEYS)
+					goto many;
+				keys[n] = (struct tkey){ .kind = K_FIELD,
+							 .field = strdup(name),
+							 .event = strdup(rawfrag_evsel__name(ev)) };
+				made[n++] = true;
+				if (!keys[n - 1].field || !keys[n - 1].event)
+					goto nomem;
+			}
+		}
+	}
+	memcpy(t->keys, keys, n * sizeof(keys[0]));
+	t->nr_keys = n;
+	if (!n)
+		goto none;
+	return 0;
+many:
+	rf_err_set(err, -EINVAL, "table output: trace_fields: more than 16 columns (sort by the "
+				 "fields you want: -s EVENT.FIELD,...)");
+	goto fail;
+none:
+	rf_err_set(err, -ENOENT, "table output: trace_fields: the file has no tracepoint event");
+	return -ENOENT;
+nomem:
+	rf_err_set(err, -ENOMEM, "out of memory");
+fail:
+	/* the sink's own keys stay its; those made here go */
+	for (int i = 0; i < n; i++)
+		if (made[i]) {
+			free(keys[i].field);
+			free(keys[i].event);
+		}
+	return err->err;
+}
+
 static int table_begin(void *priv, struct rawfrag_report *rep)
 {
 	struct table_sink *t = priv;
@@ -1302,6 +1386,14 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 	t->sess = rawfrag_report__session(rep);
 	t->file = rawfrag_session__file(t->sess);
 	t->swap = rawfrag_file__needs_swap(t->file);
+	for (int i = 0; i < t->nr_keys; i++)
+		if (t->keys[i].kind == K_TFIELDS) {
+			int ret = expand_trace_fields(t, err);
+
+			if (ret)
+				return ret;
+			break;
+		}
 	fd = rf_sink_open_fd(t->path, t->fd, err);
 	if (fd < 0)
 		return fd;

@@ -6,10 +6,10 @@
 # and its percentiles against the exact ones; decoded keys and weights of the
 # IBS fixtures (tests/gen/ibs-gen) against a jq grouping of our per-sample
 # JSON, and of skb dumps on lo against the sizes the sender sent; -t SEP,
-# --comms, --dsos, --percentage and the trace key against perf report's
+# --comms, --dsos, --percentage, the trace and trace_fields keys against perf report's
 # bytes; bad fields and options: exit 2 naming them.
 source "$(dirname "$0")/lib.sh"
-t_plan 32
+t_plan 34
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -164,6 +164,10 @@ same -s comm -n --comms dd,cat --percentage relative
 same -s comm,dso -n --dsos libc.so.6 --comms dd
 same -s dso,sym -n --dsos libc.so.6
 same -s comm,trace -n --percent-limit 1
+# trace_fields: a column per field; __syscall_nr is not in the print format (perf prints
+# its value), fd/buf/count are there as "fd: 0x..." (perf's token is empty)
+same -s trace_fields -n
+same -s comm,trace_fields -t '|'
 
 # --- bad input: exit 2, the field named ---
 t_run "--weight on a string field: exit 2" 2 "$RAWFRAG" report -i fx/ibs-zen4.data \

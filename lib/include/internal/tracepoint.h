@@ -204,5 +204,7 @@ struct rawfrag_tp_field_info {
 };
 int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 			   struct rawfrag_tp_field_info *fi);
+/* the name of a bound event's field i (common fields left out), NULL past the last */
+const char *rawfrag_tp__field_name(const void *priv, int i);
 
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */
