@@ -95,8 +95,8 @@ struct table_sink {
 	struct tfilter comms, dsos;
 	struct tsec *sec;
 	int nr_sec;
-	/* the last sample's thread name, interned (most samples repeat it) */
-	struct tsec *csec;
+	/* the last sample's thread name, interned in section csec (most samples repeat it) */
+	int csec;
 	uint64_t cgen;
 	int32_t cpid, ctid;
 	const char *comm;
@@ -434,14 +434,14 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 
 	switch (k->kind) {
 	case K_COMM:
-		if (t->csec == ts->sec && t->cgen == rep->name_gen &&
+		if (t->csec == rep->cur_idx && t->cgen == rep->name_gen &&
 		    t->ctid == (int32_t)smp->tid && t->cpid == (int32_t)smp->pid) {
 			hk->id = hk->show = t->comm;
 			return 0;
 		}
 		s = rf_report__comm(rep, smp, &len);
 		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
-		t->csec = ts->sec;
+		t->csec = rep->cur_idx;
 		t->cgen = rep->name_gen;
 		t->ctid = (int32_t)smp->tid;
 		t->cpid = (int32_t)smp->pid;
@@ -1603,6 +1603,7 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	}
 	t->fd = opts->fd;
 	t->own_fd = -1;
+	t->csec = -1;
 	if (parse_opts(t, opts->kv, err)) {
 		table_free(t);
 		return -EINVAL;
