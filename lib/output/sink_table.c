@@ -59,6 +59,9 @@ struct tsec {
 	const char *evname;
 	uint64_t sample_period;
 	void *tpriv; /* the tracepoint decoder's event */
+	/* a field key's (and --weight's, --hist's) tracepoint field: 0 unknown, 1 in place, 2 not */
+	int8_t kstate[RF_HISTS_MAX_KEYS], vstate[2];
+	struct rawfrag_tp_field_info kfi[RF_HISTS_MAX_KEYS], vfi[2];
 };
 
 /* --weight, --hist: a numeric field of each sample, by the visit or its period */
@@ -405,9 +408,14 @@ static int tp_key(struct table_sink *t, struct tsample *ts, int i)
 	const uint8_t *b;
 	uint32_t n;
 
-	if (!ts->tpriv || strchr(k->field, '.') ||
-	    rawfrag_tp__field_info(ts->tpriv, k->field, strlen(k->field), &ts->fi[i]))
+	/* the field's place, looked up once per event */
+	if (!ts->sec->kstate[i])
+		ts->sec->kstate[i] = ts->tpriv && !strchr(k->field, '.') &&
+				     !rawfrag_tp__field_info(ts->tpriv, k->field, strlen(k->field),
+							     &ts->sec->kfi[i]) ? 1 : 2;
+	if (ts->sec->kstate[i] != 1)
 		return 0;
+	ts->fi[i] = ts->sec->kfi[i];
 	ts->is_tp[i] = true;
 	ts->sec->has[i] = true;
 	ts->sec->fwidth[i] = ts->fi[i].is_string ? ts->fi[i].size : ts->fi[i].size * 2 + 2;
@@ -577,6 +585,8 @@ static void section_learn(struct table_sink *t, struct tsec *sec, const struct r
 {
 	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
 
+	memset(sec->kstate, 0, sizeof(sec->kstate));
+	memset(sec->vstate, 0, sizeof(sec->vstate));
 	sec->evname = rawfrag_evsel__name(ev->evsel);
 	sec->sample_period = a->sample_period;
 	sec->tpriv = NULL;
@@ -597,6 +607,50 @@ static int table_describe(void *priv, struct rawfrag_report *rep, const struct r
 	for (int s = 0; s < t->nr_sec; s++)
 		t->sec[s].known = false;
 	return 0;
+}
+
+/*
+ * A --weight or --hist field that is an integer of a tracepoint, read from
+ * the payload as the visit would give it (no decode of the other fields):
+ * true when it was (v->got tells whether the sample has it)
+ */
+static bool tval_inplace(struct table_sink *t, struct tsample *ts, struct tval *v, int j)
+{
+	struct tsec *sec = ts->sec;
+	const struct rawfrag_tp_field_info *fi = &sec->vfi[j];
+	const struct rawfrag_sample *smp = ts->smp;
+	const uint8_t *p;
+	uint64_t u;
+
+	if (!sec->vstate[j])
+		sec->vstate[j] = ts->tpriv && !strchr(v->field, '.') &&
+				 !rawfrag_tp__field_info(ts->tpriv, v->field, strlen(v->field),
+							 &sec->vfi[j]) && sec->vfi[j].is_int ? 1 : 2;
+	if (sec->vstate[j] != 1)
+		return false;
+	v->got = false;
+	if (!smp->raw_data || fi->offset > smp->raw_size || fi->size > smp->raw_size - fi->offset)
+		return true;
+	p = smp->raw_data + fi->offset;
+	switch (fi->size) {
+	case 1: u = p[0]; break;
+	case 2: u = rawfrag__get16(p, t->swap); break;
+	case 4: u = rawfrag__get32(p, t->swap); break;
+	default: u = rawfrag__get64(p, t->swap); break;
+	}
+	v->got = true;
+	v->type = fi->is_ptr ? RAWFRAG_FIELD_HEX :
+		  fi->is_signed ? RAWFRAG_FIELD_S64 : RAWFRAG_FIELD_U64;
+	v->neg = false;
+	v->u = u;
+	if (fi->is_signed) {
+		int shift = 64 - 8 * (int)fi->size;
+		int64_t s = (int64_t)(u << shift) >> shift;
+
+		v->neg = s < 0;
+		v->u = v->neg ? 0 : (uint64_t)s;
+	}
+	return true;
 }
 
 /* a --weight or --hist field that is there but not a number: the sample's error */
@@ -727,7 +781,9 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	weight = 0;
 	if (t->weight.field || t->hval.field) {
 		t->weight.got = t->hval.got = false;
-		if ((t->weight.field && !t->weight.period) || (t->hval.field && !t->hval.period))
+		if (t->weight.field && !t->weight.period && !tval_inplace(t, &ts, &t->weight, 0))
+			ts.visit = true;
+		if (t->hval.field && !t->hval.period && !tval_inplace(t, &ts, &t->hval, 1))
 			ts.visit = true;
 		if (ts.visit && (ret = visit_keys(t, &ts)))
 			return ret;
