@@ -6,7 +6,9 @@
  * ("prev_comm", "sched:sched_switch.prev_state", "prev_prio/raw",
  * "derived.cache_level"). A tracepoint field is keyed by its payload bytes
  * and shown as the event's print format shows it, as perf does; any other
- * field by its typed value.
+ * field by its typed value. Beside perf's options: weight= (Overhead as a
+ * numeric field's share, the header as perf mem's), hist= (bpftrace-like
+ * buckets, table_hist.c) and format=json (one JSON line per entry or bucket).
  */
 #include <errno.h>
 #include <inttypes.h>
