@@ -100,11 +100,13 @@ struct table_sink {
 	struct tfilter comms, dsos;
 	struct tsec *sec;
 	int nr_sec;
-	/* the last sample's thread name, interned in section csec (most samples repeat it) */
-	int csec;
-	uint64_t cgen;
-	int32_t cpid, ctid;
-	const char *comm;
+	/* threads' names interned in section sec, by tid (most samples repeat a few) */
+	struct tcomm {
+		int sec;
+		uint64_t gen;
+		int32_t pid, tid;
+		const char *s;
+	} comm[16];
 	uint64_t lost_samples;
 	struct rawfrag_session *sess;
 	struct rawfrag_file *file;
@@ -443,20 +445,20 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 	int len, ret;
 
 	switch (k->kind) {
-	case K_COMM:
-		if (t->csec == rep->cur_idx && t->cgen == rep->name_gen &&
-		    t->ctid == (int32_t)smp->tid && t->cpid == (int32_t)smp->pid) {
-			hk->id = hk->show = t->comm;
+	case K_COMM: {
+		struct tcomm *c = &t->comm[((uint32_t)smp->tid * 2654435761u) >> 28];
+
+		if (c->sec == rep->cur_idx && c->gen == rep->name_gen &&
+		    c->tid == (int32_t)smp->tid && c->pid == (int32_t)smp->pid) {
+			hk->id = hk->show = c->s;
 			return 0;
 		}
 		s = rf_report__comm(rep, smp, &len);
 		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
-		t->csec = rep->cur_idx;
-		t->cgen = rep->name_gen;
-		t->ctid = (int32_t)smp->tid;
-		t->cpid = (int32_t)smp->pid;
-		t->comm = hk->id;
+		*c = (struct tcomm){ .sec = rep->cur_idx, .gen = rep->name_gen,
+				     .tid = (int32_t)smp->tid, .pid = (int32_t)smp->pid, .s = hk->id };
 		return hk->id ? 0 : -ENOMEM;
+	}
 	case K_PID:
 		hk->u = (uint32_t)smp->tid;
 		hk->id_len = smp->pid; /* not the identity: the name's look-up at the end */
@@ -1661,7 +1663,8 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	}
 	t->fd = opts->fd;
 	t->own_fd = -1;
-	t->csec = -1;
+	for (size_t i = 0; i < sizeof(t->comm) / sizeof(t->comm[0]); i++)
+		t->comm[i].sec = -1;
 	if (parse_opts(t, opts->kv, err)) {
 		table_free(t);
 		return -EINVAL;
