@@ -1006,16 +1006,14 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 			rawfrag_out__printf(o, "%*.*s", w, w, hk->show ? hk->show : "");
 			break;
 		case K_SYM: {
-			char b[512];
-			int n;
+			/* the last column is not padded; a C++ name can be KiBs long, whole */
+			int pad = i == c->last ? 0 : w - 4;
 
 			if (hk->show)
-				n = snprintf(b, sizeof(b), "[%c] %s", hk->level, hk->show);
+				rawfrag_out__printf(o, "[%c] %-*s", hk->level, pad, hk->show);
 			else
-				n = snprintf(b, sizeof(b), "[%c] 0x%016" PRIx64, hk->level, hk->u);
-			/* the last column is not padded */
-			rawfrag_out__printf(o, "%-*.*s", i == c->last ? 0 : w, w, b);
-			(void)n;
+				rawfrag_out__printf(o, "[%c] 0x%016" PRIx64 "%-*s", hk->level, hk->u,
+						    pad > 18 ? pad - 18 : 0, "");
 			break;
 		}
 		}
