@@ -38,5 +38,10 @@ if "$tool" report --format pcapng -o "$out/lo.pcapng" -i "$data" 2>/dev/null; th
 fi
 step "perf script -i $data (first 5 lines)"
 perf script -i "$data" 2>&1 | head -n 5
+# the recording at a glance: stacks, field histograms, check summary, losses
+page=$out/flamegraph.html
+step "perf rawfrag report --format flamegraph -i $data -o $page"
+"$tool" report --format flamegraph -i "$data" -o "$page" || exit 1
 echo
 echo "main job done: $data"
+echo "flame graph page: $page"

@@ -82,6 +82,15 @@ class Reader:
         Reader's events and where by default) and the output's own (text:
         fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
         callchain, max_stack). A new pass over the input, as stats()."""
+    def folded(self, **opts: Union[str, int, bool]) -> str:
+        """The call stacks as perf's stackcollapse.py prints them ('comm;root;...;leaf
+        count' lines, sorted): report --format folded's text. opts: the selection
+        as write()'s, kernel, include_pid, include_tid, no_comm, weight ('period'
+        or a decoded field), max_stack. A new pass over the input."""
+    def pprof(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('pprof', path, **opts): a gzipped pprof profile. opts: labels
+        (pid, tid, cpu, comm, event, decoded fields), weight (numeric decoded
+        fields, a sample type each), max_stack, and write()'s selection."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
@@ -112,4 +121,5 @@ class Decoder:
 
 def version() -> str: ...
 def formats() -> list[str]:
-    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table'."""
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table',
+    'folded', 'flamegraph-json', 'flamegraph', 'pprof'."""

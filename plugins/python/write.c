@@ -7,6 +7,7 @@
 #include "pyrawfrag.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -161,8 +162,9 @@ static int print_warning(enum rawfrag_print_level level, void *ctx, const char *
 	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
-/* the input through the sink format into path, or fd when path is NULL; 0 or -1 raised */
-static int sink_pass(PyObject *self, const char *format, const char *path, int fd, PyObject *kw)
+/* the input through sink format into path, or fd when path is NULL */
+static PyObject *write_to(PyObject *self, const char *format, const char *path, int fd,
+			  PyObject *kw)
 {
 	RAWFRAG_OPTS(rawfrag_sink_opts, so, .print = print_warning, .prefix = "rawfrag");
 	struct wopts w = { .ro = { .sz = sizeof(w.ro), .print = print_warning,
@@ -171,7 +173,7 @@ static int sink_pass(PyObject *self, const char *format, const char *path, int f
 	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *file = NULL;
 	struct rawfrag_sink *sk = NULL;
-	int ret = -1;
+	PyObject *ret = NULL;
 	bool own = false;
 
 	w.keep = PyList_New(0);
@@ -192,7 +194,8 @@ static int sink_pass(PyObject *self, const char *format, const char *path, int f
 		w.ro.events = rfpy_reader_events(self);
 	if (!w.ro.where)
 		w.ro.where = rfpy_reader_where(self);
-	ret = write_all(sess, sk, &w, rfpy_reader_name(self));
+	if (!write_all(sess, sk, &w, rfpy_reader_name(self)))
+		ret = Py_NewRef(Py_None);
 out:
 	rawfrag_sink__delete(sk);
 	if (own) {
@@ -209,9 +212,63 @@ PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
 
 	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
 		return NULL;
-	if (sink_pass(self, format, path, -1, kw))
+	return write_to(self, format, path, 0, kw);
+}
+
+/*
+ * folded(**opts) -> str: the "folded" sink's text (perf's stackcollapse.py
+ * lines), written into an anonymous memory file and read back.
+ */
+PyObject *rfpy_reader_folded(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *ret = NULL, *done;
+	char *buf = NULL;
+	off_t len;
+	ssize_t n;
+	int fd;
+
+	if (!PyArg_ParseTuple(args, ":folded"))
 		return NULL;
-	Py_RETURN_NONE;
+	fd = memfd_create("rawfrag-folded", MFD_CLOEXEC);
+	if (fd < 0)
+		return PyErr_SetFromErrno(PyExc_OSError);
+	done = write_to(self, "folded", NULL, fd, kw);
+	if (!done)
+		goto out;
+	Py_DECREF(done);
+	len = lseek(fd, 0, SEEK_END);
+	buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (!buf) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	n = len ? pread(fd, buf, (size_t)len, 0) : 0;
+	if (n != len) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	/* names are the file's bytes: invalid UTF-8 kept as surrogates */
+	ret = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/* Reader.pprof(path, **opts): write('pprof', path, **opts) */
+PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *wargs, *ret;
+	const char *path;
+
+	if (!PyArg_ParseTuple(args, "s:pprof", &path))
+		return NULL;
+	wargs = Py_BuildValue("(ss)", "pprof", path);
+	if (!wargs)
+		return NULL;
+	ret = rfpy_reader_write(self, wargs, kw);
+	Py_DECREF(wargs);
+	return ret;
 }
 
 /* the JSON lines in fd as a list of dicts, through Python's json */
@@ -263,7 +320,7 @@ out:
 
 PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw)
 {
-	PyObject *opts = NULL, *rows = NULL, *json = NULL;
+	PyObject *opts = NULL, *rows = NULL, *json = NULL, *done;
 	int fd = -1;
 
 	if (PyTuple_GET_SIZE(args)) {
@@ -286,8 +343,11 @@ PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw)
 		PyErr_SetFromErrno(PyExc_OSError);
 		goto out;
 	}
-	if (!sink_pass(self, "table", NULL, fd, opts))
+	done = write_to(self, "table", NULL, fd, opts);
+	if (done) {
+		Py_DECREF(done);
 		rows = json_lines(fd);
+	}
 out:
 	if (fd >= 0)
 		close(fd);

@@ -2,7 +2,8 @@
 /*
  * perf rawfrag report: every sample's RAW payload decoded by its producer's
  * decoder, written by one of the library's sinks (<rawfrag/sink.h>): perf
- * script-like text (default), JSON Lines or pcapng; --stats counts records
+ * script-like text (default), JSON Lines, pcapng, or the call stacks as
+ * folded lines, flamegraph.py's JSON or an HTML page; --stats counts records
  * like perf report --stats, --header-only prints the header. This file only
  * turns options into the session's, the report's and the sink's, and exit
  * codes and messages out of their results.
@@ -28,8 +29,12 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
-	const char *weight, *hist, *percentage, *sep, *comms, *dsos;
+	const char *hist, *percentage, *sep, *comms, *dsos;
 	bool format_set;
+	/* the stack formats: stackcollapse.py's options */
+	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
+	/* --labels (pprof), --weight (stacks, pprof): comma lists, repeatable */
+	char *labels, *weight;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -50,7 +55,16 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
+	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json),\n"
+	"                          flamegraph (one offline HTML page, -o page.html) or pprof\n"
+	"        --weight <w>      stacks count samples (default), period or a numeric\n"
+	"                          decoded field (names as --where's); pprof: more sample types;\n"
+	"                          other formats: the table, Overhead as the field's share\n"
+	"        --kernel          folded: _[k] after kernel symbols\n"
+	"        --include-pid     folded: comm-PID as the first frame\n"
+	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
+	"        --no-comm         folded: no comm frame\n"
 	"    -o, --output <file>   write here instead of stdout\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
@@ -88,8 +102,7 @@ static const char report_usage[] =
 	"    -q, --quiet           the table without its '#' lines\n"
 	"        --no-children     the table's Self column only (the only one so far)\n"
 	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
-	"        --weight <field>  the table's Overhead: share of a numeric decoded field's sum\n"
-	"                          (count, derived.dc_miss_latency, meta.len, period)\n"
+	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
 	"        --hist <field>[,log2|linear:<step>]  the field's distribution per event\n"
 	"                          (per entry with --sort), as bpftrace's hist()/lhist()\n"
 	"    -t, --field-separator <sep>  the table's columns separated by sep, as perf's -t\n"
@@ -172,10 +185,46 @@ static int table_options(struct report *r)
 	return 0;
 }
 
+static bool stack_format(const char *f)
+{
+	return !strcmp(f, "folded") || !strcmp(f, "flamegraph-json") || !strcmp(f, "flamegraph");
+}
+
+/* folded, flamegraph-json, flamegraph: the stack sinks */
+static int stack_options(struct report *r)
+{
+	if ((r->sc_kernel && add_kv(r, "kernel", "1")) ||
+	    (r->sc_pid && add_kv(r, "include_pid", "1")) ||
+	    (r->sc_tid && add_kv(r, "include_tid", "1")) ||
+	    (r->sc_no_comm && add_kv(r, "no_comm", "1")) ||
+	    (r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* a comma list that --labels or --weight given again extends */
+static int append_list(struct report *r, char **list, const char *arg)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", arg) < 0 || !own(r, s)) {
+		rf_errorf("report", "out of memory");
+		return -ENOMEM;
+	}
+	*list = s;
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
 	bool text = !strcmp(r->format, "text"), lines = text || !strcmp(r->format, "json");
+
+	if (!strcmp(r->format, "pprof"))
+		return (r->labels && add_kv(r, "labels", r->labels)) ||
+		       (r->weight && add_kv(r, "weight", r->weight)) ||
+		       (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ? -ENOMEM : 0;
 
 	if (r->header_only)
 		r->format = "header";
@@ -183,6 +232,8 @@ static int sink_options(struct report *r)
 		return table_options(r);
 	else if (r->stats)
 		r->format = "stats";
+	else if (stack_format(r->format))
+		return stack_options(r);
 	if (r->header_only || (text && r->header && !r->stats))
 		if (add_kv(r, "input", r->input))
 			return -ENOMEM;
@@ -339,7 +390,8 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_HIST, O_PERCENTAGE };
+       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
+       O_LABELS, O_HIST, O_PERCENTAGE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -385,6 +437,11 @@ static const struct option longopts[] = {
 	{ "percentage", required_argument, NULL, O_PERCENTAGE },
 	{ "comms", required_argument, NULL, 'c' },
 	{ "dsos", required_argument, NULL, 'd' },
+	{ "kernel", no_argument, NULL, O_SC_KERNEL },
+	{ "include-pid", no_argument, NULL, O_SC_PID },
+	{ "include-tid", no_argument, NULL, O_SC_TID },
+	{ "no-comm", no_argument, NULL, O_SC_NO_COMM },
+	{ "labels", required_argument, NULL, O_LABELS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -397,8 +454,10 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case 'o': r->output = arg; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng)", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
+		    !stack_format(arg) && strcmp(arg, "pprof")) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
+				  "flamegraph-json, flamegraph, pprof)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -442,8 +501,7 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
-	/* the table's own; --weight and --hist make the table alone */
-	case O_WEIGHT: r->table = true; r->weight = arg; break;
+	/* the table's own; --hist makes the table alone (so does --weight without a stack format) */
 	case O_HIST: r->table = true; r->hist = arg; break;
 	case 't': r->sep = arg; break;
 	case O_PERCENTAGE:
@@ -455,6 +513,12 @@ static int parse_one(struct report *r, int opt, const char *arg)
 		break;
 	case 'c': r->comms = arg; break;
 	case 'd': r->dsos = arg; break;
+	case O_SC_KERNEL: r->sc_kernel = true; break;
+	case O_SC_PID: r->sc_pid = true; break;
+	case O_SC_TID: r->sc_tid = true; break;
+	case O_SC_NO_COMM: r->sc_no_comm = true; break;
+	case O_LABELS: return append_list(r, &r->labels, arg);
+	case O_WEIGHT: return append_list(r, &r->weight, arg);
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -480,9 +544,13 @@ static int check_combinations(struct report *r)
 				    "--stats); --header-only prints the header alone");
 		return -EINVAL;
 	}
-	if (r->table && (r->stats || !strcmp(r->format, "pcapng"))) {
-		rf_errorf("report", "the table (--stdio, --sort) does not go with --stats or "
-				    "--format pcapng");
+	if (r->weight && r->stats) {
+		rf_errorf("report", "--weight does not go with --stats");
+		return -EINVAL;
+	}
+	if (r->table && (r->stats || (strcmp(r->format, "text") && strcmp(r->format, "json")))) {
+		rf_errorf("report", "the table (--stdio, --sort, --hist; --weight without a stack "
+				    "format) goes with --format text or json, not --stats");
 		return -EINVAL;
 	}
 	if (!r->table && (r->show_nr || r->show_period || r->quiet || r->percent_limit ||
@@ -491,6 +559,37 @@ static int check_combinations(struct report *r)
 		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children, "
 				    "-g, -t, --percentage, --comms and --dsos go with the table "
 				    "(--stdio or --sort)");
+		return -EINVAL;
+	}
+	if ((r->sc_kernel || r->sc_pid || r->sc_tid || r->sc_no_comm) &&
+	    (strcmp(r->format, "folded") || r->stats || r->table)) {
+		rf_errorf("report", "--kernel, --include-pid, --include-tid and --no-comm go with "
+				    "--format folded");
+		return -EINVAL;
+	}
+	if (r->weight && (stack_format(r->format) || !strcmp(r->format, "pprof")) && r->table) {
+		rf_errorf("report", "--weight with --format %s weights its stacks: not with the "
+				    "table (--stdio, --sort, --hist)", r->format);
+		return -EINVAL;
+	}
+	if (r->labels && strcmp(r->format, "pprof")) {
+		rf_errorf("report", "--labels goes with --format pprof");
+		return -EINVAL;
+	}
+	if (stack_format(r->format) && (r->stats || r->header || r->fields || r->hide_cg)) {
+		rf_errorf("report", "--format %s does not go with --stats, --header, -F or -G",
+			  r->format);
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only || r->fields ||
+					      r->hide_cg || r->ns || r->show_task)) {
+		rf_errorf("report", "--format pprof does not go with --stats, --header-only, -F, "
+				    "-G, --ns or --show-task-events");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && !r->output) {
+		rf_errorf("report", "--format pprof writes a gzipped file: give it with -o "
+				    "(-o - for standard output)");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
@@ -518,6 +617,9 @@ int cmd_report(int argc, char **argv)
 			  argv[optind]);
 		goto out;
 	}
+	/* --weight without a stack format or pprof is the table's */
+	if (r.weight && !stack_format(r.format) && strcmp(r.format, "pprof") && !r.stats)
+		r.table = true;
 	if (check_combinations(&r))
 		goto out;
 	if (sink_options(&r)) {
