@@ -107,15 +107,15 @@ const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len)
 	return is->s;
 }
 
+/* a key is words (a number and a pointer per slot): mixed a word at a time */
 static uint64_t key_hash(const struct rf_hists *h, const struct rf_hkey *k)
 {
 	uint64_t v = 0xcbf29ce484222325ull;
 
 	for (int i = 0; i < h->nr_keys; i++) {
-		uintptr_t p = (uintptr_t)k[i].id;
-
-		v = hash_bytes(&k[i].u, sizeof(k[i].u), v);
-		v = hash_bytes(&p, sizeof(p), v);
+		v = (v ^ k[i].u) * 0x9e3779b97f4a7c15ull;
+		v = (v ^ (uintptr_t)k[i].id) * 0x9e3779b97f4a7c15ull;
+		v ^= v >> 29;
 	}
 	return v;
 }
@@ -153,12 +153,16 @@ static int tab_grow(struct rf_hists *h)
 struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 				uint64_t period, uint64_t weight)
 {
-	uint64_t hash = key_hash(h, key);
-	struct rf_hentry *e;
+	struct rf_hentry *e = h->last;
+	uint64_t hash;
 
 	h->nr_samples++;
 	h->total_period += period;
 	h->total_weight += weight;
+	/* runs of samples of one entry (a process in a loop) skip the hash */
+	if (e && key_eq(h, e->k, key))
+		goto add;
+	hash = key_hash(h, key);
 	for (e = h->tab[hash & (h->cap - 1)]; e; e = e->next)
 		if (e->hash == hash && key_eq(h, e->k, key))
 			goto add;
@@ -173,6 +177,7 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 	h->tab[hash & (h->cap - 1)] = e;
 	h->nr++;
 add:
+	h->last = e;
 	e->samples++;
 	e->period += period;
 	e->weight += weight;

@@ -47,7 +47,13 @@ static const struct {
 	  "percent_limit=N      only entries of at least N%\n"
 	  "quiet=1       no '#' lines\n"
 	  "callgraph=none  no call graph under entries (the only one so far)\n"
-	  "children=0    Self only (the only one so far)\n" },
+	  "children=0    Self only (the only one so far)\n"
+	  "weight=FIELD  Overhead as the share of a numeric field's sum (period: perf's)\n"
+	  "hist=FIELD[,log2|linear:STEP]  the field's buckets per event (per entry with sort=)\n"
+	  "format=json   one JSON object per entry or bucket\n"
+	  "field_separator=SEP  perf's -t\n"
+	  "comms=LIST, dsos=LIST  perf's --comms, --dsos\n"
+	  "percentage=relative|absolute  shares after the filters\n" },
 	{ "folded", rf_sink_folded_open,
 	  "(stacks)      perf's stackcollapse.py lines: comm;root;...;leaf count, sorted\n"
 	  "kernel=1      _[k] after kernel symbols\n"

@@ -67,6 +67,13 @@ class Reader:
     def check(self) -> dict[str, Any]:
         """perf rawfrag check of the whole input: {'samples', 'errors', 'warnings',
         'clean', 'events', 'violations'}. Raises Error where check exits 2."""
+    def aggregate(self, *, sort: Union[None, str, Sequence[str]] = None,
+                  weight: Optional[str] = None, hist: Optional[str] = None,
+                  **opts: Union[str, int, bool, Sequence[str]]) -> list[dict[str, Any]]:
+        """perf report's table as rows: one dict per entry ({'event', 'kind',
+        'keys', 'samples', 'period', 'weight', 'percent'}) in the table's order,
+        or per bucket with hist ('field', 'lo', 'hi', 'count'); sort, weight and
+        hist as report --sort, --weight, --hist. A new pass, as stats()."""
     def write(self, format: str, path: str, **opts: Union[str, int, bool, Sequence[str]]
               ) -> None:
         """The whole input through one of the library's outputs (formats()) into

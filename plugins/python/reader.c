@@ -486,6 +486,15 @@ static PyMethodDef reader_methods[] = {
 	  "name), 'events' (name -> {'samples', 'lost_samples'}), 'lost', 'lost_samples'}.\n"
 	  "Reads the whole input again (a new pass); on stdin or a FIFO only before\n"
 	  "iterating (it then consumes the stream)." },
+	{ "aggregate", (PyCFunction)(void (*)(void))rfpy_reader_aggregate,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "aggregate(sort='comm,dso,sym', weight=None, hist=None, **opts): perf report's table as\n"
+	  "a list of dicts, one per entry: {'event', 'kind': 'entry', 'keys': {key: value},\n"
+	  "'samples', 'period', 'weight', 'percent'} in the table's order (with hist=FIELD one\n"
+	  "per bucket: 'field', 'lo', 'hi', 'count'); sort, weight and hist name keys and\n"
+	  "fields as report --sort, --weight and --hist do; opts: the selection as write()'s\n"
+	  "and the table's (percent_limit, comms, dsos, percentage). The library's table\n"
+	  "output (report --stdio --format json). A new pass, as stats()." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
 	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"

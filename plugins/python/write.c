@@ -286,3 +286,88 @@ PyObject *rfpy_reader_to_sqlite(PyObject *self, PyObject *args, PyObject *kw)
 	Py_DECREF(wargs);
 	return ret;
 }
+
+/* the JSON lines in fd as a list of dicts, through Python's json */
+static PyObject *json_lines(int fd)
+{
+	PyObject *json = NULL, *list = NULL, *bytes = NULL, *lines = NULL;
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *p;
+
+	if (size < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		return NULL;
+	}
+	bytes = PyBytes_FromStringAndSize(NULL, size);
+	if (!bytes)
+		return NULL;
+	p = PyBytes_AS_STRING(bytes);
+	for (off_t got = 0; got < size;) {
+		ssize_t n = read(fd, p + got, (size_t)(size - got));
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			errno = n < 0 ? errno : EIO;
+			PyErr_SetFromErrno(PyExc_OSError);
+			goto out;
+		}
+		got += n;
+	}
+	json = PyImport_ImportModule("json");
+	lines = json ? PyObject_CallMethod(bytes, "splitlines", NULL) : NULL;
+	list = lines ? PyList_New(0) : NULL;
+	for (Py_ssize_t i = 0; list && i < PyList_GET_SIZE(lines); i++) {
+		PyObject *d = PyObject_CallMethod(json, "loads", "O", PyList_GET_ITEM(lines, i));
+
+		if (!d || PyList_Append(list, d)) {
+			Py_XDECREF(d);
+			Py_CLEAR(list);
+			break;
+		}
+		Py_DECREF(d);
+	}
+out:
+	Py_XDECREF(json);
+	Py_XDECREF(lines);
+	Py_DECREF(bytes);
+	return list;
+}
+
+PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *opts = NULL, *rows = NULL, *json = NULL, *done;
+	int fd = -1;
+
+	if (PyTuple_GET_SIZE(args)) {
+		PyErr_SetString(PyExc_TypeError, "aggregate() takes keyword arguments only");
+		return NULL;
+	}
+	if (kw && (PyDict_GetItemString(kw, "format") ||
+		   PyDict_GetItemString(kw, "field_separator") || PyDict_GetItemString(kw, "quiet"))) {
+		PyErr_SetString(PyExc_TypeError, "aggregate(): rows are dicts (no format, "
+						 "field_separator or quiet)");
+		return NULL;
+	}
+	opts = kw ? PyDict_Copy(kw) : PyDict_New();
+	json = PyUnicode_FromString("json");
+	if (!opts || !json || PyDict_SetItemString(opts, "format", json))
+		goto out;
+	/* the table sink's JSON lines, read back from memory */
+	fd = memfd_create("rawfrag-aggregate", MFD_CLOEXEC);
+	if (fd < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	done = write_to(self, "table", NULL, fd, opts);
+	if (done) {
+		Py_DECREF(done);
+		rows = json_lines(fd);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	Py_XDECREF(json);
+	Py_XDECREF(opts);
+	return rows;
+}

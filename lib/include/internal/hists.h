@@ -28,6 +28,7 @@ struct rf_hentry {
 	struct rf_hentry *next; /* hash chain */
 	uint64_t hash;
 	uint64_t samples, period, weight;
+	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
 
@@ -40,6 +41,7 @@ struct rf_hists {
 	struct rf_istr **strs;
 	size_t scap, snr;
 	uint64_t nr_samples, total_period, total_weight;
+	struct rf_hentry *last; /* the entry of the last sample added */
 };
 
 int rf_hists__init(struct rf_hists *h, int nr_keys);

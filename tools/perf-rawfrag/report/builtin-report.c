@@ -31,6 +31,8 @@ struct report {
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
+	const char *hist, *percentage, *sep, *comms, *dsos;
+	bool format_set;
 	/* the stack formats: stackcollapse.py's options */
 	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
 	/* --labels (pprof), --weight (stacks, pprof): comma lists, repeatable */
@@ -60,7 +62,8 @@ static const char report_usage[] =
 	"                          flamegraph (one offline HTML page, -o page.html), pprof\n"
 	"                          or sqlite (a database, -o FILE.db)\n"
 	"        --weight <w>      stacks count samples (default), period or a numeric\n"
-	"                          decoded field (names as --where's); pprof: more sample types\n"
+	"                          decoded field (names as --where's); pprof: more sample types;\n"
+	"                          other formats: the table, Overhead as the field's share\n"
 	"        --kernel          folded: _[k] after kernel symbols\n"
 	"        --include-pid     folded: comm-PID as the first frame\n"
 	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
@@ -94,7 +97,8 @@ static const char report_usage[] =
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
-	"    -s, --sort <keys>     the table by these keys: comm, pid, dso, sym, cpu,\n"
+	"    -s, --sort <keys>     the table by these keys: comm, pid, tid, dso, sym, cpu,\n"
+	"                          trace, trace_fields,\n"
 	"                          tracepoint fields ([event.]field[/raw]), decoded fields\n"
 	"    -n, --show-nr-samples  the table's Samples column\n"
 	"        --show-total-period  the table's Period column\n"
@@ -103,6 +107,13 @@ static const char report_usage[] =
 	"        --no-children     the table's Self column only (the only one so far)\n"
 	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
 	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
+	"        --hist <field>[,log2|linear:<step>]  the field's distribution per event\n"
+	"                          (per entry with --sort), as bpftrace's hist()/lhist()\n"
+	"    -t, --field-separator <sep>  the table's columns separated by sep, as perf's -t\n"
+	"        --percentage <how>  relative or absolute (default): the table's share after\n"
+	"                          --comms/--dsos, of the samples kept or of all\n"
+	"    -c, --comms <list>    the table's entries of these commands only\n"
+	"    -d, --dsos <list>     the table's entries of these shared objects only\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -158,6 +169,14 @@ static int tap_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 /* perf report's table: the "table" sink */
 static int table_options(struct report *r)
 {
+	if ((r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->hist && add_kv(r, "hist", r->hist)) ||
+	    (r->percentage && add_kv(r, "percentage", r->percentage)) ||
+	    (r->sep && add_kv(r, "field_separator", r->sep)) ||
+	    (r->comms && add_kv(r, "comms", r->comms)) ||
+	    (r->dsos && add_kv(r, "dsos", r->dsos)) ||
+	    (r->format_set && add_kv(r, "format", r->format)))
+		return -ENOMEM;
 	r->format = "table";
 	if ((r->sort && add_kv(r, "sort", r->sort)) ||
 	    (r->show_nr && add_kv(r, "show_nr_samples", "1")) ||
@@ -409,7 +428,7 @@ enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_O
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
        O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
-       O_LABELS, O_OVERWRITE };
+       O_LABELS, O_OVERWRITE, O_HIST, O_PERCENTAGE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -451,6 +470,11 @@ static const struct option longopts[] = {
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
 	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "hist", required_argument, NULL, O_HIST },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "percentage", required_argument, NULL, O_PERCENTAGE },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "dsos", required_argument, NULL, 'd' },
 	{ "kernel", no_argument, NULL, O_SC_KERNEL },
 	{ "include-pid", no_argument, NULL, O_SC_PID },
 	{ "include-tid", no_argument, NULL, O_SC_TID },
@@ -477,6 +501,7 @@ static int parse_one(struct report *r, int opt, const char *arg)
 			return -EINVAL;
 		}
 		r->format = arg;
+		r->format_set = true;
 		break;
 	case 'v': r->verbose++; break;
 	case 'x': return add_dopt(r, kvstr(r, "hex", "1"));
@@ -516,6 +541,18 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
+	/* the table's own; --hist makes the table alone (so does --weight without a stack format) */
+	case O_HIST: r->table = true; r->hist = arg; break;
+	case 't': r->sep = arg; break;
+	case O_PERCENTAGE:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
+			rf_errorf("report", "--percentage %s: relative or absolute", arg);
+			return -EINVAL;
+		}
+		r->percentage = arg;
+		break;
+	case 'c': r->comms = arg; break;
+	case 'd': r->dsos = arg; break;
 	case O_SC_KERNEL: r->sc_kernel = true; break;
 	case O_SC_PID: r->sc_pid = true; break;
 	case O_SC_TID: r->sc_tid = true; break;
@@ -547,15 +584,21 @@ static int check_combinations(struct report *r)
 				    "--stats); --header-only prints the header alone");
 		return -EINVAL;
 	}
-	if (r->table && (r->stats || strcmp(r->format, "text"))) {
-		rf_errorf("report", "the table (--stdio, --sort) does not go with --stats or "
-				    "--format");
+	if (r->weight && r->stats) {
+		rf_errorf("report", "--weight does not go with --stats");
+		return -EINVAL;
+	}
+	if (r->table && (r->stats || (strcmp(r->format, "text") && strcmp(r->format, "json")))) {
+		rf_errorf("report", "the table (--stdio, --sort, --hist; --weight without a stack "
+				    "format) goes with --format text or json, not --stats");
 		return -EINVAL;
 	}
 	if (!r->table && (r->show_nr || r->show_period || r->quiet || r->percent_limit ||
-			  r->children_set || r->callgraph)) {
-		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
-				    "and -g go with the table (--stdio or --sort)");
+			  r->children_set || r->callgraph || r->sep || r->percentage ||
+			  r->comms || r->dsos)) {
+		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children, "
+				    "-g, -t, --percentage, --comms and --dsos go with the table "
+				    "(--stdio or --sort)");
 		return -EINVAL;
 	}
 	if ((r->sc_kernel || r->sc_pid || r->sc_tid || r->sc_no_comm) &&
@@ -564,10 +607,9 @@ static int check_combinations(struct report *r)
 				    "--format folded");
 		return -EINVAL;
 	}
-	if (r->weight && ((!stack_format(r->format) && strcmp(r->format, "pprof")) ||
-			  r->stats || r->table)) {
-		rf_errorf("report", "--weight goes with --format folded, flamegraph-json, "
-				    "flamegraph or pprof");
+	if (r->weight && (stack_format(r->format) || !strcmp(r->format, "pprof")) && r->table) {
+		rf_errorf("report", "--weight with --format %s weights its stacks: not with the "
+				    "table (--stdio, --sort, --hist)", r->format);
 		return -EINVAL;
 	}
 	if (r->labels && strcmp(r->format, "pprof")) {
@@ -612,7 +654,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:", longopts, NULL)) != -1)
+	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:t:c:d:", longopts, NULL)) != -1)
 		ret = parse_one(&r, opt, opt == '?' || opt == ':' ? argv[optind - 1] : optarg);
 	if (ret) {
 		rc = ret > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
@@ -623,6 +665,9 @@ int cmd_report(int argc, char **argv)
 			  argv[optind]);
 		goto out;
 	}
+	/* --weight without a stack format or pprof is the table's */
+	if (r.weight && !stack_format(r.format) && strcmp(r.format, "pprof") && !r.stats)
+		r.table = true;
 	if (check_combinations(&r))
 		goto out;
 	if (sink_options(&r)) {
