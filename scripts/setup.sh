@@ -17,7 +17,8 @@ PKGS=(build-essential pkg-config make gcc clang llvm bpftool
       libunwind-dev libdw-dev libiberty-dev libcmocka-dev libpcap-dev libclang-rt-14-dev tcpdump
       linux-source-6.1 linux-perf tshark iproute2 python3 python3-dev xz-utils
       asciidoc-base xmlto valgrind time iputils-ping procps jq util-linux
-      libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite)
+      libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite
+      libcurl4-openssl-dev clickhouse-server clickhouse-client curl)
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 

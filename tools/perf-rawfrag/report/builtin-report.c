@@ -26,6 +26,9 @@ struct report {
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
 	bool overwrite; /* --format sqlite: replace an existing -o file */
+	/* --format clickhouse: the samples' host; print the DDL (for a cluster) */
+	const char *host, *cluster;
+	bool schema;
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
@@ -50,9 +53,14 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines), pcapng or sqlite\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng, sqlite or\n"
+	"                          clickhouse (-o 'http://HOST:8123/?database=DB')\n"
 	"    -o, --output <file>   write here instead of stdout\n"
 	"        --overwrite       --format sqlite: replace an existing output file\n"
+	"        --host <name>     --format clickhouse: the samples' host (default: the file's)\n"
+	"        --schema          --format clickhouse: print the tables' DDL, load nothing\n"
+	"        --cluster <name>  with --schema: <table>_local tables and Distributed tables\n"
+	"                          over this cluster of the servers' remote_servers\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
@@ -169,6 +177,14 @@ static void sqlite_interrupted(int sig)
 	raise(sig);
 }
 
+static int clickhouse_options(struct report *r)
+{
+	if ((r->host && add_kv(r, "host", r->host)) || (r->cluster && add_kv(r, "cluster", r->cluster)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int sqlite_options(struct report *r)
 {
 	if (!r->output)
@@ -192,6 +208,8 @@ static int sink_options(struct report *r)
 
 	if (!strcmp(r->format, "sqlite"))
 		return sqlite_options(r);
+	if (!strcmp(r->format, "clickhouse"))
+		return clickhouse_options(r);
 	if (r->header_only)
 		r->format = "header";
 	else if (r->table && !r->stats)
@@ -351,10 +369,25 @@ out:
 	return rc;
 }
 
+/* --schema: the DDL to standard output, no input read */
+static int schema(struct report *r)
+{
+	RAWFRAG_OPTS(rawfrag_sink_opts, kopts, .path = r->output, .fd = 1, .kv = r->kv,
+		     .print = rf_lib_print, .prefix = "perf rawfrag report");
+	struct rawfrag_err err = { .offset = -1 };
+
+	r->kv[r->nr_kv] = NULL;
+	if (rawfrag_sink__schema(r->format, &kopts, &err)) {
+		rf_errorf("report", "%s", err.reason);
+		return RF_EXIT_USAGE;
+	}
+	return RF_EXIT_OK;
+}
+
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN, O_OVERWRITE };
+       O_CHILDREN, O_NO_CHILDREN, O_OVERWRITE, O_HOST, O_SCHEMA, O_CLUSTER };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -362,6 +395,9 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "overwrite", no_argument, NULL, O_OVERWRITE },
+	{ "host", required_argument, NULL, O_HOST },
+	{ "schema", no_argument, NULL, O_SCHEMA },
+	{ "cluster", required_argument, NULL, O_CLUSTER },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hex", no_argument, NULL, 'x' },
 	{ "meta", required_argument, NULL, O_META },
@@ -406,11 +442,15 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case 'i': r->input = arg; break;
 	case 'o': r->output = arg; break;
 	case O_OVERWRITE: r->overwrite = true; break;
+	case O_HOST: r->host = arg; break;
+	case O_SCHEMA: r->schema = true; break;
+	case O_CLUSTER: r->cluster = arg; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
-		    strcmp(arg, "sqlite")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng, sqlite)", arg);
+		    strcmp(arg, "sqlite") && strcmp(arg, "clickhouse")) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, sqlite, "
+					    "clickhouse)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -497,6 +537,25 @@ static int check_combinations(struct report *r)
 		rf_errorf("report", "--format sqlite does not go with --stats or --header");
 		return -EINVAL;
 	}
+	if ((r->host || r->schema) && strcmp(r->format, "clickhouse")) {
+		rf_errorf("report", "--host and --schema go with --format clickhouse");
+		return -EINVAL;
+	}
+	if (r->cluster && !r->schema) {
+		rf_errorf("report", "--cluster goes with --schema (a load goes through the "
+				    "Distributed tables --schema --cluster made)");
+		return -EINVAL;
+	}
+	if (r->schema && r->host) {
+		rf_errorf("report", "--schema loads nothing: --host does not go with it");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "clickhouse") &&
+	    (r->stats || r->header_only || r->header || r->table || r->fields || r->hide_cg)) {
+		rf_errorf("report", "--format clickhouse does not go with --stats, --header, "
+				    "the table or -F/-G");
+		return -EINVAL;
+	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
 		rf_errorf("report", "--stats and --format pcapng do not go together");
 		return -EINVAL;
@@ -530,7 +589,7 @@ int cmd_report(int argc, char **argv)
 	}
 	/* a closed pipe is a write error (EPIPE) that ends the output quietly */
 	signal(SIGPIPE, SIG_IGN);
-	rc = run(&r);
+	rc = r.schema ? schema(&r) : run(&r);
 out:
 	for (int i = 0; i < r.nr_owned; i++)
 		free(r.owned[i]);
