@@ -488,7 +488,7 @@ static PyMethodDef reader_methods[] = {
 	  "iterating (it then consumes the stream)." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
-	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'sqlite'; rawfrag.formats()) into path ('-':\n"
+	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'sqlite', 'clickhouse'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
