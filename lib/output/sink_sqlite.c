@@ -1037,7 +1037,9 @@ static int sqlite_begin(void *priv, struct rawfrag_report *rep)
 	}
 	close(fd);
 	q->created = true;
-	if (sqlite3_open_v2(q->tmp, &q->db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+	/* one thread writes the file: no mutexes */
+	if (sqlite3_open_v2(q->tmp, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK)
 		return db_err(q, q->tmp);
 	q->x = rf_export__new(&st, q->max_stack);
 	if (!q->x || rf_export__begin(q->x, rep)) {
@@ -1047,6 +1049,8 @@ static int sqlite_begin(void *priv, struct rawfrag_report *rep)
 	/* perf's script loads without a journal; a failed load is deleted anyway */
 	if ((ret = exec_sql(q, "PRAGMA journal_mode = OFF")) ||
 	    (ret = exec_sql(q, "PRAGMA synchronous = OFF")) ||
+	    (ret = exec_sql(q, "PRAGMA locking_mode = EXCLUSIVE")) ||
+	    (ret = exec_sql(q, "PRAGMA cache_size = -65536")) ||
 	    (ret = exec_sql(q, "BEGIN TRANSACTION")))
 		return ret;
 	for (int i = 0; perf_tables[i]; i++)
