@@ -31,7 +31,7 @@ BPFTOOL ?= bpftool
 PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
 export PKG_CONFIG_PATH
 
-PKGS := libtraceevent libbpf libzstd libelf libdw zlib libunwind-generic libprotobuf-c sqlite3
+PKGS := libtraceevent libbpf libzstd libelf libdw zlib libunwind-generic libprotobuf-c sqlite3 libcurl
 # the command only (--skb --filter): not a dependency of librawfrag
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -19,7 +19,8 @@ PKGS=(build-essential pkg-config make gcc clang llvm bpftool
       libunwind-dev libdw-dev libiberty-dev libcmocka-dev libpcap-dev libclang-rt-14-dev tcpdump
       linux-source-6.1 linux-perf tshark iproute2 python3 python3-dev xz-utils
       asciidoc-base xmlto valgrind time iputils-ping procps jq util-linux chromium
-      libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite)
+      libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite
+      libcurl4-openssl-dev clickhouse-server clickhouse-client curl)
 # npm for the flame graph's JS (below); a nodejs that brings its own npm needs none
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 # d3-flame-graph and the d3 it runs on, pinned: the flamegraph output inlines them

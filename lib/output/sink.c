@@ -84,13 +84,19 @@ static const struct {
 	  "tmp=PATH      load here, renamed to the output at the end (FILE.tmp-PID)\n"
 	  "max_stack=N   at most N frames per call path (default 127)\n"
 	  "raw_check=0   no raw_check table\n" },
+	{ "clickhouse", rf_sink_clickhouse_open,
+	  "host=NAME     the samples' host (default: the file's hostname header)\n"
+	  "max_stack=N   at most N frames per stack (default 127)\n"
+	  "batch_mb=N    rows sent per INSERT, in MiB of TabSeparated (default 64)\n"
+	  "cluster=NAME  rawfrag_sink__schema() only: <table>_local tables and\n"
+	  "              Distributed(NAME, DB, <table>_local, key) tables\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
 	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table",
-					      "folded", "flamegraph-json", "flamegraph", "pprof", "sqlite", NULL };
+					      "folded", "flamegraph-json", "flamegraph", "pprof", "sqlite", "clickhouse", NULL };
 
 	return names;
 }
@@ -142,7 +148,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 		return sink_alloc(&ops, priv, err);
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "
-		 "folded, flamegraph-json, flamegraph, pprof, sqlite)",
+		 "folded, flamegraph-json, flamegraph, pprof, sqlite, clickhouse)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;
@@ -164,6 +170,26 @@ struct rawfrag_sink *rawfrag_sink__new(const struct rawfrag_sink_ops *ops, void 
 	if (!o.name)
 		o.name = "custom";
 	return sink_alloc(&o, priv, err);
+}
+
+int rawfrag_sink__schema(const char *name, const struct rawfrag_sink_opts *opts,
+			 struct rawfrag_err *err)
+{
+	static const char *const keys[] = { "cluster", NULL };
+	struct rawfrag_sink_opts o = { .sz = sizeof(o) };
+
+	if (RF_OPTS_CHECK(opts, rawfrag_sink_opts, err))
+		return -EINVAL;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!name || strcmp(name, "clickhouse")) {
+		rf_err_set(err, -EOPNOTSUPP, "only the clickhouse output has a schema to print");
+		return -EOPNOTSUPP;
+	}
+	if (rf_sink_opts_known("clickhouse", o.kv, keys, err))
+		return -EINVAL;
+	return rf_sink_clickhouse_schema(&o, err);
 }
 
 void rawfrag_sink__delete(struct rawfrag_sink *sk)

@@ -498,7 +498,8 @@ static PyMethodDef reader_methods[] = {
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
 	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"
-	  "'flamegraph', 'pprof', 'sqlite'; rawfrag.formats()) into path ('-':\n"
+	  "'flamegraph', 'pprof', 'sqlite',\n"
+	  "'clickhouse'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"

@@ -131,5 +131,9 @@ int rf_sink_pprof_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 
 int rf_sink_sqlite_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 			void **priv, struct rawfrag_err *err);
+int rf_sink_clickhouse_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			    void **priv, struct rawfrag_err *err);
+/* the clickhouse tables' DDL (kv cluster=NAME: local and Distributed tables) to opts' output */
+int rf_sink_clickhouse_schema(const struct rawfrag_sink_opts *opts, struct rawfrag_err *err);
 
 #endif /* __RAWFRAG_INTERNAL_REPORT_H */

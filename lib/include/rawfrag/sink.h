@@ -116,6 +116,14 @@ RAWFRAG_API int rawfrag_sink__error(const struct rawfrag_sink *sk);
 RAWFRAG_API const char *const *rawfrag_sinks(void);
 /* "key=value  what it does" lines of a sink's options, NULL for an unknown sink */
 RAWFRAG_API const char *rawfrag_sink__option_help(const char *name);
+/*
+ * The DDL a database sink loads into, written to opts' output (path set: to
+ * standard output; a URL path names the database), for a server prepared
+ * by hand (clickhouse: kv cluster=NAME for a cluster's tables). 0, or -errno
+ * with err (-EOPNOTSUPP for a sink without a schema).
+ */
+RAWFRAG_API int rawfrag_sink__schema(const char *name, const struct rawfrag_sink_opts *opts,
+				     struct rawfrag_err *err);
 
 struct rawfrag_report_opts {
 	size_t sz;

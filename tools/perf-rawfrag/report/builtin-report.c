@@ -27,6 +27,9 @@ struct report {
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
 	bool overwrite; /* --format sqlite: replace an existing -o file */
+	/* --format clickhouse: the samples' host; print the DDL (for a cluster) */
+	const char *host, *cluster;
+	bool schema;
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
@@ -59,8 +62,9 @@ static const char report_usage[] =
 	"        --stats           record counts per type and event, as perf report --stats\n"
 	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
 	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json),\n"
-	"                          flamegraph (one offline HTML page, -o page.html), pprof\n"
-	"                          or sqlite (a database, -o FILE.db)\n"
+	"                          flamegraph (one offline HTML page, -o page.html), pprof,\n"
+	"                          sqlite (a database, -o FILE.db) or clickhouse\n"
+	"                          (-o 'http://HOST:8123/?database=DB')\n"
 	"        --weight <w>      stacks count samples (default), period or a numeric\n"
 	"                          decoded field (names as --where's); pprof: more sample types;\n"
 	"                          other formats: the table, Overhead as the field's share\n"
@@ -70,6 +74,10 @@ static const char report_usage[] =
 	"        --no-comm         folded: no comm frame\n"
 	"    -o, --output <file>   write here instead of stdout\n"
 	"        --overwrite       --format sqlite: replace an existing output file\n"
+	"        --host <name>     --format clickhouse: the samples' host (default: the file's)\n"
+	"        --schema          --format clickhouse: print the tables' DDL, load nothing\n"
+	"        --cluster <name>  with --schema: <table>_local tables and Distributed tables\n"
+	"                          over this cluster of the servers' remote_servers\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
@@ -234,6 +242,14 @@ static void sqlite_interrupted(int sig)
 	raise(sig);
 }
 
+static int clickhouse_options(struct report *r)
+{
+	if ((r->host && add_kv(r, "host", r->host)) || (r->cluster && add_kv(r, "cluster", r->cluster)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int sqlite_options(struct report *r)
 {
 	if (!r->output)
@@ -262,6 +278,8 @@ static int sink_options(struct report *r)
 
 	if (!strcmp(r->format, "sqlite"))
 		return sqlite_options(r);
+	if (!strcmp(r->format, "clickhouse"))
+		return clickhouse_options(r);
 
 	if (r->header_only)
 		r->format = "header";
@@ -424,11 +442,27 @@ out:
 	return rc;
 }
 
+/* --schema: the DDL to standard output, no input read */
+static int schema(struct report *r)
+{
+	RAWFRAG_OPTS(rawfrag_sink_opts, kopts, .path = r->output, .fd = 1, .kv = r->kv,
+		     .print = rf_lib_print, .prefix = "perf rawfrag report");
+	struct rawfrag_err err = { .offset = -1 };
+
+	r->kv[r->nr_kv] = NULL;
+	if (rawfrag_sink__schema(r->format, &kopts, &err)) {
+		rf_errorf("report", "%s", err.reason);
+		return RF_EXIT_USAGE;
+	}
+	return RF_EXIT_OK;
+}
+
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
        O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
-       O_LABELS, O_OVERWRITE, O_HIST, O_PERCENTAGE };
+       O_LABELS, O_OVERWRITE, O_HIST, O_PERCENTAGE,
+       O_HOST, O_SCHEMA, O_CLUSTER };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -436,6 +470,9 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "overwrite", no_argument, NULL, O_OVERWRITE },
+	{ "host", required_argument, NULL, O_HOST },
+	{ "schema", no_argument, NULL, O_SCHEMA },
+	{ "cluster", required_argument, NULL, O_CLUSTER },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hex", no_argument, NULL, 'x' },
 	{ "meta", required_argument, NULL, O_META },
@@ -491,13 +528,16 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case 'i': r->input = arg; break;
 	case 'o': r->output = arg; break;
 	case O_OVERWRITE: r->overwrite = true; break;
+	case O_HOST: r->host = arg; break;
+	case O_SCHEMA: r->schema = true; break;
+	case O_CLUSTER: r->cluster = arg; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
 		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
 		    !stack_format(arg) && strcmp(arg, "pprof") &&
-		    strcmp(arg, "sqlite")) {
+		    strcmp(arg, "sqlite") && strcmp(arg, "clickhouse")) {
 			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
-				  "flamegraph-json, flamegraph, pprof, sqlite)", arg);
+				  "flamegraph-json, flamegraph, pprof, sqlite, clickhouse)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
@@ -640,6 +680,25 @@ static int check_combinations(struct report *r)
 		rf_errorf("report", "--format sqlite does not go with --stats or --header");
 		return -EINVAL;
 	}
+	if ((r->host || r->schema) && strcmp(r->format, "clickhouse")) {
+		rf_errorf("report", "--host and --schema go with --format clickhouse");
+		return -EINVAL;
+	}
+	if (r->cluster && !r->schema) {
+		rf_errorf("report", "--cluster goes with --schema (a load goes through the "
+				    "Distributed tables --schema --cluster made)");
+		return -EINVAL;
+	}
+	if (r->schema && r->host) {
+		rf_errorf("report", "--schema loads nothing: --host does not go with it");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "clickhouse") &&
+	    (r->stats || r->header_only || r->header || r->table || r->fields || r->hide_cg)) {
+		rf_errorf("report", "--format clickhouse does not go with --stats, --header, "
+				    "the table or -F/-G");
+		return -EINVAL;
+	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
 		rf_errorf("report", "--stats and --format pcapng do not go together");
 		return -EINVAL;
@@ -676,7 +735,7 @@ int cmd_report(int argc, char **argv)
 	}
 	/* a closed pipe is a write error (EPIPE) that ends the output quietly */
 	signal(SIGPIPE, SIG_IGN);
-	rc = run(&r);
+	rc = r.schema ? schema(&r) : run(&r);
 out:
 	for (int i = 0; i < r.nr_owned; i++)
 		free(r.owned[i]);

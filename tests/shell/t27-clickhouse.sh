@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# report --format clickhouse (the "clickhouse" sink) into a real two-shard
+# ClickHouse cluster: two clickhouse-server processes (Debian's 18.16, make
+# deps) on loopback ports, each with a config of ours naming both as the
+# shards of cluster "fleet". The DDL of --schema --cluster fleet goes to both;
+# two files recorded here (cpu-clock -g, sched_switch, a task renamed to an
+# SQL injection) load as hosts a and b through different servers. Each shard
+# holds rows; counts per host and event and the cpu-clock symbol histogram,
+# read through either server, equal report --stats and report -s sym -n; the
+# next_pid values of sched_switch equal perf script's; a second load adds
+# nothing; a dead port is an error; names from the file (comm, an event
+# named to inject) stay data. The servers are stopped at the end.
+source "$(dirname "$0")/lib.sh"
+t_plan 26
+
+if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
+	t_skip_rest "records with perf: needs root, tracefs and perf"
+fi
+for c in clickhouse-server clickhouse-client curl; do
+	command -v "$c" >/dev/null || t_skip_rest "needs $c (make deps)"
+done
+EVIL="'); DROP TABLE" # 14 bytes: a comm holds 15
+EVIL_SQL="'\\'); DROP TABLE'" # the same as a ClickHouse string literal
+
+# four free loopback ports: HTTP and native of two servers
+read -r H1 H2 N1 N2 < <(python3 - <<'EOF'
+import socket
+ss = [socket.socket() for _ in range(4)]
+for s in ss:
+    s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])
+EOF
+)
+stop_servers() {
+	local p
+	for p in "$T"/s1/pid "$T"/s2/pid; do
+		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
+	done
+	for _ in $(seq 50); do
+		pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1 || break
+		sleep 0.2
+	done
+}
+trap 'stop_servers; [ "${KEEP:-0}" = 1 ] || rm -rf "$T"' EXIT
+
+# server DIR HTTP NATIVE: a config of ours (data, logs, users in DIR), cluster
+# "fleet" of both native ports, shard 1 first on both
+server() {
+	mkdir -p "$1/data" "$1/tmp" "$1/log"
+	cat >"$1/users.xml" <<EOF
+<?xml version="1.0"?>
+<yandex>
+ <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+ <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
+  <profile>default</profile><quota>default</quota></default></users>
+ <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
+  <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>
+ </interval></default></quotas>
+</yandex>
+EOF
+	cat >"$1/config.xml" <<EOF
+<?xml version="1.0"?>
+<yandex>
+ <logger><level>warning</level><log>$1/log/server.log</log><errorlog>$1/log/err.log</errorlog>
+  <size>10M</size><count>1</count></logger>
+ <listen_host>127.0.0.1</listen_host>
+ <http_port>$2</http_port>
+ <tcp_port>$3</tcp_port>
+ <path>$1/data/</path>
+ <tmp_path>$1/tmp/</tmp_path>
+ <user_files_path>$1/data/user_files/</user_files_path>
+ <users_config>$1/users.xml</users_config>
+ <default_profile>default</default_profile>
+ <default_database>default</default_database>
+ <mark_cache_size>67108864</mark_cache_size>
+ <uncompressed_cache_size>67108864</uncompressed_cache_size>
+ <remote_servers><fleet>
+  <shard><replica><host>127.0.0.1</host><port>$N1</port></replica></shard>
+  <shard><replica><host>127.0.0.1</host><port>$N2</port></replica></shard>
+ </fleet></remote_servers>
+</yandex>
+EOF
+	clickhouse-server --config-file="$1/config.xml" --daemon --pid-file="$1/pid" \
+		>"$1/log/start.out" 2>&1
+}
+server "$T/s1" "$H1" "$N1"
+server "$T/s2" "$H2" "$N2"
+up=0
+for _ in $(seq 150); do
+	[ "$(curl -s "http://127.0.0.1:$H1/ping")$(curl -s "http://127.0.0.1:$H2/ping")" = "Ok.Ok." ] && { up=1; break; }
+	sleep 0.2
+done
+if [ $up = 0 ]; then
+	why=$(cat "$T"/s*/log/start.out "$T"/s*/log/err.log 2>/dev/null | grep -v '^$' | tail -n 3 | tr '\n' ' ')
+	t_skip_rest "clickhouse-server did not answer on 127.0.0.1:$H1/$H2 in 30 s: ${why:-no message}"
+fi
+U1="http://127.0.0.1:$H1/?database=default"
+U2="http://127.0.0.1:$H2/?database=default"
+q1() { clickhouse-client --port "$N1" -q "$1"; }
+q2() { clickhouse-client --port "$N2" -q "$1"; }
+
+# two hosts' files: cpu-clock -g and sched_switch around ls, cat and a task named EVIL
+cat >rename.py <<'EOF'
+import ctypes, time
+ctypes.CDLL(None).prctl(15, b"\x27); DROP TABLE", 0, 0, 0)  # PR_SET_NAME
+open("/etc/hostname").read()
+time.sleep(0.02)
+EOF
+cat >work.sh <<'EOF'
+for i in $(seq 40); do ls -R /usr/lib/python3 >/dev/null; cat /etc/hostname >/dev/null; done
+python3 rename.py
+EOF
+for h in a b; do
+	t_setup "perf records cpu-clock -g and sched_switch ($h)" \
+		"$PERF" record -q -g -e cpu-clock -e sched:sched_switch -o $h.data -- sh work.sh
+done
+
+t_run "--schema --cluster fleet prints the DDL" 0 \
+	"$RAWFRAG" report --format clickhouse --schema --cluster fleet -o "$U1"
+cp out ddl.sql
+t_eq "... <table>_local and Distributed(fleet, default, <table>_local, key) for 5 tables" \
+	"5 5 2" "$(grep -c '^CREATE TABLE [a-z]*_local (' ddl.sql) \
+$(grep -c '^CREATE TABLE [a-z]* AS [a-z]*_local ENGINE = Distributed(fleet, default, ' ddl.sql) \
+$(grep -c 'Distributed(fleet, default, \(samples\|stacks\)_local, .*stack_hash)' ddl.sql)"
+ok=0
+clickhouse-client --port "$N1" --multiquery <ddl.sql >ddl.err 2>&1 &&
+	clickhouse-client --port "$N2" --multiquery <ddl.sql >>ddl.err 2>&1 && ok=1
+t_eq "... which both servers take" "1 10 10" \
+	"$ok $(q1 "SELECT count() FROM system.tables WHERE database = 'default'") \
+$(q2 "SELECT count() FROM system.tables WHERE database = 'default'")"
+
+t_run "host a loads through server 1" 0 \
+	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "$U1"
+t_run "host b loads through server 2" 0 \
+	"$RAWFRAG" report -i b.data --format clickhouse --host b -o "$U2"
+t_grep "... saying how many samples" "loaded as host b, file id [0-9a-f]{16}: [0-9]+ samples" err
+s1=$(q1 "SELECT count() FROM samples_local")
+s2=$(q2 "SELECT count() FROM samples_local")
+st1=$(q1 "SELECT count() FROM stacks_local")
+st2=$(q2 "SELECT count() FROM stacks_local")
+if [ "$s1" -gt 0 ] && [ "$s2" -gt 0 ] && [ "$st1" -gt 0 ] && [ "$st2" -gt 0 ]; then
+	t_ok "each shard holds samples and stacks ($s1 + $s2 samples, $st1 + $st2 stacks)"
+else
+	t_fail "each shard holds samples and stacks" "samples $s1 $s2, stacks $st1 $st2"
+fi
+# a stack lives beside its samples: no sample names a stack of the other shard
+t_eq "every sample's stack is on its own shard" "0 0" \
+	"$(q1 "SELECT count() FROM samples_local WHERE stack_hash != 0 AND stack_hash NOT IN (SELECT stack_hash FROM stacks_local)") \
+$(q2 "SELECT count() FROM samples_local WHERE stack_hash != 0 AND stack_hash NOT IN (SELECT stack_hash FROM stacks_local)")"
+
+# the oracle: report --stats of each file, "host event count"
+for h in a b; do
+	"$RAWFRAG" report -i $h.data --stats |
+		awk -v h=$h '/ stats:$/ { ev = $1 } /^ *SAMPLE events:/ && ev != "Aggregated" { print h, ev, $3 }'
+done | sort >want.counts
+per_host="SELECT host, event, count() FROM samples GROUP BY host, event ORDER BY host, event"
+t_eq "counts per host and event through server 1 = report --stats" \
+	"$(cat want.counts)" "$(q1 "$per_host" | tr '\t' ' ')"
+t_eq "... and through server 2" "$(cat want.counts)" "$(q2 "$per_host" | tr '\t' ' ')"
+
+# cpu-clock samples per symbol name (report's lines of one name summed; unresolved
+# addresses left out: report names them by address, the load "[unknown]" (no
+# map) or "unknown" (a map without the symbol, perf's export convention))
+syms_of() {
+	"$RAWFRAG" report -i "$1" -e cpu-clock -s sym -n -q |
+		awk '{ n = $2; $1 = $2 = $3 = ""; sub(/^ +/, ""); if ($0 != "" && $0 !~ /^0x/) c[$0] += n }
+			END { for (s in c) print c[s], s }' | sort -k1,1nr -k2
+}
+sql_syms() {
+	$1 "SELECT count(), sym FROM samples WHERE host = '$2' AND event = 'cpu-clock'
+		AND sym NOT IN ('[unknown]', 'unknown') GROUP BY sym" | tr '\t' ' ' | sort -k1,1nr -k2
+}
+syms_of a.data >want.a
+syms_of b.data >want.b
+sql_syms q2 a >got.a
+sql_syms q1 b >got.b
+if [ -s want.a ] && cmp -s want.a got.a && cmp -s want.b got.b; then
+	t_ok "cpu-clock samples per symbol = report -s sym -n ($(wc -l <want.a) + $(wc -l <want.b) symbols)"
+else
+	t_fail "cpu-clock samples per symbol = report -s sym -n" "$(diff want.a got.a | head -5)" \
+		"$(diff want.b got.b | head -5)"
+fi
+t_eq "... so the top 5 too, through server 1" "$(head -5 want.a)" "$(sql_syms q1 a | head -5)"
+
+# the stacks: each cpu-clock sample's leaf frame is its sym (the chain starts at the ip)
+leaf="SELECT countIf(sym != leaf), count() FROM samples_local ANY INNER JOIN
+	(SELECT stack_hash, syms[1] AS leaf FROM stacks_local) USING stack_hash
+	WHERE event = 'cpu-clock'"
+l1=$(q1 "$leaf" 2>&1); l2=$(q2 "$leaf" 2>&1)
+if [ "${l1%%$'\t'*}" = 0 ] && [ "${l2%%$'\t'*}" = 0 ] && [ "${l1#*$'\t'}" -gt 0 ] 2>/dev/null; then
+	t_ok "on each shard, a cpu-clock stack's first frame is its sample's symbol"
+else
+	t_fail "on each shard, a cpu-clock stack's first frame is its sample's symbol" "$l1" "$l2"
+fi
+
+# the typed fields: next_pid of sched_switch as perf script prints it
+"$PERF" script -i a.data 2>/dev/null |
+	sed -n 's/.* sched:sched_switch: .* next_pid=\([0-9]*\) .*/\1/p' | sort -n | md5sum >want.np
+q2 "SELECT u FROM fields WHERE host = 'a' AND event = 'sched:sched_switch' AND path = 'next_pid'" |
+	sort -n | md5sum >got.np
+t_eq "fields: sched_switch next_pid = perf script's ($(q1 "SELECT count() FROM fields WHERE host = 'a' AND path = 'next_pid'") rows)" \
+	"$(cat want.np)" "$(cat got.np)"
+t_eq "the comm '$EVIL' stays data (prev_comm in fields)" "1" \
+	"$(q1 "SELECT count() > 0 FROM fields WHERE path = 'prev_comm' AND s = $EVIL_SQL")"
+
+# loading again: nothing added, said so, exit 0
+all="SELECT (SELECT count() FROM samples), (SELECT count() FROM stacks),
+	(SELECT count() FROM fields), (SELECT count() FROM files)"
+before=$(q1 "$all")
+t_run "host a loaded again (through server 2) exits 0" 0 \
+	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "$U2"
+t_grep "... saying it was loaded before" "a.data \(host a, file id [0-9a-f]+\) was loaded before: nothing added" err
+t_eq "... adding nothing" "$before" "$(q1 "$all")"
+
+# an event named to inject: the file's own name of sched:sched_switch (same length) replaced
+python3 - <<'EOF'
+d = open("a.data", "rb").read()
+a, b = b"sched:sched_switch", b's");DROP TABLE x--'
+assert len(a) == len(b) and d.count(a) >= 1
+open("evil.data", "wb").write(d.replace(a, b))
+EOF
+tables="SELECT name FROM system.tables WHERE database = 'default' ORDER BY name"
+tb=$(q1 "$tables")
+t_run "an event named 's\");DROP TABLE x--' loads as host \"c'; --\"" 0 \
+	"$RAWFRAG" report -i evil.data --format clickhouse --host "c'; --" -o "$U1"
+t_eq "... with the same tables and the same counts, the names as data" \
+	"$tb
+$(q1 "SELECT replaceAll(event, 'sched:sched_switch', 'EV'), count() FROM samples WHERE host = 'a' GROUP BY event ORDER BY 1")" \
+	"$(q1 "$tables")
+$(q2 "SELECT replaceAll(event, 's\\\");DROP TABLE x--', 'EV'), count() FROM samples WHERE host = 'c\\'; --' GROUP BY event ORDER BY 1")"
+
+# errors
+t_run "a dead port: exit non-zero" 2 \
+	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "http://127.0.0.1:1/"
+t_grep "... with a message" "clickhouse output: http://127.0.0.1:1/: Couldn't connect" err
+t_run "-o not a URL: exit 2" 2 "$RAWFRAG" report -i a.data --format clickhouse -o x.db
+t_run "--cluster without --schema: exit 2" 2 \
+	"$RAWFRAG" report -i a.data --format clickhouse --cluster fleet -o "$U1"
+# a refused statement (no such database) is the server's message, exit non-zero
+t_run "a database the server does not have: exit non-zero" 2 \
+	"$RAWFRAG" report -i b.data --format clickhouse -o "http://127.0.0.1:$H1/?database=nosuch"
+
+stop_servers
+if pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1; then
+	t_fail "both servers stopped"
+else
+	t_ok "both servers stopped"
+fi
