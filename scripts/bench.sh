@@ -4,7 +4,9 @@
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording the two
 #                     (raw_syscalls + sched_switch; the 4-tracepoint ping-pong one)
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|python|table|record|callchain|skb|live  run one part
+#   BENCH_ONLY=read|python|table|record|callchain|flame|sqlite|skb|live  run one part
+#   BENCH_GFILE=path  use this -g perf.data (flame, sqlite) instead of recording
+#                     build/bench/g.data (BENCH_G_MB=150, cpu-clock -g -a)
 # Each part's tables also go to $BENCH_DIR/bench.txt (build/bench/bench.txt), one
 # block per part that ran to its end, which scripts/bench-page.sh splices into
 # Documentation/perf-rawfrag-bench.txt (make bench BENCH_PAGE=1, or make bench-page).
@@ -260,6 +262,12 @@ all|record) part record bash "$top/scripts/bench-record.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|callchain) part callchain bash "$top/scripts/bench-callchain.sh" "$O" ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|flame) part flame bash "$top/scripts/bench-flame.sh" "$O" ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|sqlite) part sqlite bash "$top/scripts/bench-sqlite.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|skb) part skb bash "$top/scripts/bench-skb.sh" "$O" ;;
