@@ -20,7 +20,9 @@ PKGS=(build-essential pkg-config make gcc clang llvm bpftool
       linux-source-6.1 linux-perf tshark iproute2 python3 python3-dev xz-utils
       asciidoc-base xmlto valgrind time iputils-ping procps jq util-linux chromium
       libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite
-      libcurl4-openssl-dev clickhouse-server clickhouse-client curl)
+      libcurl4-openssl-dev clickhouse-server clickhouse-client curl
+      # what pkg-config --static names for libcurl (a static librawfrag links them)
+      libnghttp2-dev librtmp-dev libssh2-1-dev libpsl-dev libkrb5-dev libldap2-dev)
 # npm for the flame graph's JS (below); a nodejs that brings its own npm needs none
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 # d3-flame-graph and the d3 it runs on, pinned: the flamegraph output inlines them
