@@ -150,18 +150,15 @@ static int tab_grow(struct rf_hists *h)
 	return 0;
 }
 
-struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
-				uint64_t period, uint64_t weight)
+struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made)
 {
 	uint64_t hash = key_hash(h, key);
 	struct rf_hentry *e;
 
-	h->nr_samples++;
-	h->total_period += period;
-	h->total_weight += weight;
+	*made = false;
 	for (e = h->tab[hash & (h->cap - 1)]; e; e = e->next)
 		if (e->hash == hash && key_eq(h, e->k, key))
-			goto add;
+			return e;
 	if (h->nr >= h->cap && tab_grow(h))
 		return NULL;
 	e = calloc(1, sizeof(*e) + h->nr_keys * sizeof(e->k[0]));
@@ -172,10 +169,26 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 	e->next = h->tab[hash & (h->cap - 1)];
 	h->tab[hash & (h->cap - 1)] = e;
 	h->nr++;
-add:
+	*made = true;
+	return e;
+}
+
+struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
+				uint64_t period, uint64_t weight)
+{
+	struct rf_hentry *e;
+	bool made;
+
+	h->nr_samples++;
+	h->total_period += period;
+	h->total_weight += weight;
+	e = rf_hists__findnew(h, key, &made);
+	if (!e)
+		return NULL;
 	e->samples++;
 	e->period += period;
 	e->weight += weight;
+	e->acc += period;
 	return e;
 }
 
