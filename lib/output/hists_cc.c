@@ -33,6 +33,7 @@ struct ccframe {
 
 struct ccnode {
 	uint32_t parent, child, sibling, frame;
+	uint64_t ip; /* the address of the first chain here: perf orders by it unresolved */
 	uint64_t hit, chit; /* period of chains ending here, of those going on */
 	uint32_t count, ccount; /* the same in samples */
 };
@@ -59,6 +60,7 @@ struct rf_cc {
 	uint32_t nd_tabcap;
 	struct kslot *kc;
 	uint32_t *chain, cap_chain, nr_chain;
+	uint64_t *ips; /* the chain's addresses */
 	struct rf_hentry **seen; /* the entries one sample added to */
 	uint32_t cap_seen;
 	struct rawfrag_callchain *dw;
@@ -173,6 +175,7 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->nd_tab);
 	free(cc->kc);
 	free(cc->chain);
+	free(cc->ips);
 	free(cc->seen);
 	rawfrag_callchain__delete(cc->dw);
 	free(cc);
@@ -220,10 +223,13 @@ static uint32_t dso_rank(struct rf_cc *cc, const char *dso)
 {
 	if (!dso)
 		return 0;
+	/* perf makes the kernel's first: it is the least of the others */
+	if (!strcmp(dso, "[kernel.kallsyms]"))
+		return 1;
 	/* a handful of DSOs: a scan is enough */
 	for (uint32_t i = 0; i < cc->nr_dsos; i++)
 		if (cc->dsos[i] == dso)
-			return i + 1;
+			return i + 2;
 	if (!(cc->nr_dsos & (cc->nr_dsos + 1)) || !cc->dsos) {
 		const char **v = realloc(cc->dsos, (cc->nr_dsos * 2 + 2) * sizeof(*v));
 
@@ -232,7 +238,7 @@ static uint32_t dso_rank(struct rf_cc *cc, const char *dso)
 		cc->dsos = v;
 	}
 	cc->dsos[cc->nr_dsos++] = dso;
-	return cc->nr_dsos;
+	return cc->nr_dsos + 1;
 }
 
 /* perf's short name of a DSO: its base name, a [bracketed] one as it is */
@@ -290,19 +296,25 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	return cc->nr_fr - 1;
 }
 
-static int chain_push(struct rf_cc *cc, uint32_t f)
+static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
 {
 	if (f == NOFRAME)
 		return -ENOMEM;
 	if (cc->nr_chain == cc->cap_chain) {
 		uint32_t cap = cc->cap_chain ? cc->cap_chain * 2 : 256;
 		uint32_t *v = realloc(cc->chain, cap * sizeof(*v));
+		uint64_t *w;
 
 		if (!v)
 			return -ENOMEM;
 		cc->chain = v;
+		w = realloc(cc->ips, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		cc->ips = w;
 		cc->cap_chain = cap;
 	}
+	cc->ips[cc->nr_chain] = ip;
 	cc->chain[cc->nr_chain++] = f;
 	return 0;
 }
@@ -363,7 +375,7 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 						 &fr);
 			f = intern_frame(cc, h, &fr);
 		}
-		if (chain_push(cc, f))
+		if (chain_push(cc, f, ip))
 			return -ENOMEM;
 	}
 	return 0;
@@ -383,7 +395,8 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 		if (ret < 0)
 			return ret;
 		for (uint32_t i = 0; i < cc->dw->nr; i++)
-			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i])))
+			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
+				       cc->dw->frames[i].addr))
 				return -ENOMEM;
 	} else if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
 		ret = fp_chain(cc, h, m, kgen, s, max);
@@ -395,9 +408,12 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 
 		for (uint32_t i = 0; i < n / 2; i++) {
 			uint32_t x = cc->chain[i];
+			uint64_t y = cc->ips[i];
 
 			cc->chain[i] = cc->chain[n - 1 - i];
 			cc->chain[n - 1 - i] = x;
+			cc->ips[i] = cc->ips[n - 1 - i];
+			cc->ips[n - 1 - i] = y;
 		}
 		cc->nr_chain = keep;
 	}
@@ -450,7 +466,7 @@ static uint32_t node_new(struct rf_cc *cc, uint32_t parent, uint32_t frame)
 }
 
 /* the child of parent for frame, made when missing */
-static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame)
+static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame, uint64_t ip)
 {
 	uint64_t j;
 	uint32_t n;
@@ -467,6 +483,7 @@ static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame)
 	n = node_new(cc, parent, frame);
 	if (n == UINT32_MAX)
 		return n;
+	cc->nd[n].ip = ip;
 	cc->nd[n].sibling = cc->nd[parent].child;
 	cc->nd[parent].child = n;
 	cc->nd_tab[j] = n + 1;
@@ -474,8 +491,8 @@ static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame)
 }
 
 /* callchain_append(): chain c[0..n) with period into e's tree */
-static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c, uint32_t n,
-		    uint64_t period)
+static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
+		    const uint64_t *ips, uint32_t n, uint64_t period)
 {
 	uint32_t cur;
 
@@ -497,7 +514,7 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c, ui
 
 		cc->nd[cur].chit += period;
 		cc->nd[cur].ccount++;
-		next = node_child(cc, cur, c[i]);
+		next = node_child(cc, cur, c[i], ips[i]);
 		if (next == UINT32_MAX)
 			return -ENOMEM;
 		cur = next;
@@ -529,7 +546,7 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 
 	if (e->samples == 1 && !e->cc_tid)
 		e->cc_tid = tid + 1;
-	if (graph && (ret = tree_add(cc, e, cc->chain, cc->nr_chain, period)))
+	if (graph && (ret = tree_add(cc, e, cc->chain, cc->ips, cc->nr_chain, period)))
 		return ret;
 	if (!cc->children || !cc->nr_chain)
 		return 0;
@@ -580,7 +597,8 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 		}
 		x->acc += period;
 		cc->seen[nseen++] = x;
-		if (graph && (ret = tree_add(cc, x, cc->chain + c, cc->nr_chain - c, period)))
+		if (graph && (ret = tree_add(cc, x, cc->chain + c, cc->ips + c, cc->nr_chain - c,
+					     period)))
 			return ret;
 	}
 	return 0;
@@ -618,15 +636,25 @@ static uint32_t run_end(const struct rf_cc *cc, uint32_t n)
 	return n;
 }
 
-/* perf's order of a node's children before sorting: DSO, then address */
+/*
+ * perf's order of a node's children before sorting (its rb_root_in): a new
+ * chain goes left of a greater one, so DSO (by address: made later is
+ * greater, none least) and address, both greatest first
+ */
 static int match_cmp(const struct rf_cc *cc, uint32_t a, uint32_t b)
 {
 	const struct ccframe *x = &cc->fr[cc->nd[a].frame], *y = &cc->fr[cc->nd[b].frame];
+	uint64_t p = x->addr, q = y->addr;
 
 	if (x->dso_rank != y->dso_rank)
-		return x->dso_rank < y->dso_rank ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
+		return x->dso_rank > y->dso_rank ? -1 : 1;
+	/* symbols by their start; else (either unresolved) the addresses first seen */
+	if (!x->sym || !y->sym || x->inlined || y->inlined) {
+		p = cc->nd[a].ip;
+		q = cc->nd[b].ip;
+	}
+	if (p != q)
+		return p > q ? -1 : 1;
 	return 0;
 }
 

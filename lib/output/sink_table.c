@@ -754,8 +754,11 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 	}
 	/*
 	 * perf keeps the order of its collapsed tree among entries that sort the
-	 * same: unresolved addresses (one entry each) by address
+	 * same: unresolved addresses (one entry each) by address (--children:
+	 * that order is the input of rf_cc__rb_order())
 	 */
+	if (t->children)
+		return 0;
 	for (int i = 0; i < t->nr_keys; i++) {
 		const struct rf_hkey *x = &a->k[i], *y = &b->k[i];
 

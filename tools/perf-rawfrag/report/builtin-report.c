@@ -147,6 +147,7 @@ static int table_options(struct report *r)
 	    (r->quiet && add_kv(r, "quiet", "1")) ||
 	    (r->percent_limit && add_kv(r, "percent_limit", r->percent_limit)) ||
 	    (r->callgraph && add_kv(r, "callgraph", r->callgraph)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ||
 	    (r->children_set && add_kv(r, "children", r->children ? "1" : "0")))
 		return -ENOMEM;
 	return 0;
