@@ -27,6 +27,7 @@ struct ccframe {
 	const char *dso, *sym; /* interned; sym NULL: unresolved ("0x.." of addr) */
 	uint64_t addr; /* the symbol's start, or the address when unresolved */
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
+	uint32_t nlen; /* the name's length without " (inlined)" */
 	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
 	bool inlined;
 };
@@ -291,6 +292,7 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 		cc->cap_fr = cap;
 	}
 	f.dso_rank = dso_rank(cc, f.dso);
+	f.nlen = fr->sym ? (uint32_t)strlen(fr->sym) : 0;
 	cc->fr[cc->nr_fr] = f;
 	cc->fr_tab[j] = ++cc->nr_fr;
 	return cc->nr_fr - 1;
@@ -381,6 +383,32 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 	return 0;
 }
 
+static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
+{
+	uint32_t x = cc->chain[i];
+	uint64_t y = cc->ips[i];
+
+	cc->chain[i] = cc->chain[j];
+	cc->chain[j] = x;
+	cc->ips[i] = cc->ips[j];
+	cc->ips[j] = y;
+}
+
+static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
+{
+	while (from + 1 < to)
+		swap_frames(cc, from++, --to);
+}
+
+/* root first, at most max_stack frames from the root as perf counts them in caller order */
+static void caller_order(struct rf_cc *cc)
+{
+	/* inlined functions too: perf lists them in the chain's order (inline_list__append) */
+	reverse(cc, 0, cc->nr_chain);
+	if (cc->nr_chain > cc->max_stack)
+		cc->nr_chain = cc->max_stack;
+}
+
 int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m, uint32_t kgen,
 		 const struct rawfrag_sample *s, const struct perf_event_attr *a)
 {
@@ -403,20 +431,8 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 		if (ret < 0)
 			return ret;
 	}
-	if (cc->p.caller) {
-		uint32_t n = cc->nr_chain, keep = n < cc->max_stack ? n : cc->max_stack;
-
-		for (uint32_t i = 0; i < n / 2; i++) {
-			uint32_t x = cc->chain[i];
-			uint64_t y = cc->ips[i];
-
-			cc->chain[i] = cc->chain[n - 1 - i];
-			cc->chain[n - 1 - i] = x;
-			cc->ips[i] = cc->ips[n - 1 - i];
-			cc->ips[n - 1 - i] = y;
-		}
-		cc->nr_chain = keep;
-	}
+	if (cc->p.caller)
+		caller_order(cc);
 	return (int)cc->nr_chain;
 }
 
@@ -575,7 +591,8 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 			if (kinds[i] == RF_CC_SLOT_DSO) {
 				k[i].id = k[i].show = f->dso;
 			} else if (kinds[i] == RF_CC_SLOT_SYM) {
-				k[i].id = f->inlined ? f->sym : f->dso;
+				/* perf's inlined function is a symbol of its container's range: the same entry */
+				k[i].id = f->dso;
 				k[i].show = f->sym;
 				k[i].u = f->addr;
 				k[i].id_len = f->sym ? 1 : 0;
@@ -646,10 +663,18 @@ static int match_cmp(const struct rf_cc *cc, uint32_t a, uint32_t b)
 	const struct ccframe *x = &cc->fr[cc->nd[a].frame], *y = &cc->fr[cc->nd[b].frame];
 	uint64_t p = x->addr, q = y->addr;
 
+	/* an inlined function by its name alone */
+	if ((x->inlined || y->inlined) && x->sym && y->sym) {
+		int r = memcmp(x->sym, y->sym, x->nlen < y->nlen ? x->nlen : y->nlen);
+
+		if (!r && x->nlen != y->nlen)
+			r = x->nlen < y->nlen ? -1 : 1;
+		return -r;
+	}
 	if (x->dso_rank != y->dso_rank)
 		return x->dso_rank > y->dso_rank ? -1 : 1;
 	/* symbols by their start; else (either unresolved) the addresses first seen */
-	if (!x->sym || !y->sym || x->inlined || y->inlined) {
+	if (!x->sym || !y->sym) {
 		p = cc->nd[a].ip;
 		q = cc->nd[b].ip;
 	}
