@@ -83,8 +83,11 @@ static const char report_usage[] =
 	"        --show-total-period  the table's Period column\n"
 	"        --percent-limit <n>  only table entries of at least n%\n"
 	"    -q, --quiet           the table without its '#' lines\n"
-	"        --no-children     the table's Self column only (the only one so far)\n"
-	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
+	"        --children        the table's Children column (default with call chains)\n"
+	"        --no-children     the table's Self column only\n"
+	"    -g, --call-graph <type>  the graph under the table's entries, as perf:\n"
+	"                          graph|fractal|flat|folded|none[,threshold[,limit]]\n"
+	"                          [,caller|callee][,percent|period|count]\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
