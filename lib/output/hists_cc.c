@@ -926,6 +926,9 @@ static void path(struct rf_cc *cc, uint32_t n, uint32_t root, bool flat, bool *f
 	if (n == root)
 		return;
 	path(cc, cc->nd[n].parent, root, flat, first);
+	/* perf leaves out what looks like a context marker (an unwinder's -1) */
+	if (cc->nd[n].ip >= (uint64_t)PERF_CONTEXT_MAX)
+		return;
 	if (flat)
 		rawfrag_out__puts(cc->o, "                ");
 	else if (!*first)
