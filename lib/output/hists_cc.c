@@ -28,6 +28,7 @@ struct ccframe {
 	uint64_t addr; /* the symbol's start, or the address when unresolved */
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
 	uint32_t nlen; /* the name's length without " (inlined)" */
+	uint32_t key; /* the frame call trees know it by (an inlined function: by name) */
 	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
 	bool inlined;
 };
@@ -253,13 +254,40 @@ static const char *dso_short(const char *dso)
 	return s ? s + 1 : dso;
 }
 
+/* the index of frame f, interned (nlen and dso_rank filled in); NOFRAME on ENOMEM */
+static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
+{
+	uint64_t j;
+
+	if (cc->nr_fr * 2 >= cc->fr_tabcap && fr_grow(cc))
+		return NOFRAME;
+	for (j = frame_hash(f) & (cc->fr_tabcap - 1); cc->fr_tab[j];
+	     j = (j + 1) & (cc->fr_tabcap - 1))
+		if (frame_eq(&cc->fr[cc->fr_tab[j] - 1], f))
+			return cc->fr_tab[j] - 1;
+	if (cc->nr_fr == cc->cap_fr) {
+		uint32_t cap = cc->cap_fr ? cc->cap_fr * 2 : 256;
+		struct ccframe *v = realloc(cc->fr, cap * sizeof(*v));
+
+		if (!v)
+			return NOFRAME;
+		cc->fr = v;
+		cc->cap_fr = cap;
+	}
+	f->dso_rank = dso_rank(cc, f->dso);
+	f->key = cc->nr_fr;
+	cc->fr[cc->nr_fr] = *f;
+	cc->fr_tab[j] = ++cc->nr_fr;
+	return cc->nr_fr - 1;
+}
+
 /* the index of the frame fr, interned; NOFRAME on ENOMEM */
 static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct rawfrag_frame *fr)
 {
 	struct ccframe f = { .addr = fr->sym ? fr->ip - fr->symoff : fr->addr,
 			     .inlined = fr->inlined };
 	const char *d = dso_short(fr->dso);
-	uint64_t j;
+	uint32_t i, key;
 
 	if (d && !(f.dso = rf_hists__intern(h, d, strlen(d))))
 		return NOFRAME;
@@ -276,26 +304,19 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	if (fr->dso || fr->sym)
 		f.level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' :
 			  fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ? 'g' : '.';
-	if (cc->nr_fr * 2 >= cc->fr_tabcap && fr_grow(cc))
-		return NOFRAME;
-	for (j = frame_hash(&f) & (cc->fr_tabcap - 1); cc->fr_tab[j];
-	     j = (j + 1) & (cc->fr_tabcap - 1))
-		if (frame_eq(&cc->fr[cc->fr_tab[j] - 1], &f))
-			return cc->fr_tab[j] - 1;
-	if (cc->nr_fr == cc->cap_fr) {
-		uint32_t cap = cc->cap_fr ? cc->cap_fr * 2 : 256;
-		struct ccframe *v = realloc(cc->fr, cap * sizeof(*v));
-
-		if (!v)
-			return NOFRAME;
-		cc->fr = v;
-		cc->cap_fr = cap;
-	}
-	f.dso_rank = dso_rank(cc, f.dso);
 	f.nlen = fr->sym ? (uint32_t)strlen(fr->sym) : 0;
-	cc->fr[cc->nr_fr] = f;
-	cc->fr_tab[j] = ++cc->nr_fr;
-	return cc->nr_fr - 1;
+	i = intern_ccframe(cc, &f);
+	if (i == NOFRAME || !f.inlined || !f.sym || cc->fr[i].key != i)
+		return i;
+	/* perf's call tree matches inlined functions by name alone: one node key per name */
+	f.dso = NULL;
+	f.addr = 0;
+	f.level = 0;
+	key = intern_ccframe(cc, &f);
+	if (key == NOFRAME)
+		return NOFRAME;
+	cc->fr[i].key = key;
+	return i;
 }
 
 static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
@@ -530,7 +551,7 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
 
 		cc->nd[cur].chit += period;
 		cc->nd[cur].ccount++;
-		next = node_child(cc, cur, c[i], ips[i]);
+		next = node_child(cc, cur, cc->fr[c[i]].key, ips[i]);
 		if (next == UINT32_MAX)
 			return -ENOMEM;
 		cur = next;

