@@ -111,11 +111,11 @@ static uint64_t key_hash(const struct rf_hists *h, const struct rf_hkey *k)
 {
 	uint64_t v = 0xcbf29ce484222325ull;
 
+	/* two words a slot, mixed a word at a time: --children hashes a key per frame */
 	for (int i = 0; i < h->nr_keys; i++) {
-		uintptr_t p = (uintptr_t)k[i].id;
-
-		v = hash_bytes(&k[i].u, sizeof(k[i].u), v);
-		v = hash_bytes(&p, sizeof(p), v);
+		v = (v ^ k[i].u) * 0x9e3779b97f4a7c15ull;
+		v = (v ^ (v >> 29) ^ (uintptr_t)k[i].id) * 0xbf58476d1ce4e5b9ull;
+		v ^= v >> 31;
 	}
 	return v;
 }

@@ -46,6 +46,24 @@ struct kslot {
 	bool valid;
 };
 
+/*
+ * A sample's chain seen before (same entry, same frames) adds to the same
+ * entries and tree nodes: what it adds is kept here and summed, and the
+ * sums go to the nodes when the slot is taken by another chain or before
+ * printing. Additions commute, so the result is the same.
+ */
+#define CSLOTS 512
+#define CSLOT_MAX 256 /* longer chains are not kept */
+
+struct cslot {
+	struct rf_hentry *e; /* NULL: empty */
+	uint64_t hash, period;
+	uint32_t count, n;
+	uint32_t *frames;
+	struct rf_hentry **acc; /* the entries the chain adds children to */
+	uint32_t nacc, *mids, nmids, *ends, nends, cap;
+};
+
 struct rf_cc {
 	struct rf_cc_params p;
 	bool children;
@@ -66,6 +84,7 @@ struct rf_cc {
 	struct rf_hentry **seen; /* the entries one sample added to */
 	uint32_t cap_seen;
 	struct rawfrag_callchain *dw;
+	struct cslot *slots, *rec; /* rec: the slot being filled by this sample */
 	struct rawfrag_out *o; /* while printing */
 	uint64_t min_hit;
 };
@@ -180,6 +199,13 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->ips);
 	free(cc->seen);
 	rawfrag_callchain__delete(cc->dw);
+	for (uint32_t i = 0; cc->slots && i < CSLOTS; i++) {
+		free(cc->slots[i].frames);
+		free(cc->slots[i].acc);
+		free(cc->slots[i].mids);
+		free(cc->slots[i].ends);
+	}
+	free(cc->slots);
 	free(cc);
 }
 
@@ -551,6 +577,8 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
 
 		cc->nd[cur].chit += period;
 		cc->nd[cur].ccount++;
+		if (cc->rec)
+			cc->rec->mids[cc->rec->nmids++] = cur;
 		next = node_child(cc, cur, cc->fr[c[i]].key, ips[i]);
 		if (next == UINT32_MAX)
 			return -ENOMEM;
@@ -558,6 +586,8 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
 	}
 	cc->nd[cur].hit += period;
 	cc->nd[cur].count++;
+	if (cc->rec)
+		cc->rec->ends[cc->rec->nends++] = cur;
 	if (n > e->cc_depth)
 		e->cc_depth = n;
 	return 0;
@@ -571,9 +601,9 @@ static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
 	return true;
 }
 
-int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
-	       const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
-	       uint32_t tid, rf_cc_new_fn fn, void *ctx)
+static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
+		  const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
+		  uint32_t tid, rf_cc_new_fn fn, void *ctx)
 {
 	const bool graph = cc->p.mode != RF_CC_NONE;
 	struct rf_hkey k[RF_HISTS_MAX_KEYS];
@@ -635,11 +665,106 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 		}
 		x->acc += period;
 		cc->seen[nseen++] = x;
+		if (cc->rec)
+			cc->rec->acc[cc->rec->nacc++] = x;
 		if (graph && (ret = tree_add(cc, x, cc->chain + c, cc->ips + c, cc->nr_chain - c,
 					     period)))
 			return ret;
 	}
 	return 0;
+}
+
+/* the sums of a slot to its nodes and entries */
+static void slot_flush(struct rf_cc *cc, struct cslot *sl)
+{
+	if (!sl->e || (!sl->count && !sl->period))
+		return;
+	for (uint32_t i = 0; i < sl->nmids; i++) {
+		cc->nd[sl->mids[i]].chit += sl->period;
+		cc->nd[sl->mids[i]].ccount += sl->count;
+	}
+	for (uint32_t i = 0; i < sl->nends; i++) {
+		cc->nd[sl->ends[i]].hit += sl->period;
+		cc->nd[sl->ends[i]].count += sl->count;
+	}
+	for (uint32_t i = 0; i < sl->nacc; i++)
+		sl->acc[i]->acc += sl->period;
+	sl->period = 0;
+	sl->count = 0;
+}
+
+void rf_cc__flush(struct rf_cc *cc)
+{
+	for (uint32_t i = 0; cc->slots && i < CSLOTS; i++)
+		slot_flush(cc, &cc->slots[i]);
+}
+
+/* the slot for this chain, emptied, with room for it; NULL: not kept */
+static struct cslot *slot_take(struct rf_cc *cc, struct cslot *sl, uint32_t n)
+{
+	/* the entry's tree n deep, then n more at most, n, n-1, ... deep */
+	uint32_t need = n * (n + 1) / 2 + n + 1;
+
+	slot_flush(cc, sl);
+	sl->e = NULL;
+	if (sl->cap < need) {
+		uint32_t *m = realloc(sl->mids, need * sizeof(*m));
+		uint32_t *f;
+		struct rf_hentry **a;
+
+		if (!m)
+			return NULL;
+		sl->mids = m;
+		f = realloc(sl->frames, (n + 1) * sizeof(*f));
+		if (!f)
+			return NULL;
+		sl->frames = f;
+		a = realloc(sl->acc, (n + 1) * sizeof(*a));
+		if (!a)
+			return NULL;
+		sl->acc = a;
+		f = realloc(sl->ends, (n + 1) * sizeof(*f));
+		if (!f)
+			return NULL;
+		sl->ends = f;
+		sl->cap = need;
+	}
+	sl->nacc = sl->nmids = sl->nends = 0;
+	return sl;
+}
+
+int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
+	       const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
+	       uint32_t tid, rf_cc_new_fn fn, void *ctx)
+{
+	uint32_t n = cc->nr_chain;
+	uint64_t hash = mix((uintptr_t)e);
+	struct cslot *sl;
+	int ret;
+
+	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE))
+		return cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
+	if (!cc->slots && !(cc->slots = calloc(CSLOTS, sizeof(*cc->slots))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		hash = mix(hash ^ (hash << 7) ^ cc->chain[i]);
+	sl = &cc->slots[hash % CSLOTS];
+	if (sl->e == e && sl->hash == hash && sl->n == n &&
+	    !memcmp(sl->frames, cc->chain, n * sizeof(*cc->chain))) {
+		sl->period += period;
+		sl->count++;
+		return 0;
+	}
+	cc->rec = slot_take(cc, sl, n);
+	ret = cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
+	if (!ret && cc->rec) {
+		sl->e = e;
+		sl->hash = hash;
+		sl->n = n;
+		memcpy(sl->frames, cc->chain, n * sizeof(*cc->chain));
+	}
+	cc->rec = NULL;
+	return ret;
 }
 
 int rf_cc__depth_cmp(const struct rf_cc_params *p, bool children, const struct rf_hentry *a,

@@ -841,6 +841,8 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 		nr /= 1000;
 		unit = 'G';
 	}
+	if (sec->cc)
+		rf_cc__flush(sec->cc);
 	/* --children: perf's order is its tree's, not a sort's (hists_cc.c) */
 	v = rf_hists__sorted(&sec->h, &n, t->children ? collapse_cmp : entry_cmp, t);
 	if (t->children && rf_cc__rb_order(v, n, entry_cmp, t))

@@ -75,6 +75,9 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	       const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
 	       uint32_t tid, rf_cc_new_fn fn, void *ctx);
 
+/* what repeated chains added, to the entries and trees: before reading them */
+void rf_cc__flush(struct rf_cc *cc);
+
 /* perf's order of two entries of equal children: the caller first; 0 when perf has none */
 int rf_cc__depth_cmp(const struct rf_cc_params *p, bool children, const struct rf_hentry *a,
 		     const struct rf_hentry *b);
