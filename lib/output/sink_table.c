@@ -1007,6 +1007,18 @@ static int cc_setup(struct table_sink *t, struct rawfrag_err *err)
 	for (int i = 0; i < rawfrag_file__nr_evsels(t->file); i++)
 		has |= !!(rawfrag_evsel__attr(rawfrag_file__evsel(t->file, i))->sample_type &
 			  PERF_SAMPLE_CALLCHAIN);
+	/*
+	 * A pipe's attributes come later: perf decides with none, so a graph
+	 * when samples have chains and never --children, yet in the caller
+	 * order it set for --children before
+	 */
+	if (rawfrag_file__mode(t->file) == RAWFRAG_MODE_PIPE) {
+		if (!t->ccp.order_set)
+			t->ccp.caller = t->children_opt != 0;
+		t->ccp.order_set = true;
+		has = true;
+		t->children_opt = 0;
+	}
 	if (t->cg_set && t->ccp.mode != RF_CC_NONE && !has) {
 		snprintf(msg, sizeof(msg), "table output: a call graph was asked for, but no "
 					   "sample has a call chain (record with -g)");

@@ -11,7 +11,7 @@
 # sorted and named as such in the result, never hidden. Then bad -g and
 # --max-stack values: exit 2 and a message naming them.
 source "$(dirname "$0")/lib.sh"
-t_plan 34
+t_plan 36
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -64,6 +64,20 @@ done
 # graph is compared without them (--no-inline), folded and flat with them
 for k in "--no-children --no-inline" "--no-children -g folded" "--no-children -g flat" "--no-children -g none"; do
 	same "--call-graph dwarf" dw.data $k
+done
+
+# a pipe: perf decides before the attributes arrive, so no Children column,
+# yet graphs in the caller order --children had set
+t_setup "perf inject writes cc.data as a pipe" sh -c "'$PERF' inject -i cc.data -o - >cc.pipe"
+for k in "" "--no-children"; do
+	"$PERF" report --stdio -i - $k <cc.pipe 2>/dev/null | grep -v '^# (Tip: ' >"$T/perf.out"
+	"$RAWFRAG" report --stdio -i - $k <cc.pipe 2>"$T/ours.err" | grep -v '^# (Tip: ' >"$T/ours.out"
+	if [ "$(grep -c '%' "$T/perf.out")" -gt 0 ] && cmp -s "$T/perf.out" "$T/ours.out"; then
+		t_ok "cpu-clock -g as a pipe: -i - $k ($(wc -l <"$T/perf.out") lines, byte-identical)"
+	else
+		t_fail "cpu-clock -g as a pipe: -i - $k" "$(diff "$T/perf.out" "$T/ours.out" | head -20)" \
+			"$(head -c 400 "$T/ours.err")"
+	fi
 done
 
 # Python's Reader.write() opens the same sink with the same options
