@@ -682,16 +682,21 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 			rawfrag_out__printf(o, "%*.*s", w, w, hk->show ? hk->show : "");
 			break;
 		case K_SYM: {
-			char b[512];
+			char b[64];
 			int n;
 
-			if (hk->show)
-				n = snprintf(b, sizeof(b), "[%c] %s", hk->level, hk->show);
-			else
+			/* a symbol as it is, however long (C++ names pass 512 bytes) */
+			if (hk->show) {
+				rawfrag_out__printf(o, "[%c] ", hk->level);
+				rawfrag_out__puts(o, hk->show);
+				n = 4 + (int)strlen(hk->show);
+			} else {
 				n = snprintf(b, sizeof(b), "[%c] %#.16" PRIx64, hk->level, hk->u);
+				rawfrag_out__puts(o, b);
+			}
 			/* the last column is not padded */
-			rawfrag_out__printf(o, "%-*.*s", i == c->last ? 0 : w, w, b);
-			(void)n;
+			if (i != c->last && n < w)
+				rawfrag_out__printf(o, "%*s", w - n, "");
 			break;
 		}
 		}
