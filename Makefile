@@ -31,7 +31,7 @@ BPFTOOL ?= bpftool
 PKG_CONFIG_PATH := $(abspath $(DEPS))/libperf/lib64/pkgconfig
 export PKG_CONFIG_PATH
 
-PKGS := libtraceevent libbpf libzstd libelf libdw zlib libunwind-generic
+PKGS := libtraceevent libbpf libzstd libelf libdw zlib libunwind-generic libprotobuf-c sqlite3
 # the command only (--skb --filter): not a dependency of librawfrag
 PCAP_LIBS := $(shell pkg-config --libs libpcap 2>/dev/null || echo -lpcap)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -54,6 +54,12 @@ LDFLAGS_COMMON := $(LDSAN)
 
 LIB_SRCS := $(sort $(wildcard lib/*.c) $(wildcard lib/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(LIB_SRCS))
+# the pprof sink's messages: lib/output/profile.proto compiled by protoc-c into
+# $(O)/gen at build time (generated files are never committed)
+PROTOC_C ?= protoc-c
+PROTO_H := $(O)/gen/profile.pb-c.h
+PROTO_OBJ := $(O)/gen/profile.pb-c.o
+LIB_OBJS += $(PROTO_OBJ)
 LIB_A := $(O)/lib/librawfrag.a
 # librawfrag.so.MAJOR.MINOR.0 is the real file, .so.MAJOR (the SONAME) and .so link to it
 LIB_VERSION := $(shell sed -n 's/^\#define RAWFRAG_M[AI][JN]OR_VERSION \([0-9]*\)$$/\1/p' \
@@ -117,6 +123,29 @@ $(O)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(if $(filter lib/%,$<),$(LIB_CFLAGS),$(CFLAGS_COMMON) $(LIBPERF_CFLAGS) \
 		$(if $(filter $(TOOL_DIR)/%,$<),-I$(TOOL_DIR))) -c $< -o $@
+
+# the flamegraph sink's page (lib/output/flamegraph.html) as a C string, and where
+# it finds d3-flame-graph and d3: make deps installs them into $(DEPS)/js, make
+# install copies them to $(datarootdir)/perf-rawfrag/js
+FLAME_PAGE_H := $(O)/lib/output/flamegraph-page.h
+$(FLAME_PAGE_H): lib/output/flamegraph.html
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)(echo 'static const char rf_flamegraph_page[] ='; \
+	 sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';') >$@
+$(O)/lib/output/sink_flamegraph.o: $(FLAME_PAGE_H)
+$(O)/lib/output/sink_flamegraph.o: LIB_CFLAGS += -DRF_JS_BUILD_DIR='"$(abspath $(DEPS))/js"' \
+	-DRF_JS_INSTALL_DIR='"$(datarootdir)/perf-rawfrag/js"'
+
+$(PROTO_H): lib/output/profile.proto
+	$(call msg,PROTOC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(PROTOC_C) --c_out=$(@D) --proto_path=$(<D) $<
+$(PROTO_H:.h=.c): $(PROTO_H)
+$(PROTO_OBJ): $(PROTO_H:.h=.c)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(O)/lib/output/pprof.o: $(PROTO_H)
 
 $(LIB_A): $(LIB_OBJS)
 	$(call msg,AR,$@)

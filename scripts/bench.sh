@@ -4,7 +4,7 @@
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording the two
 #                     (raw_syscalls + sched_switch; the 4-tracepoint ping-pong one)
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|python|record|callchain|skb|live  run one part
+#   BENCH_ONLY=read|python|table|record|callchain|skb|live  run one part
 # Each part's tables also go to $BENCH_DIR/bench.txt (build/bench/bench.txt), one
 # block per part that ran to its end, which scripts/bench-page.sh splices into
 # Documentation/perf-rawfrag-bench.txt (make bench BENCH_PAGE=1, or make bench-page).
@@ -251,6 +251,9 @@ all|read) part read bench_read_all ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|read|python) part python bench_python ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|read|table) part table bash "$top/scripts/bench-table.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|record) part record bash "$top/scripts/bench-record.sh" "$O" ;;

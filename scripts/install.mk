@@ -51,11 +51,21 @@ $(O)/plugins/python/rawfrag.py: plugins/python/rawfrag.py scripts/install.mk
 	$(Q)mkdir -p $(@D)
 	$(Q)cp $< $@
 
-.PHONY: install-bin install-lib install-headers install-pc install-man install-plugins \
+.PHONY: install-js install-bin install-lib install-headers install-pc install-man install-plugins \
 	install-python uninstall-python
 
 install: install-bin install-lib install-headers install-pc install-man install-plugins \
-	install-python
+	install-python install-js
+
+# the flame graph page's d3-flame-graph and d3 (make deps put them in $(DEPS)/js), where
+# the library looks for them once installed: $(datarootdir)/perf-rawfrag/js/node_modules/...
+FLAME_JS := d3-flame-graph/dist/d3-flamegraph.css d3-flame-graph/dist/d3-flamegraph.min.js \
+	d3/dist/d3.min.js d3-flame-graph/LICENSE d3/LICENSE
+install-js:
+	$(Q)for f in $(FLAME_JS); do \
+		[ -f $(DEPS)/js/node_modules/$$f ] || { echo "install-js: $(DEPS)/js/node_modules/$$f missing (run make deps)" >&2; exit 1; }; \
+		$(INSTALL) -D -m 644 $(DEPS)/js/node_modules/$$f $(D)$(datarootdir)/perf-rawfrag/js/node_modules/$$f || exit 1; \
+	done
 
 install-bin: $(TOOL)
 	$(INSTALL) -D -m 755 $(TOOL) $(D)$(bindir)/perf-rawfrag
@@ -91,6 +101,8 @@ uninstall-python:
 	rm -f $(addprefix $(D)$(pythondir)/,$(notdir $(PYTHON_INSTALL_FILES)))
 
 uninstall: uninstall-python
+	rm -rf $(D)$(datarootdir)/perf-rawfrag/js
+	rmdir $(D)$(datarootdir)/perf-rawfrag 2>/dev/null || true
 	rm -f $(D)$(bindir)/perf-rawfrag
 	rm -f $(D)$(libdir)/librawfrag.so $(D)$(libdir)/librawfrag.so.[0-9]* $(D)$(libdir)/librawfrag.a
 	rm -f $(addprefix $(D)$(includedir)/rawfrag/,$(notdir $(PUBLIC_HEADERS)))

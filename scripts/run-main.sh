@@ -30,11 +30,18 @@ step "perf rawfrag report -i $data (first 25 lines)"
 "$tool" report -i "$data" | head -n 25
 step "perf rawfrag report --format json -i $data (first 3 lines)"
 "$tool" report --format json -i "$data" | head -n 3
+step "perf rawfrag report -e sched:sched_switch -s prev_comm,next_comm -n --percent-limit 2 -i $data (perf report's table)"
+"$tool" report -e sched:sched_switch -s prev_comm,next_comm -n --percent-limit 2 -i "$data" | head -n 25
 if "$tool" report --format pcapng -o "$out/lo.pcapng" -i "$data" 2>/dev/null; then
 	step "packets exported to $out/lo.pcapng"
 	command -v tshark >/dev/null && tshark -r "$out/lo.pcapng" 2>/dev/null | head -n 5
 fi
 step "perf script -i $data (first 5 lines)"
 perf script -i "$data" 2>&1 | head -n 5
+# the recording at a glance: stacks, field histograms, check summary, losses
+page=$out/flamegraph.html
+step "perf rawfrag report --format flamegraph -i $data -o $page"
+"$tool" report --format flamegraph -i "$data" -o "$page" || exit 1
 echo
 echo "main job done: $data"
+echo "flame graph page: $page"

@@ -3,6 +3,7 @@
 #  - Debian packages (only those missing);
 #  - libperf, built from Debian's linux-source-6.1 (tools/lib/perf) into a cached
 #    prefix inside the build tree ($DEPS, default build/deps);
+#  - d3-flame-graph and d3 (npm, pinned) into $DEPS/js for the flame graph page;
 #  - tracefs mounted (when root).
 # Quiet when everything is already there.
 set -euo pipefail
@@ -13,10 +14,16 @@ DEPS=$(realpath -m "${DEPS:-$top/build/deps}")
 PREFIX=$DEPS/libperf
 
 PKGS=(build-essential pkg-config make gcc clang llvm bpftool
+      libprotobuf-c-dev protobuf-c-compiler golang-go  # pprof: written with protobuf-c, read by go tool pprof in the tests
       libtraceevent-dev libtracefs-dev libbpf-dev libelf-dev zlib1g-dev libzstd-dev
       libunwind-dev libdw-dev libiberty-dev libcmocka-dev libpcap-dev libclang-rt-14-dev tcpdump
       linux-source-6.1 linux-perf tshark iproute2 python3 python3-dev xz-utils
-      asciidoc-base xmlto valgrind time iputils-ping procps jq util-linux)
+      asciidoc-base xmlto valgrind time iputils-ping procps jq util-linux chromium
+      libsqlite3-dev sqlite3 python3-pyside2.qtsql libqt5sql5-sqlite)
+# npm for the flame graph's JS (below); a nodejs that brings its own npm needs none
+command -v npm >/dev/null 2>&1 || PKGS+=(npm)
+# d3-flame-graph and the d3 it runs on, pinned: the flamegraph output inlines them
+JS_PKGS=(d3-flame-graph@4.1.3 d3@7.9.0)
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -68,6 +75,21 @@ build_libperf() {
 	touch "$PREFIX/.stamp"
 }
 
+# into the build tree, never committed: the page inlines them at report time
+install_js() {
+	local js=$DEPS/js
+	if [ "$(cat "$js/.stamp" 2>/dev/null)" = "${JS_PKGS[*]}" ] &&
+	   [ -f "$js/node_modules/d3-flame-graph/dist/d3-flamegraph.min.js" ] &&
+	   [ -f "$js/node_modules/d3/dist/d3.min.js" ]; then
+		return 0
+	fi
+	log "installing ${JS_PKGS[*]} from the npm registry into $js"
+	mkdir -p "$js"
+	npm install --prefix "$js" --no-save --no-audit --no-fund --ignore-scripts \
+		"${JS_PKGS[@]}" >/dev/null
+	echo "${JS_PKGS[*]}" >"$js/.stamp"
+}
+
 mount_tracefs() {
 	[ -e /sys/kernel/tracing/events ] && return 0
 	[ "$(id -u)" = 0 ] || { log "tracefs not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)"; return 0; }
@@ -77,4 +99,5 @@ mount_tracefs() {
 
 install_packages
 build_libperf
+install_js
 mount_tracefs

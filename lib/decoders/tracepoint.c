@@ -1494,7 +1494,20 @@ int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 		fi->is_string = f->kind == TPF_STR;
 		fi->dynamic = f->dynamic;
 		fi->rel = f->rel;
+		fi->is_int = !f->dynamic && (f->kind == TPF_INT || f->kind == TPF_PTR) &&
+			     (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+		fi->is_signed = f->is_signed && f->kind == TPF_INT;
+		fi->is_ptr = f->kind == TPF_PTR;
 		return 0;
 	}
 	return -ENOENT;
+}
+
+const char *rawfrag_tp__field_name(const void *priv, int i)
+{
+	const struct tp_event *te = priv;
+
+	if (!te || !te->f || i < 0 || i >= te->nr_fields)
+		return NULL;
+	return te->f[te->nr_common + i].name;
 }

@@ -107,6 +107,7 @@ const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len)
 	return is->s;
 }
 
+/* a key is words (a number and a pointer per slot): mixed a word at a time */
 static uint64_t key_hash(const struct rf_hists *h, const struct rf_hkey *k)
 {
 	uint64_t v = 0xcbf29ce484222325ull;
@@ -152,13 +153,17 @@ static int tab_grow(struct rf_hists *h)
 
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made)
 {
-	uint64_t hash = key_hash(h, key);
-	struct rf_hentry *e;
+	struct rf_hentry *e = h->last;
+	uint64_t hash;
 
 	*made = false;
+	/* runs of samples of one entry (a process in a loop) skip the hash */
+	if (e && key_eq(h, e->k, key))
+		return e;
+	hash = key_hash(h, key);
 	for (e = h->tab[hash & (h->cap - 1)]; e; e = e->next)
 		if (e->hash == hash && key_eq(h, e->k, key))
-			return e;
+			goto found;
 	if (h->nr >= h->cap && tab_grow(h))
 		return NULL;
 	e = calloc(1, sizeof(*e) + h->nr_keys * sizeof(e->k[0]));
@@ -170,6 +175,8 @@ struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *ke
 	h->tab[hash & (h->cap - 1)] = e;
 	h->nr++;
 	*made = true;
+found:
+	h->last = e;
 	return e;
 }
 

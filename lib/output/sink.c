@@ -47,13 +47,50 @@ static const struct {
 	  "percent_limit=N      only entries of at least N%\n"
 	  "quiet=1       no '#' lines\n"
 	  "callgraph=none  no call graph under entries (the only one so far)\n"
-	  "children=0    Self only (the only one so far)\n" },
+	  "children=0    Self only (the only one so far)\n"
+	  "weight=FIELD  Overhead as the share of a numeric field's sum (period: perf's)\n"
+	  "hist=FIELD[,log2|linear:STEP]  the field's buckets per event (per entry with sort=)\n"
+	  "format=json   one JSON object per entry or bucket\n"
+	  "field_separator=SEP  perf's -t\n"
+	  "comms=LIST, dsos=LIST  perf's --comms, --dsos\n"
+	  "percentage=relative|absolute  shares after the filters\n" },
+	{ "folded", rf_sink_folded_open,
+	  "(stacks)      perf's stackcollapse.py lines: comm;root;...;leaf count, sorted\n"
+	  "kernel=1      _[k] after kernel symbols\n"
+	  "include_pid=1 comm-PID first\n"
+	  "include_tid=1 comm-TID (comm-PID/TID with include_pid) first\n"
+	  "no_comm=1     no comm frame\n"
+	  "weight=W      count samples (default), period, or a numeric decoded field\n"
+	  "max_stack=N   at most N frames per call chain (default 127)\n" },
+	{ "flamegraph-json", rf_sink_flamejson_open,
+	  "(stacks)      perf's flamegraph.py -f json tree {n,l,v,c}\n"
+	  "weight=W      count samples (default), period, or a numeric decoded field\n"
+	  "max_stack=N   at most N frames per call chain (default 127)\n" },
+	{ "flamegraph", rf_sink_flamegraph_open,
+	  "(page)        one offline HTML page: d3-flame-graph of every weight (samples,\n"
+	  "              period, each numeric decoded field), field histograms, check\n"
+	  "              summary, losses, header facts\n"
+	  "weight=W      the weight shown first (default samples)\n"
+	  "max_stack=N   at most N frames per call chain (default 127)\n"
+	  "js=DIR        d3-flame-graph and d3 from DIR (default: the build's, then the\n"
+	  "              installed share/perf-rawfrag/js)\n" },
+	{ "pprof", rf_sink_pprof_open,
+	  "labels=LIST   pprof labels: pid, tid, cpu, comm, event, decoded fields\n"
+	  "              ([sys:event.]path as --where names them)\n"
+	  "weight=LIST   one more sample type per numeric decoded field, its sum\n"
+	  "max_stack=N   at most N frames per stack (default 127)\n" },
+	{ "sqlite", rf_sink_sqlite_open,
+	  "overwrite=1   replace an existing file (else refused)\n"
+	  "tmp=PATH      load here, renamed to the output at the end (FILE.tmp-PID)\n"
+	  "max_stack=N   at most N frames per call path (default 127)\n"
+	  "raw_check=0   no raw_check table\n" },
 };
 #define NR_SINKS (sizeof(sinks) / sizeof(sinks[0]))
 
 const char *const *rawfrag_sinks(void)
 {
-	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table", NULL };
+	static const char *const names[] = { "text", "json", "pcapng", "stats", "header", "table",
+					      "folded", "flamegraph-json", "flamegraph", "pprof", "sqlite", NULL };
 
 	return names;
 }
@@ -104,7 +141,8 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			return NULL;
 		return sink_alloc(&ops, priv, err);
 	}
-	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table)",
+	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "
+		 "folded, flamegraph-json, flamegraph, pprof, sqlite)",
 		 name ? name : "(null)");
 	rf_err_set(err, -EINVAL, msg);
 	return NULL;

@@ -6,7 +6,9 @@
  * ("prev_comm", "sched:sched_switch.prev_state", "prev_prio/raw",
  * "derived.cache_level"). A tracepoint field is keyed by its payload bytes
  * and shown as the event's print format shows it, as perf does; any other
- * field by its typed value.
+ * field by its typed value. Beside perf's options: weight= (Overhead as a
+ * numeric field's share, the header as perf mem's), hist= (bpftrace-like
+ * buckets, table_hist.c) and format=json (one JSON line per entry or bucket).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,9 +24,10 @@
 #include "internal/hists_cc.h"
 #include "internal/opts.h"
 #include "internal/report.h"
+#include "internal/table_hist.h"
 #include "internal/tracepoint.h"
 
-enum tkind { K_COMM, K_PID, K_DSO, K_SYM, K_CPU, K_FIELD };
+enum tkind { K_COMM, K_PID, K_DSO, K_SYM, K_CPU, K_FIELD, K_TRACE, K_TFIELDS };
 
 struct tkey {
 	enum tkind kind;
@@ -49,6 +52,37 @@ struct tsec {
 	bool has[RF_HISTS_MAX_KEYS]; /* a field column: some sample had the field */
 	uint32_t fwidth[RF_HISTS_MAX_KEYS]; /* a tracepoint field's width from its format */
 	struct rf_cc *cc; /* call chains: --children, -g (hists_cc.c) */
+	/* every sample, those --comms/--dsos leave out too (perf's absolute percentage) */
+	uint64_t all_samples, all_period, all_weight;
+	uint64_t no_weight, no_hist; /* samples without the --weight, --hist field */
+	struct rf_thist hist; /* --hist without --sort: the event's */
+	struct rf_thist **ehist; /* --hist with --sort: an entry's (its ext), to free */
+	size_t nr_ehist;
+	/* the event's, found at its first sample (again after describing records) */
+	bool known;
+	const char *evname;
+	uint64_t sample_period;
+	void *tpriv; /* the tracepoint decoder's event */
+	/* a field key's (and --weight's, --hist's) tracepoint field: 0 unknown, 1 in place, 2 not */
+	int8_t kstate[RF_HISTS_MAX_KEYS], vstate[2];
+	struct rawfrag_tp_field_info kfi[RF_HISTS_MAX_KEYS], vfi[2];
+};
+
+/* --weight, --hist: a numeric field of each sample, by the visit or its period */
+struct tval {
+	char *field;
+	bool period;
+	bool seen; /* some sample had it */
+	/* the sample's */
+	bool got, neg;
+	uint64_t u;
+	enum rawfrag_field_type type;
+};
+
+/* --comms, --dsos: perf's filters (a list of one elides its column) */
+struct tfilter {
+	char **v;
+	int n;
 };
 
 struct table_sink {
@@ -65,8 +99,22 @@ struct table_sink {
 	struct rf_cc_params ccp;
 	uint32_t max_stack;
 	enum rf_cc_slot kinds[RF_HISTS_MAX_KEYS];
+	struct tval weight, hval;
+	struct rf_thist_spec hspec;
+	bool json, relative, elide;
+	const char *sep; /* -t: perf's field separator */
+	char *sort_str;
+	char *sep_own;
+	struct tfilter comms, dsos;
 	struct tsec *sec;
 	int nr_sec;
+	/* threads' names interned in section sec, by tid (most samples repeat a few) */
+	struct tcomm {
+		int sec;
+		uint64_t gen;
+		int32_t pid, tid;
+		const char *s;
+	} comm[16];
 	uint64_t lost_samples;
 	struct rawfrag_session *sess;
 	struct rawfrag_file *file;
@@ -97,8 +145,14 @@ static int parse_keys(struct table_sink *t, const char *list, struct rawfrag_err
 		}
 		if (!strcmp(k, "comm")) {
 			key->kind = K_COMM;
-		} else if (!strcmp(k, "pid")) {
+		} else if (!strcmp(k, "pid") || !strcmp(k, "tid")) {
+			/* perf's pid key is the thread's (6.1 has no tid key): the same */
 			key->kind = K_PID;
+		} else if (!strcmp(k, "trace")) {
+			key->kind = K_TRACE;
+		} else if (!strcmp(k, "trace_fields")) {
+			/* one key per field of each tracepoint event, made at begin */
+			key->kind = K_TFIELDS;
 		} else if (!strcmp(k, "dso")) {
 			key->kind = K_DSO;
 		} else if (!strcmp(k, "sym") || !strcmp(k, "symbol")) {
@@ -180,10 +234,35 @@ static bool key_wants(const struct tkey *k, const char *evname)
 	return c && !strcmp(k->event, c + 1);
 }
 
+static bool path_is(const char *name, const struct rawfrag_field *f)
+{
+	return name && strlen(name) == f->path_len && !memcmp(name, f->path, f->path_len);
+}
+
+/* a --weight or --hist field's value: its first occurrence */
+static void visit_val(struct tval *v, const struct rawfrag_field *f)
+{
+	if (v->got || v->period || !path_is(v->field, f))
+		return;
+	v->got = true;
+	v->type = f->type;
+	v->neg = f->type == RAWFRAG_FIELD_S64 && f->v.s < 0;
+	switch (f->type) {
+	case RAWFRAG_FIELD_U64:
+	case RAWFRAG_FIELD_HEX: v->u = f->v.u; break;
+	case RAWFRAG_FIELD_S64: v->u = v->neg ? 0 : (uint64_t)f->v.s; break;
+	case RAWFRAG_FIELD_BOOL: v->u = f->v.b; break;
+	case RAWFRAG_FIELD_NULL: v->got = false; break; /* JSON's null: the sample has no value */
+	default: break; /* not a number: the sample says so (tval_check) */
+	}
+}
+
 static int visit_field(void *ctx, const struct rawfrag_field *f)
 {
 	struct table_sink *t = ctx;
 
+	visit_val(&t->weight, f);
+	visit_val(&t->hval, f);
 	if (f->type == RAWFRAG_FIELD_OBJECT || f->type == RAWFRAG_FIELD_ARRAY)
 		return 0;
 	for (int i = 0; i < t->nr_keys; i++) {
@@ -220,7 +299,7 @@ static int visit_field(void *ctx, const struct rawfrag_field *f)
 /*
  * The value of name as the event's print format shows it: perf takes the
  * first space-separated token of the pretty line that starts with the name
- * and skips the name and one character.
+ * and skips the name and one character. NULL when no token starts with it.
  */
 static const char *pretty_token(const char *line, size_t len, const char *name, size_t *vlen)
 {
@@ -240,7 +319,7 @@ static const char *pretty_token(const char *line, size_t len, const char *name, 
 		p = sp + 1;
 	}
 	*vlen = 0;
-	return "";
+	return NULL;
 }
 
 /* a tracepoint field's bytes in the payload, bounds-checked; NULL if not there */
@@ -341,9 +420,14 @@ static int tp_key(struct table_sink *t, struct tsample *ts, int i)
 	const uint8_t *b;
 	uint32_t n;
 
-	if (!ts->tpriv || strchr(k->field, '.') ||
-	    rawfrag_tp__field_info(ts->tpriv, k->field, strlen(k->field), &ts->fi[i]))
+	/* the field's place, looked up once per event */
+	if (!ts->sec->kstate[i])
+		ts->sec->kstate[i] = ts->tpriv && !strchr(k->field, '.') &&
+				     !rawfrag_tp__field_info(ts->tpriv, k->field, strlen(k->field),
+							     &ts->sec->kfi[i]) ? 1 : 2;
+	if (ts->sec->kstate[i] != 1)
 		return 0;
+	ts->fi[i] = ts->sec->kfi[i];
 	ts->is_tp[i] = true;
 	ts->sec->has[i] = true;
 	ts->sec->fwidth[i] = ts->fi[i].is_string ? ts->fi[i].size : ts->fi[i].size * 2 + 2;
@@ -369,10 +453,20 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 	int len, ret;
 
 	switch (k->kind) {
-	case K_COMM:
+	case K_COMM: {
+		struct tcomm *c = &t->comm[((uint32_t)smp->tid * 2654435761u) >> 28];
+
+		if (c->sec == rep->cur_idx && c->gen == rep->name_gen &&
+		    c->tid == (int32_t)smp->tid && c->pid == (int32_t)smp->pid) {
+			hk->id = hk->show = c->s;
+			return 0;
+		}
 		s = rf_report__comm(rep, smp, &len);
 		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
+		*c = (struct tcomm){ .sec = rep->cur_idx, .gen = rep->name_gen,
+				     .tid = (int32_t)smp->tid, .pid = (int32_t)smp->pid, .s = hk->id };
 		return hk->id ? 0 : -ENOMEM;
+	}
 	case K_PID:
 		hk->u = (uint32_t)smp->tid;
 		hk->id_len = smp->pid; /* not the identity: the name's look-up at the end */
@@ -400,6 +494,23 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;
 		hk->id_len = ts->kf->sym ? 1 : 0;
 		return 0;
+	case K_TFIELDS: /* made into field keys at begin */
+		return 0;
+	case K_TRACE: {
+		/* perf's trace key: the print format's line, N/A for other events */
+		const char *line = "N/A";
+		size_t n = 3;
+
+		if (ts->tpriv) {
+			rawfrag_out__reset(t->scratch);
+			rawfrag_session__sample_text(t->sess, ts->ev->evsel, ts->ev->rec, smp,
+						     t->scratch, false);
+			line = rawfrag_out__mem(t->scratch, &n);
+		}
+		hk->id = hk->show = rf_hists__intern(&ts->sec->h, line, n);
+		hk->id_len = (uint32_t)n;
+		return hk->id ? 0 : -ENOMEM;
+	}
 	case K_FIELD:
 		if (!key_wants(k, ts->evname))
 			return 0;
@@ -459,7 +570,19 @@ static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct t
 						     false);
 			line = rawfrag_out__mem(t->scratch, &len);
 			v = pretty_token(line, len, k->field, &vlen);
-			e->k[i].show = rf_hists__intern(&ts->sec->h, v, vlen);
+			/* a field the print format does not show: perf prints its value */
+			if (!v && !t->got[i]) {
+				struct rawfrag_visitor vis = { .sz = sizeof(vis), .field = visit_field,
+							       .ctx = t };
+
+				rawfrag_session__sample_visit(t->sess, ev->evsel, ev->rec, ts->smp,
+							      &vis);
+			}
+			if (!v && t->got[i]) {
+				v = t->val[i];
+				vlen = (size_t)t->val_len[i];
+			}
+			e->k[i].show = rf_hists__intern(&ts->sec->h, v ? v : "", v ? vlen : 0);
 		} else {
 			continue;
 		}
@@ -500,34 +623,238 @@ static int table_cc(struct table_sink *t, struct rawfrag_report *rep, struct tsa
 	return rf_cc__add(sec->cc, &sec->h, e, ts->key, t->kinds, period, ts->smp->tid, cc_new, &c);
 }
 
-static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+/* what a section's samples share: its event's name, period, tracepoint decoder */
+static void section_learn(struct table_sink *t, struct tsec *sec, const struct rawfrag_event *ev)
 {
-	struct table_sink *t = priv;
 	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
-	struct tsample ts = { .ev = ev, .smp = ev->sample, .evname = rawfrag_evsel__name(ev->evsel),
-			      .sec = section(t, rawfrag_evsel__idx(ev->evsel)) };
-	struct rf_hentry *e;
-	uint64_t period;
-	int ret;
 
-	if (!ts.sec)
-		return -ENOMEM;
-	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : a->sample_period;
+	memset(sec->kstate, 0, sizeof(sec->kstate));
+	memset(sec->vstate, 0, sizeof(sec->vstate));
+	sec->evname = rawfrag_evsel__name(ev->evsel);
+	sec->sample_period = a->sample_period;
+	sec->tpriv = NULL;
 	if (a->type == PERF_TYPE_TRACEPOINT) {
 		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
 
 		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
-			ts.tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
+			sec->tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
 	}
-	memset(t->got, 0, sizeof(t->got));
+	sec->known = true;
+}
+
+/* records that describe the file (tracing data, a pipe's attrs): learn the events again */
+static int table_describe(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	struct table_sink *t = priv;
+
+	for (int s = 0; s < t->nr_sec; s++)
+		t->sec[s].known = false;
+	return 0;
+}
+
+/*
+ * A --weight or --hist field that is an integer of a tracepoint, read from
+ * the payload as the visit would give it (no decode of the other fields):
+ * true when it was (v->got tells whether the sample has it)
+ */
+static bool tval_inplace(struct table_sink *t, struct tsample *ts, struct tval *v, int j)
+{
+	struct tsec *sec = ts->sec;
+	const struct rawfrag_tp_field_info *fi = &sec->vfi[j];
+	const struct rawfrag_sample *smp = ts->smp;
+	const uint8_t *p;
+	uint64_t u;
+
+	if (!sec->vstate[j])
+		sec->vstate[j] = ts->tpriv && !strchr(v->field, '.') &&
+				 !rawfrag_tp__field_info(ts->tpriv, v->field, strlen(v->field),
+							 &sec->vfi[j]) && sec->vfi[j].is_int ? 1 : 2;
+	if (sec->vstate[j] != 1)
+		return false;
+	v->got = false;
+	if (!smp->raw_data || fi->offset > smp->raw_size || fi->size > smp->raw_size - fi->offset)
+		return true;
+	p = smp->raw_data + fi->offset;
+	switch (fi->size) {
+	case 1: u = p[0]; break;
+	case 2: u = rawfrag__get16(p, t->swap); break;
+	case 4: u = rawfrag__get32(p, t->swap); break;
+	default: u = rawfrag__get64(p, t->swap); break;
+	}
+	v->got = true;
+	v->type = fi->is_ptr ? RAWFRAG_FIELD_HEX :
+		  fi->is_signed ? RAWFRAG_FIELD_S64 : RAWFRAG_FIELD_U64;
+	v->neg = false;
+	v->u = u;
+	if (fi->is_signed) {
+		int shift = 64 - 8 * (int)fi->size;
+		int64_t s = (int64_t)(u << shift) >> shift;
+
+		v->neg = s < 0;
+		v->u = v->neg ? 0 : (uint64_t)s;
+	}
+	return true;
+}
+
+/* a --weight or --hist field that is there but not a number: the sample's error */
+static int tval_check(struct table_sink *t, struct rawfrag_report *rep,
+		      const struct rawfrag_event *ev, struct tval *v, const char *opt)
+{
+	static const char *const names[] = {
+		[RAWFRAG_FIELD_STR] = "a string", [RAWFRAG_FIELD_BYTES] = "bytes",
+		[RAWFRAG_FIELD_OBJECT] = "an object", [RAWFRAG_FIELD_ARRAY] = "an array",
+	};
+	struct rawfrag_err *err = rawfrag_report__err(rep);
+	char msg[200];
+
+	if (!v->got)
+		return 0;
+	v->seen = true;
+	switch (v->type) {
+	case RAWFRAG_FIELD_STR:
+	case RAWFRAG_FIELD_BYTES:
+	case RAWFRAG_FIELD_OBJECT:
+	case RAWFRAG_FIELD_ARRAY:
+		break;
+	default:
+		if (v->neg && v == &t->weight)
+			break;
+		return 0;
+	}
+	if (v->neg)
+		snprintf(msg, sizeof(msg), "%s %.60s: a weight is not below 0 (event '%.60s')", opt,
+			 v->field, rawfrag_evsel__name(ev->evsel));
+	else
+		snprintf(msg, sizeof(msg), "%s %.60s: the field is %s, not a number (event '%.60s')",
+			 opt, v->field, names[v->type], rawfrag_evsel__name(ev->evsel));
+	rf_err_set(err, -EINVAL, msg);
+	err->offset = (int64_t)ev->rec->offset;
+	err->rec_type = ev->rec->type;
+	return -EINVAL;
+}
+
+static bool in_list(const struct tfilter *f, const char *s, size_t len)
+{
+	for (int i = 0; i < f->n; i++)
+		if (strlen(f->v[i]) == len && !memcmp(f->v[i], s, len))
+			return true;
+	return false;
+}
+
+/* --comms, --dsos: 1 when the sample is left out, 0 kept, -ENOMEM */
+static int filtered(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts)
+{
+	if (t->comms.n) {
+		int len;
+		const char *c = rf_report__comm(rep, ts->smp, &len);
+
+		if (!in_list(&t->comms, c, (size_t)len))
+			return 1;
+	}
+	if (t->dsos.n) {
+		const char *d;
+
+		if (!ts->resolved) {
+			ts->kf = frame_of(t, ts->sec, rep, ts->smp, &ts->kfb);
+			if (!ts->kf)
+				return -ENOMEM;
+			ts->resolved = true;
+		}
+		/* perf matches a DSO's short or long name: the short one is what we keep */
+		d = ts->kf->dso ? ts->kf->dso : "[unknown]";
+		if (!in_list(&t->dsos, d, strlen(d)))
+			return 1;
+	}
+	return 0;
+}
+
+/* the sample's --hist value into its event's or its entry's buckets */
+static int hist_add(struct table_sink *t, struct tsec *sec, struct rf_hentry *e)
+{
+	struct rf_thist *h = &sec->hist;
+
+	if (!t->hval.got) {
+		sec->no_hist++;
+		return 0;
+	}
+	if (t->nr_keys) {
+		if (!e->ext) {
+			struct rf_thist **v = realloc(sec->ehist, (sec->nr_ehist + 1) * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			sec->ehist = v;
+			if (!(e->ext = calloc(1, sizeof(*h))))
+				return -ENOMEM;
+			v[sec->nr_ehist++] = e->ext;
+		}
+		h = e->ext;
+	}
+	return rf_thist__add(h, &t->hspec, t->hval.u, t->hval.neg);
+}
+
+static int table_sample(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
+{
+	struct table_sink *t = priv;
+	struct tsample ts;
+	struct rf_hentry *e;
+	uint64_t period, weight;
+	int ret;
+
+	/* only the slots of the keys are cleared: the whole struct (800 bytes) cost more */
+	ts.ev = ev;
+	ts.smp = ev->sample;
+	ts.sec = section(t, rep->cur_idx);
+	ts.visit = ts.resolved = false;
+	ts.kf = NULL;
+	memset(ts.key, 0, sizeof(ts.key[0]) * (size_t)t->nr_keys);
+	memset(ts.is_tp, 0, sizeof(ts.is_tp[0]) * (size_t)t->nr_keys);
+	if (!ts.sec)
+		return -ENOMEM;
+	if (!ts.sec->known)
+		section_learn(t, ts.sec, ev);
+	ts.evname = ts.sec->evname;
+	ts.tpriv = ts.sec->tpriv;
+	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : ts.sec->sample_period;
+	if (t->nr_keys)
+		memset(t->got, 0, sizeof(t->got[0]) * t->nr_keys);
 	for (int i = 0; i < t->nr_keys; i++)
 		if ((ret = key_of(t, rep, &ts, i)))
 			return ret;
-	if (ts.visit && (ret = visit_keys(t, &ts)))
+	weight = 0;
+	if (t->weight.field || t->hval.field) {
+		t->weight.got = t->hval.got = false;
+		if (t->weight.field && !t->weight.period && !tval_inplace(t, &ts, &t->weight, 0))
+			ts.visit = true;
+		if (t->hval.field && !t->hval.period && !tval_inplace(t, &ts, &t->hval, 1))
+			ts.visit = true;
+		if (ts.visit && (ret = visit_keys(t, &ts)))
+			return ret;
+		if (t->weight.period)
+			t->weight.u = period;
+		if (t->hval.period)
+			t->hval.u = period;
+		t->weight.got |= t->weight.period;
+		t->hval.got |= t->hval.period;
+		if ((ret = tval_check(t, rep, ev, &t->weight, "--weight")) ||
+		    (ret = tval_check(t, rep, ev, &t->hval, "--hist")))
+			return ret;
+		weight = t->weight.got ? t->weight.u : 0;
+		ts.sec->no_weight += t->weight.field && !t->weight.got;
+	} else if (ts.visit && (ret = visit_keys(t, &ts))) {
 		return ret;
-	e = rf_hists__add(&ts.sec->h, ts.key, period, 0);
+	}
+	ts.sec->all_samples++;
+	ts.sec->all_period += period;
+	ts.sec->all_weight += weight;
+	ret = filtered(t, rep, &ts);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	e = rf_hists__add(&ts.sec->h, ts.key, period, weight);
 	if (!e)
 		return -ENOMEM;
+	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
+		return ret;
 	if (e->samples == 1 && (ret = first_show(t, rep, &ts, e)))
 		return ret;
 	return t->cc_on ? table_cc(t, rep, &ts, e, period) : 0;
@@ -552,8 +879,16 @@ struct cols {
 
 static const char *const headers[] = {
 	[K_COMM] = "Command", [K_PID] = "    Pid:Command", [K_DSO] = "Shared Object",
-	[K_SYM] = "Symbol", [K_CPU] = "CPU",
+	[K_SYM] = "Symbol", [K_CPU] = "CPU", [K_TRACE] = "Trace output",
+	[K_TFIELDS] = "trace_fields",
 };
+
+/* a single-entry --comms or --dsos hides its column, as perf's elide does */
+static bool elided(const struct table_sink *t, int i)
+{
+	return (t->keys[i].kind == K_COMM && t->comms.n == 1) ||
+	       (t->keys[i].kind == K_DSO && t->dsos.n == 1);
+}
 
 static int imax(int a, int b)
 {
@@ -569,7 +904,7 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 	for (int i = 0; i < t->nr_keys; i++) {
 		struct tkey *k = &t->keys[i];
 
-		c->on[i] = k->kind != K_FIELD || sec->has[i];
+		c->on[i] = (k->kind != K_FIELD || sec->has[i]) && !(t->elide && elided(t, i));
 		if (!c->on[i])
 			continue;
 		c->last = i;
@@ -588,6 +923,8 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 			switch (t->keys[i].kind) {
 			case K_COMM:
 			case K_FIELD:
+			case K_TRACE:
+			case K_TFIELDS:
 				c->w[i] = imax(c->w[i], len);
 				break;
 			case K_PID:
@@ -615,20 +952,29 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 static void print_header(struct table_sink *t, struct cols *c)
 {
 	struct rawfrag_out *o = t->out;
+	/* perf -t: the separator between columns, no dot rule */
+	const char *sep = t->sep ? t->sep : "  ";
 
-	rawfrag_out__puts(o, t->children ? "#\n# Children      Self" : "#\n# Overhead");
+	/* --children: perf's Self column is 8 wide, after the separator as any other */
+	rawfrag_out__puts(o, t->children ? "#\n# Children" : "#\n# Overhead");
+	if (t->children)
+		rawfrag_out__printf(o, "%s%8s", sep, "Self");
 	if (t->show_nr)
-		rawfrag_out__printf(o, "  %12s", "Samples");
+		rawfrag_out__printf(o, "%s%12s", sep, "Samples");
 	if (t->show_period)
-		rawfrag_out__printf(o, "  %12s", "Period");
+		rawfrag_out__printf(o, "%s%12s", sep, "Period");
 	for (int i = 0; i < t->nr_keys; i++) {
 		if (!c->on[i])
 			continue;
 		if (t->keys[i].kind == K_FIELD)
-			rawfrag_out__printf(o, "  %*.*s", c->w[i], c->w[i], t->keys[i].field);
+			rawfrag_out__printf(o, "%s%*.*s", sep, c->w[i], c->w[i], t->keys[i].field);
 		else
-			rawfrag_out__printf(o, "  %-*.*s", c->w[i], c->w[i],
+			rawfrag_out__printf(o, "%s%-*.*s", sep, c->w[i], c->w[i],
 					    headers[t->keys[i].kind]);
+	}
+	if (t->sep) {
+		rawfrag_out__putc(o, '\n');
+		return;
 	}
 	rawfrag_out__puts(o, t->children ? "\n# ........  ........" : "\n# ........");
 	if (t->show_nr)
@@ -645,26 +991,54 @@ static void print_header(struct table_sink *t, struct cols *c)
 	rawfrag_out__puts(o, "\n#\n");
 }
 
+/* an entry's overhead: its share of the period, or of the weight with --weight */
+static uint64_t entry_value(const struct table_sink *t, const struct rf_hentry *e)
+{
+	return t->weight.field ? e->weight : e->period;
+}
+
 static void print_row(struct table_sink *t, struct cols *c, const struct rf_hentry *e,
 		      uint64_t total)
 {
 	struct rawfrag_out *o = t->out;
+	double pct = total ? 100.0 * entry_value(t, e) / total : 0.0;
 
-	if (t->children)
-		rawfrag_out__printf(o, "  %7.2f%%", total ? 100.0 * e->acc / total : 0.0);
-	rawfrag_out__printf(o, "  %7.2f%%", total ? 100.0 * e->period / total : 0.0);
-	if (t->show_nr)
-		rawfrag_out__printf(o, "  %12" PRIu64, e->samples);
-	if (t->show_period)
-		rawfrag_out__printf(o, "  %12" PRIu64, e->period);
+	if (t->sep) {
+		/* perf -t: each number after one space, left-aligned in its width */
+		char b[32];
+
+		if (t->children) {
+			snprintf(b, sizeof(b), "%.2f%%", total ? 100.0 * e->acc / total : 0.0);
+			rawfrag_out__printf(o, " %-7s%s", b, t->sep);
+		}
+		snprintf(b, sizeof(b), "%.2f%%", pct);
+		rawfrag_out__printf(o, " %-7s", b);
+		if (t->show_nr)
+			rawfrag_out__printf(o, "%s %-11" PRIu64, t->sep, e->samples);
+		if (t->show_period)
+			rawfrag_out__printf(o, "%s %-11" PRIu64, t->sep, e->period);
+	} else {
+		if (t->children)
+			rawfrag_out__printf(o, "  %7.2f%%", total ? 100.0 * e->acc / total : 0.0);
+		rawfrag_out__printf(o, "  %7.2f%%", pct);
+		if (t->show_nr)
+			rawfrag_out__printf(o, "  %12" PRIu64, e->samples);
+		if (t->show_period)
+			rawfrag_out__printf(o, "  %12" PRIu64, e->period);
+	}
 	for (int i = 0; i < t->nr_keys; i++) {
 		const struct rf_hkey *hk = &e->k[i];
 		int w = c->w[i];
 
 		if (!c->on[i])
 			continue;
-		rawfrag_out__puts(o, "  ");
+		rawfrag_out__puts(o, t->sep ? t->sep : "  ");
 		switch (t->keys[i].kind) {
+		case K_TFIELDS:
+		case K_TRACE:
+			/* perf's trace column is not padded */
+			rawfrag_out__printf(o, "%-.*s", w, hk->show ? hk->show : "");
+			break;
 		case K_COMM:
 			rawfrag_out__printf(o, "%-*.*s", w, w, hk->show ? hk->show : "");
 			break;
@@ -725,6 +1099,8 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 		return a->acc > b->acc ? -1 : 1;
 	if (t->children && (dr = rf_cc__depth_cmp(&t->ccp, t->children, a, b)))
 		return dr;
+	if (t->weight.field && a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	if (t->show_nr && a->samples != b->samples)
@@ -737,6 +1113,8 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 		case K_COMM:
 		case K_DSO:
 		case K_SYM:
+		case K_TRACE:
+		case K_TFIELDS:
 			r = cmp_str(x->show, y->show);
 			break;
 		case K_PID:
@@ -793,6 +1171,10 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 		case K_DSO:
 			r = cmp_str(x->id, y->id);
 			break;
+		case K_TRACE: /* perf's sort__trace_cmp: the lines */
+		case K_TFIELDS:
+			r = cmp_str(x->show, y->show);
+			break;
 		case K_SYM:
 			if (!x->id_len && !y->id_len) {
 				r = (int64_t)(x->u - y->u) < 0 ? -1 : x->u != y->u;
@@ -824,11 +1206,126 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 	return 0;
 }
 
+/* an entry's key i as one string: a column's value without its padding */
+static const char *key_text(const struct table_sink *t, const struct rf_hkey *hk, int i,
+			    char *b, size_t len)
+{
+	switch (t->keys[i].kind) {
+	case K_PID:
+		snprintf(b, len, "%d:%s", (int32_t)hk->u, hk->show ? hk->show : "");
+		return b;
+	case K_CPU:
+		snprintf(b, len, "%d", (int)hk->u);
+		return b;
+	case K_DSO:
+		return hk->show ? hk->show : "[unknown]";
+	case K_SYM:
+		if (hk->show)
+			return hk->show;
+		snprintf(b, len, "0x%016" PRIx64, hk->u);
+		return b;
+	default:
+		return hk->show ? hk->show : "";
+	}
+}
+
+static const char *key_name(const struct table_sink *t, int i)
+{
+	static const char *const names[] = { [K_COMM] = "comm", [K_PID] = "pid", [K_DSO] = "dso",
+					     [K_SYM] = "sym", [K_CPU] = "cpu",
+					     [K_TRACE] = "trace" };
+
+	return t->keys[i].kind == K_FIELD ? t->keys[i].field : names[t->keys[i].kind];
+}
+
+/* {"event":E,"keys":{...} of a JSON line, through the library's string writer */
+static void json_head(struct table_sink *t, const char *evname, const char *kind,
+		      const struct rf_hentry *e)
+{
+	struct rawfrag_out *o = t->out;
+	char b[64];
+
+	rawfrag_out__puts(o, "{\"event\":");
+	rawfrag_out__json_str(o, evname, (size_t)-1);
+	rawfrag_out__printf(o, ",\"kind\":\"%s\",\"keys\":{", kind);
+	for (int i = 0; e && i < t->nr_keys; i++) {
+		const struct rf_hkey *hk = &e->k[i];
+
+		if (i)
+			rawfrag_out__putc(o, ',');
+		rawfrag_out__json_str(o, key_name(t, i), (size_t)-1);
+		rawfrag_out__putc(o, ':');
+		if (t->keys[i].kind == K_CPU) {
+			rawfrag_out__printf(o, "%d", (int)hk->u);
+		} else if (t->keys[i].kind == K_PID) {
+			rawfrag_out__printf(o, "%d", (int32_t)hk->u);
+		} else if (t->keys[i].kind == K_FIELD && !hk->id) {
+			rawfrag_out__puts(o, "null"); /* the event has no such field */
+		} else {
+			rawfrag_out__json_str(o, key_text(t, hk, i, b, sizeof(b)), (size_t)-1);
+		}
+	}
+	rawfrag_out__putc(o, '}');
+}
+
+/* --hist: an entry's (or the event's) buckets, as text or JSON lines */
+static void print_hist(struct table_sink *t, const char *evname, const struct rf_hentry *e,
+		       const struct rf_thist *h)
+{
+	struct rawfrag_out *o = t->out;
+	char b[64];
+
+	if (!h || !h->n)
+		return;
+	if (t->json) {
+		for (uint32_t i = 0; i < h->nb; i++) {
+			uint64_t lo, hi;
+			bool lo_open, hi_open;
+
+			if (!h->b[i])
+				continue;
+			rf_thist__bucket(&t->hspec, i, &lo, &hi, &lo_open, &hi_open);
+			json_head(t, evname, "bucket", e);
+			rawfrag_out__puts(o, ",\"field\":");
+			rawfrag_out__json_str(o, t->hval.field, (size_t)-1);
+			if (lo_open)
+				rawfrag_out__puts(o, ",\"lo\":null,\"hi\":0");
+			else if (hi_open)
+				rawfrag_out__printf(o, ",\"lo\":%" PRIu64 ",\"hi\":null", lo);
+			else if (hi == UINT64_MAX)
+				rawfrag_out__printf(o, ",\"lo\":%" PRIu64 ",\"hi\":18446744073709551616", lo);
+			else
+				rawfrag_out__printf(o, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64, lo, hi);
+			rawfrag_out__printf(o, ",\"count\":%" PRIu64 "}\n", h->b[i]);
+		}
+		return;
+	}
+	rawfrag_out__printf(o, "@%s", t->hval.field);
+	for (int i = 0; e && i < t->nr_keys; i++)
+		rawfrag_out__printf(o, "%s%s", i ? ", " : "[", key_text(t, &e->k[i], i, b, sizeof(b)));
+	rawfrag_out__puts(o, t->nr_keys ? "]:\n" : ":\n");
+	rf_thist__print(h, &t->hspec, o);
+	rawfrag_out__putc(o, '\n');
+}
+
+static void print_json_entry(struct table_sink *t, const char *evname, const struct rf_hentry *e,
+			     double pct)
+{
+	json_head(t, evname, "entry", e);
+	rawfrag_out__printf(t->out, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
+			    ",\"weight\":%" PRIu64 ",\"percent\":%.4f}\n",
+			    e->samples, e->period, e->weight, pct);
+}
+
 /* perf's "%lu%c": thousands as K, M, G */
 static void print_section(struct table_sink *t, struct tsec *sec, const char *evname)
 {
 	struct rawfrag_out *o = t->out;
-	unsigned long nr = (unsigned long)sec->h.nr_samples;
+	/* perf's --percentage: of every sample (absolute) or of those the filters keep */
+	unsigned long nr = (unsigned long)(t->relative ? sec->h.nr_samples : sec->all_samples);
+	uint64_t period = t->relative ? sec->h.total_period : sec->all_period;
+	uint64_t weight = t->relative ? sec->h.total_weight : sec->all_weight;
+	uint64_t total = t->weight.field ? weight : period;
 	char unit = ' ';
 	struct rf_hentry **v;
 	struct cols c;
@@ -853,30 +1350,57 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	if (t->children && rf_cc__rb_order(v, n, entry_cmp, t))
 		n = 0;
 	widths(t, sec, v, n, &c);
-	if (!t->quiet) {
+	if (!t->quiet && !t->json) {
 		rawfrag_out__printf(o, "# Samples: %lu%c of event '%s'\n", nr, unit, evname);
-		rawfrag_out__printf(o, "# Event count (approx.): %" PRIu64 "\n",
-				    sec->h.total_period);
-		print_header(t, &c);
+		if (t->weight.field) {
+			/* as perf mem's header */
+			rawfrag_out__printf(o, "# Total weight : %" PRIu64 "\n", weight);
+			rawfrag_out__printf(o, "# Sort order   : %s\n",
+					    t->sort_str ? t->sort_str : "(none)");
+			rawfrag_out__printf(o, "# Samples without '%s': %" PRIu64 "\n",
+					    t->weight.field, sec->no_weight);
+		} else {
+			rawfrag_out__printf(o, "# Event count (approx.): %" PRIu64 "\n", period);
+		}
+		if (t->hval.field) {
+			rawfrag_out__printf(o, "# Histogram of '%s' (%s buckets; a percentile is "
+					       "the upper end of its bucket)\n", t->hval.field,
+					    t->hspec.linear ? "linear" : "log2");
+			rawfrag_out__printf(o, "# Samples without '%s': %" PRIu64 "\n",
+					    t->hval.field, sec->no_hist);
+		}
+		if (!t->hval.field)
+			print_header(t, &c);
+		else
+			rawfrag_out__puts(o, "#\n");
 	}
-	for (size_t j = 0; j < n; j++) {
-		uint64_t val = t->children ? v[j]->acc : v[j]->period;
-		double pct = sec->h.total_period ? 100.0 * val / sec->h.total_period : 0.0;
+	if (t->hval.field && !t->nr_keys)
+		print_hist(t, evname, NULL, &sec->hist);
+	for (size_t j = 0; j < n && t->nr_keys; j++) {
+		uint64_t val = t->children ? v[j]->acc : entry_value(t, v[j]);
+		double pct = total ? 100.0 * val / total : 0.0;
 
 		if (pct < t->percent_limit)
 			continue;
-		print_row(t, &c, v[j], sec->h.total_period);
-		if (sec->cc)
-			rf_cc__print(sec->cc, t->out, v[j], sec->h.total_period);
+		if (t->json && !t->hval.field) {
+			print_json_entry(t, evname, v[j], pct);
+		} else if (!t->hval.field) {
+			print_row(t, &c, v[j], total);
+			if (sec->cc)
+				rf_cc__print(sec->cc, t->out, v[j], total);
+		} else {
+			print_hist(t, evname, v[j], v[j]->ext);
+		}
 	}
-	rawfrag_out__puts(o, "\n\n");
+	if (!t->json)
+		rawfrag_out__puts(o, "\n\n");
 	free(v);
 }
 
 /* a field no sample had (in any event) is a mistake of the key */
 static int check_fields(struct table_sink *t, struct rawfrag_err *err)
 {
-	char msg[200];
+	char msg[300];
 
 	for (int i = 0; i < t->nr_keys; i++) {
 		bool any = false;
@@ -889,6 +1413,17 @@ static int check_fields(struct table_sink *t, struct rawfrag_err *err)
 			continue;
 		snprintf(msg, sizeof(msg), "sort key '%.60s': no sample has a field '%.60s'",
 			 t->keys[i].field, t->keys[i].field);
+		rf_err_set(err, -ENOENT, msg);
+		return -ENOENT;
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct tval *v = k ? &t->hval : &t->weight;
+
+		if (!v->field || v->seen || v->period)
+			continue;
+		snprintf(msg, sizeof(msg), "%s %.60s: no sample has a field '%.60s' (names as in "
+					   "--format json \"fields\"; nested: a.b)",
+			 k ? "--hist" : "--weight", v->field, v->field);
 		rf_err_set(err, -ENOENT, msg);
 		return -ENOENT;
 	}
@@ -940,17 +1475,25 @@ static int table_end(void *priv, struct rawfrag_report *rep, int status)
 		ret = thread_names(t, rep);
 		if (ret)
 			goto out;
-		if (!t->quiet)
-			rawfrag_out__printf(o, "# To display the perf.data header info, please use "
-					       "--header/--header-only options.\n#\n#\n"
-					       "# Total Lost Samples: %" PRIu64 "\n#\n",
+		if (!t->quiet && !t->json) {
+			rawfrag_out__puts(o, "# To display the perf.data header info, please use "
+					     "--header/--header-only options.\n#\n");
+			/* perf names a one-entry filter of a sort key once, here */
+			for (int i = 0; i < t->nr_keys; i++) {
+				if (t->keys[i].kind == K_COMM && t->comms.n == 1)
+					rawfrag_out__printf(o, "# comm: %s\n", t->comms.v[0]);
+				if (t->keys[i].kind == K_DSO && t->dsos.n == 1)
+					rawfrag_out__printf(o, "# dso: %s\n", t->dsos.v[0]);
+			}
+			rawfrag_out__printf(o, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 					    t->lost_samples);
+		}
 		for (int s = 0; s < t->nr_sec; s++)
-			if (t->sec[s].used && t->sec[s].h.nr_samples)
+			if (t->sec[s].used && t->sec[s].all_samples)
 				print_section(t, &t->sec[s],
 					      rawfrag_evsel__name(rawfrag_file__evsel(t->file, s)));
 		/* perf's closing lines hold a tip; ours says what only this table does */
-		if (!t->quiet)
+		if (!t->quiet && !t->json)
 			rawfrag_out__puts(o, "#\n# (Tip: sort by any decoded field: perf rawfrag "
 					     "report -s derived.cache_level)\n#\n");
 	}
@@ -1017,6 +1560,22 @@ static int cc_setup(struct table_sink *t, struct rawfrag_err *err)
 	 * when samples have chains and never --children, yet in the caller
 	 * order it set for --children before
 	 */
+	/*
+	 * --weight, --hist and JSON rows count an entry's own samples only
+	 * (perf mem has no Children either): no chains there, and asking for
+	 * them is an error rather than numbers of two kinds side by side
+	 */
+	if (t->weight.field || t->hval.field || t->json) {
+		if (t->children_opt == 1 || (t->cg_set && t->ccp.mode != RF_CC_NONE)) {
+			rf_err_set(err, -EINVAL, "table output: --children and a call graph (-g) do "
+						 "not go with --weight, --hist or --format json "
+						 "(drop them, or use --no-children and -g none)");
+			return -EINVAL;
+		}
+		t->children = t->cc_on = false;
+		t->ccp.mode = RF_CC_NONE;
+		return 0;
+	}
 	if (rawfrag_file__mode(t->file) == RAWFRAG_MODE_PIPE) {
 		if (!t->ccp.order_set)
 			t->ccp.caller = t->children_opt != 0;
@@ -1045,6 +1604,69 @@ static int cc_setup(struct table_sink *t, struct rawfrag_err *err)
 	return 0;
 }
 
+/*
+ * trace_fields: perf's one column per field of every tracepoint event, in the
+ * events' and the fields' order, each a field key of its event
+ */
+static int expand_trace_fields(struct table_sink *t, struct rawfrag_err *err)
+{
+	struct tkey keys[RF_HISTS_MAX_KEYS];
+	bool made[RF_HISTS_MAX_KEYS] = { false };
+	int n = 0;
+
+	for (int i = 0; i < t->nr_keys; i++) {
+		if (t->keys[i].kind != K_TFIELDS) {
+			if (n == RF_HISTS_MAX_KEYS)
+				goto many;
+			keys[n++] = t->keys[i];
+			continue;
+		}
+		for (int e = 0; e < rawfrag_file__nr_evsels(t->file); e++) {
+			struct rawfrag_evsel *ev = rawfrag_file__evsel(t->file, e);
+			const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev);
+			void *tp;
+			const char *name;
+
+			if (rawfrag_evsel__attr(ev)->type != PERF_TYPE_TRACEPOINT || !d ||
+			    strcmp(rawfrag_decoder__name(d), "tracepoint"))
+				continue;
+			tp = rawfrag_session__decoder_priv(t->sess, ev);
+			for (int f = 0; (name = rawfrag_tp__field_name(tp, f)); f++) {
+				if (n == RF_HISTS_MAX_KEYS)
+					goto many;
+				keys[n] = (struct tkey){ .kind = K_FIELD,
+							 .field = strdup(name),
+							 .event = strdup(rawfrag_evsel__name(ev)) };
+				made[n++] = true;
+				if (!keys[n - 1].field || !keys[n - 1].event)
+					goto nomem;
+			}
+		}
+	}
+	memcpy(t->keys, keys, n * sizeof(keys[0]));
+	t->nr_keys = n;
+	if (!n)
+		goto none;
+	return 0;
+many:
+	rf_err_set(err, -EINVAL, "table output: trace_fields: more than 16 columns (sort by the "
+				 "fields you want: -s EVENT.FIELD,...)");
+	goto fail;
+none:
+	rf_err_set(err, -ENOENT, "table output: trace_fields: the file has no tracepoint event");
+	return -ENOENT;
+nomem:
+	rf_err_set(err, -ENOMEM, "out of memory");
+fail:
+	/* the sink's own keys stay its; those made here go */
+	for (int i = 0; i < n; i++)
+		if (made[i]) {
+			free(keys[i].field);
+			free(keys[i].event);
+		}
+	return err->err;
+}
+
 static int table_begin(void *priv, struct rawfrag_report *rep)
 {
 	struct table_sink *t = priv;
@@ -1054,6 +1676,14 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 	t->sess = rawfrag_report__session(rep);
 	t->file = rawfrag_session__file(t->sess);
 	t->swap = rawfrag_file__needs_swap(t->file);
+	for (int i = 0; i < t->nr_keys; i++)
+		if (t->keys[i].kind == K_TFIELDS) {
+			int ret = expand_trace_fields(t, err);
+
+			if (ret)
+				return ret;
+			break;
+		}
 	if (cc_setup(t, err))
 		return -EINVAL;
 	fd = rf_sink_open_fd(t->path, t->fd, err);
@@ -1090,14 +1720,113 @@ static void table_free(void *priv)
 			rf_hists__fini(&t->sec[s].h);
 			free(t->sec[s].kf);
 			rf_cc__delete(t->sec[s].cc);
+			rf_thist__fini(&t->sec[s].hist);
+			for (size_t j = 0; j < t->sec[s].nr_ehist; j++) {
+				rf_thist__fini(t->sec[s].ehist[j]);
+				free(t->sec[s].ehist[j]);
+			}
+			free(t->sec[s].ehist);
 		}
 	for (int i = 0; i < t->nr_keys; i++) {
 		free(t->keys[i].field);
 		free(t->keys[i].event);
 	}
+	for (int i = 0; i < t->comms.n; i++)
+		free(t->comms.v[i]);
+	for (int i = 0; i < t->dsos.n; i++)
+		free(t->dsos.v[i]);
+	free(t->comms.v);
+	free(t->dsos.v);
+	free(t->weight.field);
+	free(t->hval.field);
+	free(t->sep_own);
+	free(t->sort_str);
 	free(t->sec);
 	free(t->path);
 	free(t);
+}
+
+/* "a,b,c" of a filter option */
+static int parse_list(struct tfilter *f, const char *s, struct rawfrag_err *err)
+{
+	char *dup = strdup(s), *save = NULL;
+
+	if (!dup)
+		goto nomem;
+	for (char *k = strtok_r(dup, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		char **v = realloc(f->v, (f->n + 1) * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		f->v = v;
+		if (!(f->v[f->n] = strdup(k)))
+			goto nomem;
+		f->n++;
+	}
+	free(dup);
+	return 0;
+nomem:
+	free(dup);
+	rf_err_set(err, -ENOMEM, "out of memory");
+	return -ENOMEM;
+}
+
+/* the options beside perf report's table: weight, hist, format, filters, separator */
+static int parse_more(struct table_sink *t, const char *const *kv, struct rawfrag_err *err)
+{
+	const char *s;
+	char msg[200];
+
+	s = rf_sink_opt(kv, "weight");
+	if (s) {
+		if (!*s) {
+			rf_err_set(err, -EINVAL, "table output: weight= names a field");
+			return -EINVAL;
+		}
+		t->weight.period = !strcmp(s, "period");
+		if (!(t->weight.field = strdup(s)))
+			goto nomem;
+	}
+	s = rf_sink_opt(kv, "hist");
+	if (s) {
+		int ret = rf_thist__parse(s, &t->hval.field, &t->hspec, msg, sizeof(msg));
+
+		if (ret) {
+			rf_err_set(err, ret, msg);
+			return ret;
+		}
+		t->hval.period = !strcmp(t->hval.field, "period");
+	}
+	s = rf_sink_opt(kv, "format");
+	if (s && strcmp(s, "text") && strcmp(s, "json")) {
+		snprintf(msg, sizeof(msg), "table output: format=%.40s: text or json", s);
+		rf_err_set(err, -EINVAL, msg);
+		return -EINVAL;
+	}
+	t->json = s && !strcmp(s, "json");
+	s = rf_sink_opt(kv, "percentage");
+	if (s && strcmp(s, "relative") && strcmp(s, "absolute")) {
+		snprintf(msg, sizeof(msg), "table output: percentage=%.40s: relative or absolute", s);
+		rf_err_set(err, -EINVAL, msg);
+		return -EINVAL;
+	}
+	t->relative = s && !strcmp(s, "relative");
+	s = rf_sink_opt(kv, "field_separator");
+	if (s) {
+		if (!*s) {
+			rf_err_set(err, -EINVAL, "table output: field_separator= is empty");
+			return -EINVAL;
+		}
+		if (!(t->sep = t->sep_own = strdup(s)))
+			goto nomem;
+	}
+	if (((s = rf_sink_opt(kv, "comms")) && parse_list(&t->comms, s, err)) ||
+	    ((s = rf_sink_opt(kv, "dsos")) && parse_list(&t->dsos, s, err)))
+		return -ENOMEM;
+	return 0;
+nomem:
+	rf_err_set(err, -ENOMEM, "out of memory");
+	return -ENOMEM;
 }
 
 static int parse_opts(struct table_sink *t, const char *const *kv, struct rawfrag_err *err)
@@ -1121,8 +1850,22 @@ static int parse_opts(struct table_sink *t, const char *const *kv, struct rawfra
 	}
 	if (cc_opts(t, kv, err))
 		return -EINVAL;
+	if (parse_more(t, kv, err))
+		return -EINVAL;
 	s = rf_sink_opt(kv, "sort");
-	return parse_keys(t, s && *s ? s : "comm,dso,sym", err);
+	/* --hist alone: one histogram per event, no key */
+	if (t->hval.field && !(s && *s))
+		return 0;
+	s = s && *s ? s : "comm,dso,sym";
+	if (!(t->sort_str = strdup(s)))
+		return -ENOMEM;
+	if (parse_keys(t, s, err))
+		return -EINVAL;
+	/* perf elides a one-entry filter's column unless it is the only one */
+	for (int i = 0; i < t->nr_keys; i++)
+		t->elide |= !elided(t, i);
+	t->need_sym |= t->dsos.n > 0;
+	return 0;
 }
 
 int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
@@ -1130,7 +1873,8 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 {
 	static const char *const keys[] = { "sort", "show_nr_samples", "show_total_period",
 					    "percent_limit", "quiet", "callgraph", "children",
-					    "max_stack", NULL };
+					    "max_stack", "weight", "hist", "format", "percentage",
+					    "field_separator", "comms", "dsos", NULL };
 	struct table_sink *t;
 
 	if (rf_sink_opts_known("table", opts->kv, keys, err))
@@ -1143,6 +1887,8 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	}
 	t->fd = opts->fd;
 	t->own_fd = -1;
+	for (size_t i = 0; i < sizeof(t->comm) / sizeof(t->comm[0]); i++)
+		t->comm[i].sec = -1;
 	if (parse_opts(t, opts->kv, err)) {
 		table_free(t);
 		return -EINVAL;
@@ -1156,6 +1902,7 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 		.begin = table_begin,
 		.sample = table_sample,
 		.lost = table_lost,
+		.describe = table_describe,
 		.end = table_end,
 		.error = table_error,
 		.free = table_free,

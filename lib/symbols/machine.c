@@ -21,6 +21,7 @@
 #include <linux/perf_event.h>
 
 #include "internal/machine.h"
+#include "internal/mapinfo.h"
 #include "internal/opts.h"
 
 #define NR_PROC_HASH 1024
@@ -71,6 +72,27 @@ struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uin
 		return NULL;
 	*map_ip = addr - map->start + map->pgoff;
 	return map->dso;
+}
+
+int rf_machine__map_info(struct rawfrag_machine *m, int32_t pid, uint8_t cpumode, uint64_t addr,
+			 struct rf_map_info *mi)
+{
+	struct rf_maps *ms = NULL;
+	struct rf_map *map;
+
+	if (cpumode == PERF_RECORD_MISC_USER)
+		ms = rf_machine__maps(m, pid);
+	else if (cpumode == PERF_RECORD_MISC_KERNEL)
+		ms = &m->kmaps;
+	map = ms ? rf_maps__find(ms, addr) : NULL;
+	if (!map)
+		return -ENOENT;
+	*mi = (struct rf_map_info){ .start = map->start, .end = map->end, .pgoff = map->pgoff,
+				    .name = map->dso->name, .bid = map->dso->bid,
+				    .bid_size = map->dso->bid_size, .dso = map->dso,
+				    .kernel = map->dso->kind == RF_DSO_KERNEL ||
+					      map->dso->kind == RF_DSO_MODULE };
+	return 0;
 }
 
 void **rf_machine__unw_state(struct rawfrag_machine *m)
@@ -865,6 +887,32 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 		fr->symoff = a < s->end ? a - s->start : a - map->start - s->start;
 	}
 	return 0;
+}
+
+/*
+ * The DSO and symbol rawfrag_machine__resolve() found for addr (after it ran:
+ * the DSO is loaded), for the export model's dsos and symbols tables. NULL
+ * when no map holds addr; *sym NULL when no symbol does.
+ */
+struct rf_dso *rf_machine__frame_sym(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint8_t cpumode, uint64_t *map_ip, const struct rf_sym **sym)
+{
+	struct rf_maps *ms = NULL;
+	struct rf_map *map = NULL;
+
+	*sym = NULL;
+	if (cpumode == PERF_RECORD_MISC_USER)
+		ms = rf_machine__maps(m, pid);
+	else if (cpumode == PERF_RECORD_MISC_KERNEL)
+		ms = &m->kmaps;
+	if (ms)
+		map = rf_maps__find(ms, addr);
+	if (!map)
+		return NULL;
+	*map_ip = map->identity ? addr : addr - map->start + map->pgoff;
+	if (map->dso->loaded)
+		*sym = rf_dso__find_cached(map->dso, *map_ip);
+	return map->dso;
 }
 
 /* ---- setup ---- */

@@ -110,6 +110,11 @@ int rfpy_reader_pass(PyObject *self, struct rawfrag_file **fp, struct rawfrag_se
 PyObject *rfpy_reader_stats(PyObject *self, PyObject *unused);
 /* Reader.write() (write.c); the Reader's events (comma list) and where, or NULL */
 PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *rfpy_reader_folded(PyObject *self, PyObject *args, PyObject *kw);
+PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw);
+/* Reader.to_sqlite(): write("sqlite", path, **opts) */
+PyObject *rfpy_reader_to_sqlite(PyObject *self, PyObject *args, PyObject *kw);
 const char *rfpy_reader_events(PyObject *self);
 const char *rfpy_reader_where(PyObject *self);
 PyObject *rfpy_reader_check(PyObject *self, PyObject *unused);

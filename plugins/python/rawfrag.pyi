@@ -67,6 +67,13 @@ class Reader:
     def check(self) -> dict[str, Any]:
         """perf rawfrag check of the whole input: {'samples', 'errors', 'warnings',
         'clean', 'events', 'violations'}. Raises Error where check exits 2."""
+    def aggregate(self, *, sort: Union[None, str, Sequence[str]] = None,
+                  weight: Optional[str] = None, hist: Optional[str] = None,
+                  **opts: Union[str, int, bool, Sequence[str]]) -> list[dict[str, Any]]:
+        """perf report's table as rows: one dict per entry ({'event', 'kind',
+        'keys', 'samples', 'period', 'weight', 'percent'}) in the table's order,
+        or per bucket with hist ('field', 'lo', 'hi', 'count'); sort, weight and
+        hist as report --sort, --weight, --hist. A new pass, as stats()."""
     def write(self, format: str, path: str, **opts: Union[str, int, bool, Sequence[str]]
               ) -> None:
         """The whole input through one of the library's outputs (formats()) into
@@ -75,6 +82,20 @@ class Reader:
         Reader's events and where by default) and the output's own (text:
         fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
         callchain, max_stack). A new pass over the input, as stats()."""
+    def folded(self, **opts: Union[str, int, bool]) -> str:
+        """The call stacks as perf's stackcollapse.py prints them ('comm;root;...;leaf
+        count' lines, sorted): report --format folded's text. opts: the selection
+        as write()'s, kernel, include_pid, include_tid, no_comm, weight ('period'
+        or a decoded field), max_stack. A new pass over the input."""
+    def pprof(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('pprof', path, **opts): a gzipped pprof profile. opts: labels
+        (pid, tid, cpu, comm, event, decoded fields), weight (numeric decoded
+        fields, a sample type each), max_stack, and write()'s selection."""
+
+    def to_sqlite(self, path: str, **opts: Union[str, int, bool, Sequence[str]]) -> None:
+        """write('sqlite', path, **opts): perf's export-to-sqlite database plus
+        every event's decoded fields, raw_check and lost (overwrite=True
+        replaces an existing file)."""
 
 def open(source: _Source, *, events: Union[None, str, Sequence[str]] = None,
          ordered: bool = True, force: bool = False, strict: bool = False,
@@ -105,4 +126,5 @@ class Decoder:
 
 def version() -> str: ...
 def formats() -> list[str]:
-    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table'."""
+    """The outputs Reader.write() writes: 'text', 'json', 'pcapng', 'stats', 'header', 'table',
+    'folded', 'flamegraph-json', 'flamegraph', 'pprof', 'sqlite'."""

@@ -486,15 +486,40 @@ static PyMethodDef reader_methods[] = {
 	  "name), 'events' (name -> {'samples', 'lost_samples'}), 'lost', 'lost_samples'}.\n"
 	  "Reads the whole input again (a new pass); on stdin or a FIFO only before\n"
 	  "iterating (it then consumes the stream)." },
+	{ "aggregate", (PyCFunction)(void (*)(void))rfpy_reader_aggregate,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "aggregate(sort='comm,dso,sym', weight=None, hist=None, **opts): perf report's table as\n"
+	  "a list of dicts, one per entry: {'event', 'kind': 'entry', 'keys': {key: value},\n"
+	  "'samples', 'period', 'weight', 'percent'} in the table's order (with hist=FIELD one\n"
+	  "per bucket: 'field', 'lo', 'hi', 'count'); sort, weight and hist name keys and\n"
+	  "fields as report --sort, --weight and --hist do; opts: the selection as write()'s\n"
+	  "and the table's (percent_limit, comms, dsos, percentage). The library's table\n"
+	  "output (report --stdio --format json). A new pass, as stats()." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
-	  "('text', 'json', 'pcapng', 'stats', 'header', 'table'; rawfrag.formats()) into path ('-':\n"
+	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"
+	  "'flamegraph', 'pprof', 'sqlite'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
 	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
 	  "callchain, max_stack; json: fields, callchain, max_stack), e.g.\n"
 	  "write('text', 'out.txt', fields=['comm', 'tid', 'ip', 'sym'], ns=True).\n"
 	  "Raises rawfrag.Error where report exits 2. A new pass, as stats()." },
+	{ "folded", (PyCFunction)(void (*)(void))rfpy_reader_folded, METH_VARARGS | METH_KEYWORDS,
+	  "folded(**opts) -> str: the call stacks as perf's stackcollapse.py prints them\n"
+	  "('comm;root;...;leaf count' lines, sorted), the text of\n"
+	  "report --format folded. opts: the selection as write()'s, and kernel,\n"
+	  "include_pid, include_tid, no_comm (bools), weight ('period' or a decoded\n"
+	  "field's name), max_stack. A new pass, as write()." },
+	{ "pprof", (PyCFunction)(void (*)(void))rfpy_reader_pprof, METH_VARARGS | METH_KEYWORDS,
+	  "pprof(path, **opts): the whole input as a gzipped pprof profile, as\n"
+	  "write('pprof', path, **opts): labels (e.g. ['pid', 'comm', 'prev_state']),\n"
+	  "weight (numeric decoded fields, one sample type each), max_stack, and the\n"
+	  "selection of write()." },
+	{ "to_sqlite", (PyCFunction)(void (*)(void))rfpy_reader_to_sqlite,
+	  METH_VARARGS | METH_KEYWORDS,
+	  "to_sqlite(path, **opts): write('sqlite', path, **opts): perf's export-to-sqlite\n"
+	  "database plus every event's fields (overwrite=True replaces an existing file)." },
 	{ "check", rfpy_reader_check, METH_NOARGS,
 	  "check() -> dict: the raw-layout check of the whole input, as perf rawfrag check:\n"
 	  "{'samples', 'errors', 'warnings', 'clean', 'events' (name -> table row with\n"

@@ -7,6 +7,9 @@
 #include "pyrawfrag.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -159,7 +162,9 @@ static int print_warning(enum rawfrag_print_level level, void *ctx, const char *
 	return level == RAWFRAG_WARN ? rfpy_print_warning(fmt, ap) : 0;
 }
 
-PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+/* the input through sink format into path, or fd when path is NULL */
+static PyObject *write_to(PyObject *self, const char *format, const char *path, int fd,
+			  PyObject *kw)
 {
 	RAWFRAG_OPTS(rawfrag_sink_opts, so, .print = print_warning, .prefix = "rawfrag");
 	struct wopts w = { .ro = { .sz = sizeof(w.ro), .print = print_warning,
@@ -168,16 +173,14 @@ PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
 	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *file = NULL;
 	struct rawfrag_sink *sk = NULL;
-	const char *format, *path;
 	PyObject *ret = NULL;
 	bool own = false;
 
-	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
-		return NULL;
 	w.keep = PyList_New(0);
 	if (!w.keep || take_opts(&w, kw))
 		goto out;
 	so.path = path;
+	so.fd = fd;
 	so.kv = w.kv;
 	sk = rawfrag_sink__open(format, &so, &err);
 	if (!sk) {
@@ -201,4 +204,170 @@ out:
 	}
 	Py_XDECREF(w.keep);
 	return ret;
+}
+
+PyObject *rfpy_reader_write(PyObject *self, PyObject *args, PyObject *kw)
+{
+	const char *format, *path;
+
+	if (!PyArg_ParseTuple(args, "ss:write", &format, &path))
+		return NULL;
+	return write_to(self, format, path, 0, kw);
+}
+
+/*
+ * folded(**opts) -> str: the "folded" sink's text (perf's stackcollapse.py
+ * lines), written into an anonymous memory file and read back.
+ */
+PyObject *rfpy_reader_folded(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *ret = NULL, *done;
+	char *buf = NULL;
+	off_t len;
+	ssize_t n;
+	int fd;
+
+	if (!PyArg_ParseTuple(args, ":folded"))
+		return NULL;
+	fd = memfd_create("rawfrag-folded", MFD_CLOEXEC);
+	if (fd < 0)
+		return PyErr_SetFromErrno(PyExc_OSError);
+	done = write_to(self, "folded", NULL, fd, kw);
+	if (!done)
+		goto out;
+	Py_DECREF(done);
+	len = lseek(fd, 0, SEEK_END);
+	buf = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (!buf) {
+		PyErr_NoMemory();
+		goto out;
+	}
+	n = len ? pread(fd, buf, (size_t)len, 0) : 0;
+	if (n != len) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	/* names are the file's bytes: invalid UTF-8 kept as surrogates */
+	ret = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)len, "surrogateescape");
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+/* Reader.pprof(path, **opts): write('pprof', path, **opts) */
+PyObject *rfpy_reader_pprof(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *wargs, *ret;
+	const char *path;
+
+	if (!PyArg_ParseTuple(args, "s:pprof", &path))
+		return NULL;
+	wargs = Py_BuildValue("(ss)", "pprof", path);
+	if (!wargs)
+		return NULL;
+	ret = rfpy_reader_write(self, wargs, kw);
+	Py_DECREF(wargs);
+	return ret;
+}
+
+/* Reader.to_sqlite(path, **opts): write('sqlite', path, **opts) */
+PyObject *rfpy_reader_to_sqlite(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *wargs, *ret;
+	const char *path;
+
+	if (!PyArg_ParseTuple(args, "s:to_sqlite", &path))
+		return NULL;
+	wargs = Py_BuildValue("(ss)", "sqlite", path);
+	if (!wargs)
+		return NULL;
+	ret = rfpy_reader_write(self, wargs, kw);
+	Py_DECREF(wargs);
+	return ret;
+}
+
+/* the JSON lines in fd as a list of dicts, through Python's json */
+static PyObject *json_lines(int fd)
+{
+	PyObject *json = NULL, *list = NULL, *bytes = NULL, *lines = NULL;
+	off_t size = lseek(fd, 0, SEEK_END);
+	char *p;
+
+	if (size < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		return NULL;
+	}
+	bytes = PyBytes_FromStringAndSize(NULL, size);
+	if (!bytes)
+		return NULL;
+	p = PyBytes_AS_STRING(bytes);
+	for (off_t got = 0; got < size;) {
+		ssize_t n = read(fd, p + got, (size_t)(size - got));
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			errno = n < 0 ? errno : EIO;
+			PyErr_SetFromErrno(PyExc_OSError);
+			goto out;
+		}
+		got += n;
+	}
+	json = PyImport_ImportModule("json");
+	lines = json ? PyObject_CallMethod(bytes, "splitlines", NULL) : NULL;
+	list = lines ? PyList_New(0) : NULL;
+	for (Py_ssize_t i = 0; list && i < PyList_GET_SIZE(lines); i++) {
+		PyObject *d = PyObject_CallMethod(json, "loads", "O", PyList_GET_ITEM(lines, i));
+
+		if (!d || PyList_Append(list, d)) {
+			Py_XDECREF(d);
+			Py_CLEAR(list);
+			break;
+		}
+		Py_DECREF(d);
+	}
+out:
+	Py_XDECREF(json);
+	Py_XDECREF(lines);
+	Py_DECREF(bytes);
+	return list;
+}
+
+PyObject *rfpy_reader_aggregate(PyObject *self, PyObject *args, PyObject *kw)
+{
+	PyObject *opts = NULL, *rows = NULL, *json = NULL, *done;
+	int fd = -1;
+
+	if (PyTuple_GET_SIZE(args)) {
+		PyErr_SetString(PyExc_TypeError, "aggregate() takes keyword arguments only");
+		return NULL;
+	}
+	if (kw && (PyDict_GetItemString(kw, "format") ||
+		   PyDict_GetItemString(kw, "field_separator") || PyDict_GetItemString(kw, "quiet"))) {
+		PyErr_SetString(PyExc_TypeError, "aggregate(): rows are dicts (no format, "
+						 "field_separator or quiet)");
+		return NULL;
+	}
+	opts = kw ? PyDict_Copy(kw) : PyDict_New();
+	json = PyUnicode_FromString("json");
+	if (!opts || !json || PyDict_SetItemString(opts, "format", json))
+		goto out;
+	/* the table sink's JSON lines, read back from memory */
+	fd = memfd_create("rawfrag-aggregate", MFD_CLOEXEC);
+	if (fd < 0) {
+		PyErr_SetFromErrno(PyExc_OSError);
+		goto out;
+	}
+	done = write_to(self, "table", NULL, fd, opts);
+	if (done) {
+		Py_DECREF(done);
+		rows = json_lines(fd);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	Py_XDECREF(json);
+	Py_XDECREF(opts);
+	return rows;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # No output skips silently what another rejects: on every corrupt fixture of
-# tests/gen/rawfrag-gen.c, report's sinks (text, json, pcapng, stats) stop with
+# tests/gen/rawfrag-gen.c, report's sinks (text, json, pcapng, stats, and the
+# stack sinks folded and flamegraph) stop with
 # the same exit status and the same error line, since the report (not the
 # sink) decides what a bad record does; with -f, pcapng goes on where json does
 # and says how many samples it skipped.
@@ -28,11 +29,14 @@ for f in "${bad[@]}"; do
 	json=$(one "$p" --format json)
 	pcap=$(one "$p" --format pcapng -o /dev/null)
 	stats=$(one "$p" --stats)
-	if [ "$text" = "$json" ] && [ "$json" = "$pcap" ] && [ "$pcap" = "$stats" ] && [ "${text%% *}" = 2 ]; then
-		t_ok "$f: text, json, pcapng, stats: exit 2, the same error"
+	folded=$(one "$p" --format folded)
+	flame=$(one "$p" --format flamegraph -o /dev/null)
+	if [ "$text" = "$json" ] && [ "$json" = "$pcap" ] && [ "$pcap" = "$stats" ] &&
+	   [ "$stats" = "$folded" ] && [ "$folded" = "$flame" ] && [ "${text%% *}" = 2 ]; then
+		t_ok "$f: text, json, pcapng, stats, folded, flamegraph: exit 2, the same error"
 	else
 		t_fail "$f: every sink fails alike" "text:   $text" "json:   $json" "pcapng: $pcap" \
-			"stats:  $stats"
+			"stats:  $stats" "folded: $folded" "flamegraph: $flame"
 	fi
 	jf=$(one "$p" -f --format json)
 	pf=$(one "$p" -f --format pcapng -o /dev/null)

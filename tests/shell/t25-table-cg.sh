@@ -9,9 +9,11 @@
 # equal rows on its trees' shapes (with -a, threads come and go); there the
 # output may differ in order only: such a result is compared with its lines
 # sorted and named as such in the result, never hidden. Then bad -g and
-# --max-stack values: exit 2 and a message naming them.
+# --max-stack values: exit 2 and a message naming them; --children or a
+# graph with --weight or --format json (entries' own numbers only): exit 2,
+# and without them those modes leave the chains out.
 source "$(dirname "$0")/lib.sh"
-t_plan 36
+t_plan 42
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -52,7 +54,7 @@ for k in "" "--no-children" "-g none" "--no-children -g none" "-g folded" \
 	"--no-children -g folded" "-g flat" "--children -g callee" "--no-children -g caller" \
 	"--percent-limit 5" "--no-children --percent-limit 5" "-s dso,sym" \
 	"-s pid,dso,sym -n --show-total-period" "-g graph,2,3" "-g graph,0.5,count" \
-	"--max-stack 3" "-s comm"; do
+	"--max-stack 3" "-s comm" "-t ," "-t , --no-children"; do
 	same "cpu-clock -g" cc.data $k
 done
 for k in "" "--no-children" "-g none" "-g folded" "--percent-limit 5" "-s prev_comm,next_comm"; do
@@ -98,3 +100,7 @@ t_run "-g bogus: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data -g graph,bogus
 t_grep "... and the message names it" "bogus" "$T/err"
 t_run "-g address (an unsupported key): exit 2" 2 "$RAWFRAG" report --stdio -i cc.data -g address
 t_run "--max-stack 0: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data --max-stack 0
+t_run "--children with --weight: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data --children --weight period
+t_run "-g graph with --format json: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data -g graph --format json
+t_run "--weight on a -g file, neither asked for: no chains (exit 0)" 0 "$RAWFRAG" report --stdio -i cc.data --weight period
+t_grep "... and the Overhead column alone" "^# Overhead" "$T/out"

@@ -95,4 +95,4 @@ err "a --where field no sample has" "r.write('json', 'x.out', where='nosuch == 1
 err "a bad option value" "r.write('text', 'x.out', ns=[1])" "TypeError:|Error:"
 # formats() names what write() takes
 $PY -c 'import rawfrag; print(",".join(rawfrag.formats()))' >fmts.out 2>&1
-t_grep "formats() lists the library's sinks" '^text,json,pcapng,stats,header,table$' fmts.out
+t_grep "formats() lists the library's sinks" '^text,json,pcapng,stats,header,table,folded,flamegraph-json,flamegraph,pprof,sqlite$' fmts.out

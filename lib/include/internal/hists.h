@@ -32,6 +32,7 @@ struct rf_hentry {
 	/* with call chains (hists_cc.c): own period + that of samples whose chain holds the key */
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
+	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
 
@@ -44,6 +45,7 @@ struct rf_hists {
 	struct rf_istr **strs;
 	size_t scap, snr;
 	uint64_t nr_samples, total_period, total_weight;
+	struct rf_hentry *last; /* the entry of the last sample added */
 };
 
 int rf_hists__init(struct rf_hists *h, int nr_keys);

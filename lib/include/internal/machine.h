@@ -197,6 +197,9 @@ void rf_dwinl__free(struct rf_dwinl *w);
 struct rf_dso *rf_machine__frame_dso(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
 				     uint64_t *map_ip);
 bool rf_machine__inline(const struct rawfrag_machine *m);
+/* the DSO (NULL: no map) and symbol (NULL: none) of a resolved frame, and its DSO address */
+struct rf_dso *rf_machine__frame_sym(struct rawfrag_machine *m, int32_t pid, uint64_t addr,
+				     uint8_t cpumode, uint64_t *map_ip, const struct rf_sym **sym);
 
 /* regs.c */
 /* index in the sample's register array of PERF_REG idx, or -1 */

@@ -119,5 +119,17 @@ int rf_sink_header_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sin
 			void **priv, struct rawfrag_err *err);
 int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 		       void **priv, struct rawfrag_err *err);
+/* the stack sinks: sink_folded.c, sink_flamegraph.c */
+int rf_sink_folded_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
+int rf_sink_flamejson_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			   void **priv, struct rawfrag_err *err);
+int rf_sink_flamegraph_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			    void **priv, struct rawfrag_err *err);
+int rf_sink_pprof_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+		       void **priv, struct rawfrag_err *err);
+
+int rf_sink_sqlite_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
+			void **priv, struct rawfrag_err *err);
 
 #endif /* __RAWFRAG_INTERNAL_REPORT_H */

@@ -201,8 +201,12 @@ uint64_t rawfrag_tp__cast_mask(const char *type);
 struct rawfrag_tp_field_info {
 	uint32_t offset, size;
 	bool is_string, dynamic, rel;
+	/* an integer of 1, 2, 4 or 8 bytes in place (is_ptr: shown in hex) */
+	bool is_int, is_signed, is_ptr;
 };
 int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 			   struct rawfrag_tp_field_info *fi);
+/* the name of a bound event's field i (common fields left out), NULL past the last */
+const char *rawfrag_tp__field_name(const void *priv, int i);
 
 #endif /* __RAWFRAG_INTERNAL_TRACEPOINT_H */

@@ -2,7 +2,8 @@
 /*
  * perf rawfrag report: every sample's RAW payload decoded by its producer's
  * decoder, written by one of the library's sinks (<rawfrag/sink.h>): perf
- * script-like text (default), JSON Lines or pcapng; --stats counts records
+ * script-like text (default), JSON Lines, pcapng, or the call stacks as
+ * folded lines, flamegraph.py's JSON or an HTML page; --stats counts records
  * like perf report --stats, --header-only prints the header. This file only
  * turns options into the session's, the report's and the sink's, and exit
  * codes and messages out of their results.
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rawfrag/sink.h>
 
@@ -24,10 +26,17 @@ struct report {
 	const char *input, *output;
 	const char *format; /* the sink's name */
 	bool stats, header, header_only, show_task, force, no_order, hide_cg, ns;
+	bool overwrite; /* --format sqlite: replace an existing -o file */
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
 	const char *sort, *percent_limit, *callgraph;
+	const char *hist, *percentage, *sep, *comms, *dsos;
+	bool format_set;
+	/* the stack formats: stackcollapse.py's options */
+	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
+	/* --labels (pprof), --weight (stacks, pprof): comma lists, repeatable */
+	char *labels, *weight;
 	int verbose;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
@@ -48,8 +57,19 @@ static const char report_usage[] =
 	"\n usage: perf rawfrag report [<options>]\n\n"
 	"    -i, --input <file>    input file name, '-' for stdin (default: perf.data)\n"
 	"        --stats           record counts per type and event, as perf report --stats\n"
-	"        --format <fmt>    text (default), json (JSON Lines) or pcapng\n"
+	"        --format <fmt>    text (default), json (JSON Lines), pcapng, folded\n"
+	"                          (stackcollapse.py), flamegraph-json (flamegraph.py -f json),\n"
+	"                          flamegraph (one offline HTML page, -o page.html), pprof\n"
+	"                          or sqlite (a database, -o FILE.db)\n"
+	"        --weight <w>      stacks count samples (default), period or a numeric\n"
+	"                          decoded field (names as --where's); pprof: more sample types;\n"
+	"                          other formats: the table, Overhead as the field's share\n"
+	"        --kernel          folded: _[k] after kernel symbols\n"
+	"        --include-pid     folded: comm-PID as the first frame\n"
+	"        --include-tid     folded: comm-TID (comm-PID/TID) as the first frame\n"
+	"        --no-comm         folded: no comm frame\n"
 	"    -o, --output <file>   write here instead of stdout\n"
+	"        --overwrite       --format sqlite: replace an existing output file\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
 	"    -x, --hex             also show payloads as hex\n"
 	"        --meta <spec>     layout of BPF output metadata (decoder option meta=)\n"
@@ -77,7 +97,8 @@ static const char report_usage[] =
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
-	"    -s, --sort <keys>     the table by these keys: comm, pid, dso, sym, cpu,\n"
+	"    -s, --sort <keys>     the table by these keys: comm, pid, tid, dso, sym, cpu,\n"
+	"                          trace, trace_fields,\n"
 	"                          tracepoint fields ([event.]field[/raw]), decoded fields\n"
 	"    -n, --show-nr-samples  the table's Samples column\n"
 	"        --show-total-period  the table's Period column\n"
@@ -88,6 +109,14 @@ static const char report_usage[] =
 	"    -g, --call-graph <type>  the graph under the table's entries, as perf:\n"
 	"                          graph|fractal|flat|folded|none[,threshold[,limit]]\n"
 	"                          [,caller|callee][,percent|period|count]\n"
+	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
+	"        --hist <field>[,log2|linear:<step>]  the field's distribution per event\n"
+	"                          (per entry with --sort), as bpftrace's hist()/lhist()\n"
+	"    -t, --field-separator <sep>  the table's columns separated by sep, as perf's -t\n"
+	"        --percentage <how>  relative or absolute (default): the table's share after\n"
+	"                          --comms/--dsos, of the samples kept or of all\n"
+	"    -c, --comms <list>    the table's entries of these commands only\n"
+	"    -d, --dsos <list>     the table's entries of these shared objects only\n"
 	"    -h, --help            show this help\n";
 
 static char *own(struct report *r, char *s)
@@ -143,6 +172,14 @@ static int tap_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 /* perf report's table: the "table" sink */
 static int table_options(struct report *r)
 {
+	if ((r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->hist && add_kv(r, "hist", r->hist)) ||
+	    (r->percentage && add_kv(r, "percentage", r->percentage)) ||
+	    (r->sep && add_kv(r, "field_separator", r->sep)) ||
+	    (r->comms && add_kv(r, "comms", r->comms)) ||
+	    (r->dsos && add_kv(r, "dsos", r->dsos)) ||
+	    (r->format_set && add_kv(r, "format", r->format)))
+		return -ENOMEM;
 	r->format = "table";
 	if ((r->sort && add_kv(r, "sort", r->sort)) ||
 	    (r->show_nr && add_kv(r, "show_nr_samples", "1")) ||
@@ -156,10 +193,79 @@ static int table_options(struct report *r)
 	return 0;
 }
 
+static bool stack_format(const char *f)
+{
+	return !strcmp(f, "folded") || !strcmp(f, "flamegraph-json") || !strcmp(f, "flamegraph");
+}
+
+/* folded, flamegraph-json, flamegraph: the stack sinks */
+static int stack_options(struct report *r)
+{
+	if ((r->sc_kernel && add_kv(r, "kernel", "1")) ||
+	    (r->sc_pid && add_kv(r, "include_pid", "1")) ||
+	    (r->sc_tid && add_kv(r, "include_tid", "1")) ||
+	    (r->sc_no_comm && add_kv(r, "no_comm", "1")) ||
+	    (r->weight && add_kv(r, "weight", r->weight)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* a comma list that --labels or --weight given again extends */
+static int append_list(struct report *r, char **list, const char *arg)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", arg) < 0 || !own(r, s)) {
+		rf_errorf("report", "out of memory");
+		return -ENOMEM;
+	}
+	*list = s;
+	return 0;
+}
+
+/*
+ * --format sqlite loads into FILE.tmp-PID, renamed to FILE at the end; an
+ * interrupt removes it (the library keeps no signal handler of its own).
+ */
+static char sqlite_tmp[4200];
+
+static void sqlite_interrupted(int sig)
+{
+	if (sqlite_tmp[0])
+		unlink(sqlite_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int sqlite_options(struct report *r)
+{
+	if (!r->output)
+		return 0; /* the sink says it needs -o */
+	if (snprintf(sqlite_tmp, sizeof(sqlite_tmp), "%s.tmp-%d", r->output, (int)getpid()) >=
+	    (int)sizeof(sqlite_tmp))
+		return -ENOMEM;
+	if (add_kv(r, "tmp", sqlite_tmp) || (r->overwrite && add_kv(r, "overwrite", "1")) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
+		return -ENOMEM;
+	signal(SIGINT, sqlite_interrupted);
+	signal(SIGTERM, sqlite_interrupted);
+	signal(SIGHUP, sqlite_interrupted);
+	return 0;
+}
+
 /* the sink's name and options from report's own */
 static int sink_options(struct report *r)
 {
 	bool text = !strcmp(r->format, "text"), lines = text || !strcmp(r->format, "json");
+
+	if (!strcmp(r->format, "pprof"))
+		return (r->labels && add_kv(r, "labels", r->labels)) ||
+		       (r->weight && add_kv(r, "weight", r->weight)) ||
+		       (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ? -ENOMEM : 0;
+
+	if (!strcmp(r->format, "sqlite"))
+		return sqlite_options(r);
 
 	if (r->header_only)
 		r->format = "header";
@@ -167,6 +273,8 @@ static int sink_options(struct report *r)
 		return table_options(r);
 	else if (r->stats)
 		r->format = "stats";
+	else if (stack_format(r->format))
+		return stack_options(r);
 	if (r->header_only || (text && r->header && !r->stats))
 		if (add_kv(r, "input", r->input))
 			return -ENOMEM;
@@ -323,13 +431,15 @@ out:
 enum { O_STATS = 256, O_FORMAT, O_META, O_META_BTF, O_PID, O_TID, O_TIME, O_NO_ORDER,
        O_DECODER_OPT, O_MAX_STACK, O_NS, O_SYMFS, O_KALLSYMS, O_SHOW_TASK, O_NO_INLINE,
        O_WHERE, O_HEADER, O_HEADER_ONLY, O_STDIO, O_SHOW_PERIOD, O_PERCENT_LIMIT,
-       O_CHILDREN, O_NO_CHILDREN };
+       O_CHILDREN, O_NO_CHILDREN, O_WEIGHT, O_SC_KERNEL, O_SC_PID, O_SC_TID, O_SC_NO_COMM,
+       O_LABELS, O_OVERWRITE, O_HIST, O_PERCENTAGE };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stats", no_argument, NULL, O_STATS },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
+	{ "overwrite", no_argument, NULL, O_OVERWRITE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "hex", no_argument, NULL, 'x' },
 	{ "meta", required_argument, NULL, O_META },
@@ -363,6 +473,17 @@ static const struct option longopts[] = {
 	{ "children", no_argument, NULL, O_CHILDREN },
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
+	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "hist", required_argument, NULL, O_HIST },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "percentage", required_argument, NULL, O_PERCENTAGE },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "kernel", no_argument, NULL, O_SC_KERNEL },
+	{ "include-pid", no_argument, NULL, O_SC_PID },
+	{ "include-tid", no_argument, NULL, O_SC_TID },
+	{ "no-comm", no_argument, NULL, O_SC_NO_COMM },
+	{ "labels", required_argument, NULL, O_LABELS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -373,13 +494,18 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	switch (opt) {
 	case 'i': r->input = arg; break;
 	case 'o': r->output = arg; break;
+	case O_OVERWRITE: r->overwrite = true; break;
 	case O_STATS: r->stats = true; break;
 	case O_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng")) {
-			rf_errorf("report", "unknown format '%s' (text, json, pcapng)", arg);
+		if (strcmp(arg, "text") && strcmp(arg, "json") && strcmp(arg, "pcapng") &&
+		    !stack_format(arg) && strcmp(arg, "pprof") &&
+		    strcmp(arg, "sqlite")) {
+			rf_errorf("report", "unknown format '%s' (text, json, pcapng, folded, "
+				  "flamegraph-json, flamegraph, pprof, sqlite)", arg);
 			return -EINVAL;
 		}
 		r->format = arg;
+		r->format_set = true;
 		break;
 	case 'v': r->verbose++; break;
 	case 'x': return add_dopt(r, kvstr(r, "hex", "1"));
@@ -419,6 +545,24 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_CHILDREN: r->children_set = r->children = true; break;
 	case O_NO_CHILDREN: r->children_set = true; r->children = false; break;
 	case 'g': r->callgraph = arg; break;
+	/* the table's own; --hist makes the table alone (so does --weight without a stack format) */
+	case O_HIST: r->table = true; r->hist = arg; break;
+	case 't': r->sep = arg; break;
+	case O_PERCENTAGE:
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute")) {
+			rf_errorf("report", "--percentage %s: relative or absolute", arg);
+			return -EINVAL;
+		}
+		r->percentage = arg;
+		break;
+	case 'c': r->comms = arg; break;
+	case 'd': r->dsos = arg; break;
+	case O_SC_KERNEL: r->sc_kernel = true; break;
+	case O_SC_PID: r->sc_pid = true; break;
+	case O_SC_TID: r->sc_tid = true; break;
+	case O_SC_NO_COMM: r->sc_no_comm = true; break;
+	case O_LABELS: return append_list(r, &r->labels, arg);
+	case O_WEIGHT: return append_list(r, &r->weight, arg);
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -444,15 +588,60 @@ static int check_combinations(struct report *r)
 				    "--stats); --header-only prints the header alone");
 		return -EINVAL;
 	}
-	if (r->table && (r->stats || strcmp(r->format, "text"))) {
-		rf_errorf("report", "the table (--stdio, --sort) does not go with --stats or "
-				    "--format");
+	if (r->weight && r->stats) {
+		rf_errorf("report", "--weight does not go with --stats");
+		return -EINVAL;
+	}
+	if (r->table && (r->stats || (strcmp(r->format, "text") && strcmp(r->format, "json")))) {
+		rf_errorf("report", "the table (--stdio, --sort, --hist; --weight without a stack "
+				    "format) goes with --format text or json, not --stats");
 		return -EINVAL;
 	}
 	if (!r->table && (r->show_nr || r->show_period || r->quiet || r->percent_limit ||
-			  r->children_set || r->callgraph)) {
-		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children "
-				    "and -g go with the table (--stdio or --sort)");
+			  r->children_set || r->callgraph || r->sep || r->percentage ||
+			  r->comms || r->dsos)) {
+		rf_errorf("report", "-n, --show-total-period, -q, --percent-limit, --children, "
+				    "-g, -t, --percentage, --comms and --dsos go with the table "
+				    "(--stdio or --sort)");
+		return -EINVAL;
+	}
+	if ((r->sc_kernel || r->sc_pid || r->sc_tid || r->sc_no_comm) &&
+	    (strcmp(r->format, "folded") || r->stats || r->table)) {
+		rf_errorf("report", "--kernel, --include-pid, --include-tid and --no-comm go with "
+				    "--format folded");
+		return -EINVAL;
+	}
+	if (r->weight && (stack_format(r->format) || !strcmp(r->format, "pprof")) && r->table) {
+		rf_errorf("report", "--weight with --format %s weights its stacks: not with the "
+				    "table (--stdio, --sort, --hist)", r->format);
+		return -EINVAL;
+	}
+	if (r->labels && strcmp(r->format, "pprof")) {
+		rf_errorf("report", "--labels goes with --format pprof");
+		return -EINVAL;
+	}
+	if (stack_format(r->format) && (r->stats || r->header || r->fields || r->hide_cg)) {
+		rf_errorf("report", "--format %s does not go with --stats, --header, -F or -G",
+			  r->format);
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && (r->stats || r->header_only || r->fields ||
+					      r->hide_cg || r->ns || r->show_task)) {
+		rf_errorf("report", "--format pprof does not go with --stats, --header-only, -F, "
+				    "-G, --ns or --show-task-events");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "pprof") && !r->output) {
+		rf_errorf("report", "--format pprof writes a gzipped file: give it with -o "
+				    "(-o - for standard output)");
+		return -EINVAL;
+	}
+	if (r->overwrite && strcmp(r->format, "sqlite")) {
+		rf_errorf("report", "--overwrite goes with --format sqlite");
+		return -EINVAL;
+	}
+	if (!strcmp(r->format, "sqlite") && (r->stats || r->header_only || r->header)) {
+		rf_errorf("report", "--format sqlite does not go with --stats or --header");
 		return -EINVAL;
 	}
 	if (!strcmp(r->format, "pcapng") && r->stats) {
@@ -469,7 +658,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:", longopts, NULL)) != -1)
+	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:t:c:d:", longopts, NULL)) != -1)
 		ret = parse_one(&r, opt, opt == '?' || opt == ':' ? argv[optind - 1] : optarg);
 	if (ret) {
 		rc = ret > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
@@ -480,6 +669,9 @@ int cmd_report(int argc, char **argv)
 			  argv[optind]);
 		goto out;
 	}
+	/* --weight without a stack format or pprof is the table's */
+	if (r.weight && !stack_format(r.format) && strcmp(r.format, "pprof") && !r.stats)
+		r.table = true;
 	if (check_combinations(&r))
 		goto out;
 	if (sink_options(&r)) {

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make bench, the table: `report --stdio --sort comm,dso,sym` against
+# `perf report --stdio` on the read part's tracepoint file (BENCH_FILE, or
+# build/bench/tp.data recorded as the read part records it), best of 3 each:
+# wall and CPU seconds, peak RSS, the ratios, and whether the two tables are
+# the same (but perf's random tip line); then our peak RSS over 1/4, 1/2 and
+# all of the file (the entries', not the samples').
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+O=${1:-$top/build/out}
+tool=$O/perf-rawfrag
+dir=${BENCH_DIR:-$top/build/bench}
+mb=${BENCH_MB:-300}
+mkdir -p "$dir"
+
+# the read part's recipe (scripts/bench.sh make_file)
+make_file() { # path size_mb
+	local path=$1 want=$(($2 * 1024 * 1024))
+	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)" >&2
+	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
+		-e sched:sched_switch -a -- sh -c "
+		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
+			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
+		>/dev/null 2>&1
+}
+
+best3() { # cmd... -> $secs $cpu (best of 3 each) $rss_kb (the largest)
+	local t0 t1 s c kb
+	secs= cpu= rss_kb=0
+	for _ in 1 2 3; do
+		t0=$(date +%s%N)
+		/usr/bin/time -f '%M %U %S' -o "$dir/time.out" "$@" >"$dir/table.out" 2>"$dir/err.out"
+		t1=$(date +%s%N)
+		read -r kb u sy <"$dir/time.out" || { kb=0; u=0; sy=0; }
+		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+		c=$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.2f", a + b }')
+		if [ -z "$secs" ] || awk -v a="$s" -v b="$secs" 'BEGIN { exit !(a < b) }'; then secs=$s; fi
+		if [ -z "$cpu" ] || awk -v a="$c" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then cpu=$c; fi
+		[ "$kb" -gt "$rss_kb" ] && rss_kb=$kb
+	done
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.1f", a / b }'; }
+
+f=${BENCH_FILE:-$dir/tp.data}
+if [ -z "${BENCH_FILE:-}" ] && [ ! -f "$f" ]; then
+	make_file "$f" "$mb"
+fi
+[ -f "$f" ] || { echo "bench: table: no file $f" >&2; exit 2; }
+samples=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
+dd if="$f" of=/dev/null bs=1M 2>/dev/null
+echo
+echo "== the table on $f: $(($(stat -c %s "$f") / 1048576)) MB, ${samples:-0} samples (best of 3; page cache warm)"
+printf '%-52s %8s %8s %8s %10s %8s\n' "command" "seconds" "CPU s" "peak MB" "vs perf" "(CPU)"
+best3 perf report --stdio -i "$f"
+base=$secs base_cpu=$cpu
+grep -v '^# (Tip: ' "$dir/table.out" >"$dir/table.perf"
+printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf report --stdio" "$secs" "$cpu" \
+	$((rss_kb / 1024)) 1.0 1.0
+best3 "$tool" report --stdio --sort comm,dso,sym -i "$f"
+grep -v '^# (Tip: ' "$dir/table.out" >"$dir/table.ours"
+printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --sort comm,dso,sym" \
+	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
+if cmp -s "$dir/table.perf" "$dir/table.ours"; then
+	echo "the same table (every line but perf's tip): yes, $(grep -c '%' "$dir/table.ours") rows"
+else
+	echo "the same table: NO ($(diff "$dir/table.perf" "$dir/table.ours" | grep -c '^[<>]') lines differ)"
+fi
+echo "peak RSS of 'report --stdio --sort comm,dso,sym' by file size:"
+for part in 4 2 1; do
+	pf=$f
+	if [ $part -ne 1 ]; then
+		pf=$dir/tp-1of$part.data
+		if [ ! -f "$pf" ]; then
+			[ -z "${BENCH_FILE:-}" ] || continue
+			make_file "$pf" $(( $(stat -c %s "$f") / 1048576 / part ))
+		fi
+	fi
+	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report --stdio -s comm,dso,sym -i "$pf" \
+		>/dev/null 2>&1
+	printf '  %-6s %6d MB file: %5d MB\n' "1/$part" $(($(stat -c %s "$pf") / 1048576)) \
+		$(($(cat "$dir/time.out") / 1024))
+done
