@@ -1386,8 +1386,9 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 			print_json_entry(t, evname, v[j], pct);
 		} else if (!t->hval.field) {
 			print_row(t, &c, v[j], total);
+			/* perf's graphs are shares of every sample, --percentage or not */
 			if (sec->cc)
-				rf_cc__print(sec->cc, t->out, v[j], total);
+				rf_cc__print(sec->cc, t->out, v[j], sec->all_period);
 		} else {
 			print_hist(t, evname, v[j], v[j]->ext);
 		}
@@ -1575,6 +1576,19 @@ static int cc_setup(struct table_sink *t, struct rawfrag_err *err)
 		t->children = t->cc_on = false;
 		t->ccp.mode = RF_CC_NONE;
 		return 0;
+	}
+	/*
+	 * perf's --dsos drops entries after it summed chains into them (a libc
+	 * function's Children hold samples in other DSOs); ours drops samples,
+	 * right for Self and its graph only: no Children column there
+	 */
+	if (t->dsos.n) {
+		if (t->children_opt == 1) {
+			rf_err_set(err, -EINVAL, "table output: --children does not go with "
+						 "--dsos yet (--no-children, the default there)");
+			return -EINVAL;
+		}
+		t->children_opt = 0;
 	}
 	if (rawfrag_file__mode(t->file) == RAWFRAG_MODE_PIPE) {
 		if (!t->ccp.order_set)

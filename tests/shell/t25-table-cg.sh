@@ -13,7 +13,7 @@
 # graph with --weight or --format json (entries' own numbers only): exit 2,
 # and without them those modes leave the chains out.
 source "$(dirname "$0")/lib.sh"
-t_plan 42
+t_plan 43
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -104,3 +104,4 @@ t_run "--children with --weight: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data 
 t_run "-g graph with --format json: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data -g graph --format json
 t_run "--weight on a -g file, neither asked for: no chains (exit 0)" 0 "$RAWFRAG" report --stdio -i cc.data --weight period
 t_grep "... and the Overhead column alone" "^# Overhead" "$T/out"
+t_run "--children with --dsos: exit 2" 2 "$RAWFRAG" report --stdio -i cc.data --children --dsos libc.so.6
