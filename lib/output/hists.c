@@ -112,10 +112,11 @@ static uint64_t key_hash(const struct rf_hists *h, const struct rf_hkey *k)
 {
 	uint64_t v = 0xcbf29ce484222325ull;
 
+	/* two words a slot, mixed a word at a time: --children hashes a key per frame */
 	for (int i = 0; i < h->nr_keys; i++) {
 		v = (v ^ k[i].u) * 0x9e3779b97f4a7c15ull;
-		v = (v ^ (uintptr_t)k[i].id) * 0x9e3779b97f4a7c15ull;
-		v ^= v >> 29;
+		v = (v ^ (v >> 29) ^ (uintptr_t)k[i].id) * 0xbf58476d1ce4e5b9ull;
+		v ^= v >> 31;
 	}
 	return v;
 }
@@ -150,22 +151,19 @@ static int tab_grow(struct rf_hists *h)
 	return 0;
 }
 
-struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
-				uint64_t period, uint64_t weight)
+struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made)
 {
 	struct rf_hentry *e = h->last;
 	uint64_t hash;
 
-	h->nr_samples++;
-	h->total_period += period;
-	h->total_weight += weight;
+	*made = false;
 	/* runs of samples of one entry (a process in a loop) skip the hash */
 	if (e && key_eq(h, e->k, key))
-		goto add;
+		return e;
 	hash = key_hash(h, key);
 	for (e = h->tab[hash & (h->cap - 1)]; e; e = e->next)
 		if (e->hash == hash && key_eq(h, e->k, key))
-			goto add;
+			goto found;
 	if (h->nr >= h->cap && tab_grow(h))
 		return NULL;
 	e = calloc(1, sizeof(*e) + h->nr_keys * sizeof(e->k[0]));
@@ -176,11 +174,28 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 	e->next = h->tab[hash & (h->cap - 1)];
 	h->tab[hash & (h->cap - 1)] = e;
 	h->nr++;
-add:
+	*made = true;
+found:
 	h->last = e;
+	return e;
+}
+
+struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
+				uint64_t period, uint64_t weight)
+{
+	struct rf_hentry *e;
+	bool made;
+
+	h->nr_samples++;
+	h->total_period += period;
+	h->total_weight += weight;
+	e = rf_hists__findnew(h, key, &made);
+	if (!e)
+		return NULL;
 	e->samples++;
 	e->period += period;
 	e->weight += weight;
+	e->acc += period;
 	return e;
 }
 

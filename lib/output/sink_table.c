@@ -21,6 +21,7 @@
 
 #include "internal/decoder.h"
 #include "internal/hists.h"
+#include "internal/hists_cc.h"
 #include "internal/opts.h"
 #include "internal/report.h"
 #include "internal/table_hist.h"
@@ -50,6 +51,7 @@ struct tsec {
 	struct rf_hists h;
 	bool has[RF_HISTS_MAX_KEYS]; /* a field column: some sample had the field */
 	uint32_t fwidth[RF_HISTS_MAX_KEYS]; /* a tracepoint field's width from its format */
+	struct rf_cc *cc; /* call chains: --children, -g (hists_cc.c) */
 	/* every sample, those --comms/--dsos leave out too (perf's absolute percentage) */
 	uint64_t all_samples, all_period, all_weight;
 	uint64_t no_weight, no_hist; /* samples without the --weight, --hist field */
@@ -91,6 +93,12 @@ struct table_sink {
 	int nr_keys;
 	bool show_nr, show_period, quiet, need_sym;
 	double percent_limit;
+	/* call chains: -1 children= not given (perf's default: when the file has chains) */
+	int children_opt;
+	bool children, cc_on, cg_set;
+	struct rf_cc_params ccp;
+	uint32_t max_stack;
+	enum rf_cc_slot kinds[RF_HISTS_MAX_KEYS];
 	struct tval weight, hval;
 	struct rf_thist_spec hspec;
 	bool json, relative, elide;
@@ -584,6 +592,37 @@ static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct t
 	return 0;
 }
 
+struct cc_ctx {
+	struct table_sink *t;
+	struct rawfrag_report *rep;
+	struct tsample *ts;
+};
+
+static int cc_new(void *ctx, struct rf_hentry *e)
+{
+	struct cc_ctx *c = ctx;
+
+	return first_show(c->t, c->rep, c->ts, e);
+}
+
+/* the sample's call chain: its entry's tree and, with --children, its frames' entries */
+static int table_cc(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts,
+		    struct rf_hentry *e, uint64_t period)
+{
+	struct cc_ctx c = { .t = t, .rep = rep, .ts = ts };
+	struct tsec *sec = ts->sec;
+	int ret;
+
+	if (!sec->cc && !(sec->cc = rf_cc__new(&t->ccp, t->children, t->max_stack)))
+		return -ENOMEM;
+	ret = rf_cc__chain(sec->cc, &sec->h, rawfrag_report__machine(rep),
+			   rawfrag_report__kernel_gen(rep), ts->smp,
+			   rawfrag_evsel__attr(ts->ev->evsel));
+	if (ret < 0)
+		return ret;
+	return rf_cc__add(sec->cc, &sec->h, e, ts->key, t->kinds, period, ts->smp->tid, cc_new, &c);
+}
+
 /* what a section's samples share: its event's name, period, tracepoint decoder */
 static void section_learn(struct table_sink *t, struct tsec *sec, const struct rawfrag_event *ev)
 {
@@ -816,7 +855,9 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 		return -ENOMEM;
 	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
 		return ret;
-	return e->samples > 1 ? 0 : first_show(t, rep, &ts, e);
+	if (e->samples == 1 && (ret = first_show(t, rep, &ts, e)))
+		return ret;
+	return t->cc_on ? table_cc(t, rep, &ts, e, period) : 0;
 }
 
 static int table_lost(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
@@ -914,7 +955,10 @@ static void print_header(struct table_sink *t, struct cols *c)
 	/* perf -t: the separator between columns, no dot rule */
 	const char *sep = t->sep ? t->sep : "  ";
 
-	rawfrag_out__puts(o, "#\n# Overhead");
+	/* --children: perf's Self column is 8 wide, after the separator as any other */
+	rawfrag_out__puts(o, t->children ? "#\n# Children" : "#\n# Overhead");
+	if (t->children)
+		rawfrag_out__printf(o, "%s%8s", sep, "Self");
 	if (t->show_nr)
 		rawfrag_out__printf(o, "%s%12s", sep, "Samples");
 	if (t->show_period)
@@ -932,7 +976,7 @@ static void print_header(struct table_sink *t, struct cols *c)
 		rawfrag_out__putc(o, '\n');
 		return;
 	}
-	rawfrag_out__puts(o, "\n# ........");
+	rawfrag_out__puts(o, t->children ? "\n# ........  ........" : "\n# ........");
 	if (t->show_nr)
 		rawfrag_out__puts(o, "  ............");
 	if (t->show_period)
@@ -963,6 +1007,10 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 		/* perf -t: each number after one space, left-aligned in its width */
 		char b[32];
 
+		if (t->children) {
+			snprintf(b, sizeof(b), "%.2f%%", total ? 100.0 * e->acc / total : 0.0);
+			rawfrag_out__printf(o, " %-7s%s", b, t->sep);
+		}
 		snprintf(b, sizeof(b), "%.2f%%", pct);
 		rawfrag_out__printf(o, " %-7s", b);
 		if (t->show_nr)
@@ -970,6 +1018,8 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 		if (t->show_period)
 			rawfrag_out__printf(o, "%s %-11" PRIu64, t->sep, e->period);
 	} else {
+		if (t->children)
+			rawfrag_out__printf(o, "  %7.2f%%", total ? 100.0 * e->acc / total : 0.0);
 		rawfrag_out__printf(o, "  %7.2f%%", pct);
 		if (t->show_nr)
 			rawfrag_out__printf(o, "  %12" PRIu64, e->samples);
@@ -1006,14 +1056,21 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 			rawfrag_out__printf(o, "%*.*s", w, w, hk->show ? hk->show : "");
 			break;
 		case K_SYM: {
-			/* the last column is not padded; a C++ name can be KiBs long, whole */
-			int pad = i == c->last ? 0 : w - 4;
+			char b[64];
+			int n;
 
-			if (hk->show)
-				rawfrag_out__printf(o, "[%c] %-*s", hk->level, pad, hk->show);
-			else
-				rawfrag_out__printf(o, "[%c] 0x%016" PRIx64 "%-*s", hk->level, hk->u,
-						    pad > 18 ? pad - 18 : 0, "");
+			/* a symbol as it is, however long (C++ names pass 512 bytes) */
+			if (hk->show) {
+				rawfrag_out__printf(o, "[%c] ", hk->level);
+				rawfrag_out__puts(o, hk->show);
+				n = 4 + (int)strlen(hk->show);
+			} else {
+				n = snprintf(b, sizeof(b), "[%c] %#.16" PRIx64, hk->level, hk->u);
+				rawfrag_out__puts(o, b);
+			}
+			/* the last column is not padded */
+			if (i != c->last && n < w)
+				rawfrag_out__printf(o, "%*s", w - n, "");
 			break;
 		}
 		}
@@ -1035,7 +1092,13 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
 	const struct rf_hentry *b = *(const struct rf_hentry *const *)pb;
 	struct table_sink *t = ctx;
+	int dr;
 
+	/* --children: by children, the caller first on ties (perf's __hpp__sort_acc) */
+	if (t->children && a->acc != b->acc)
+		return a->acc > b->acc ? -1 : 1;
+	if (t->children && (dr = rf_cc__depth_cmp(&t->ccp, t->children, a, b)))
+		return dr;
 	if (t->weight.field && a->weight != b->weight)
 		return a->weight > b->weight ? -1 : 1;
 	if (a->period != b->period)
@@ -1074,13 +1137,71 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 	}
 	/*
 	 * perf keeps the order of its collapsed tree among entries that sort the
-	 * same: unresolved addresses (one entry each) by address
+	 * same: unresolved addresses (one entry each) by address (--children:
+	 * that order is the input of rf_cc__rb_order())
 	 */
+	if (t->children)
+		return 0;
 	for (int i = 0; i < t->nr_keys; i++) {
 		const struct rf_hkey *x = &a->k[i], *y = &b->k[i];
 
 		if (t->keys[i].kind == K_SYM && !x->show && !y->show && x->u != y->u)
 			return x->u < y->u ? -1 : 1;
+	}
+	return 0;
+}
+
+/*
+ * perf's collapsed order (hist_entry__collapse() as its tree sorts): comm,
+ * DSO (none last), symbol (unresolved ones by address, none last, then by
+ * start), tid and CPU ascending, tracepoint bytes greatest first
+ */
+static int collapse_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
+	const struct rf_hentry *b = *(const struct rf_hentry *const *)pb;
+	struct table_sink *t = ctx;
+
+	for (int i = 0; i < t->nr_keys; i++) {
+		const struct rf_hkey *x = &a->k[i], *y = &b->k[i];
+		int r = 0;
+
+		switch (t->keys[i].kind) {
+		case K_COMM:
+		case K_DSO:
+			r = cmp_str(x->id, y->id);
+			break;
+		case K_TRACE: /* perf's sort__trace_cmp: the lines */
+		case K_TFIELDS:
+			r = cmp_str(x->show, y->show);
+			break;
+		case K_SYM:
+			if (!x->id_len && !y->id_len) {
+				r = (int64_t)(x->u - y->u) < 0 ? -1 : x->u != y->u;
+				break;
+			}
+			r = cmp_str(x->id, y->id);
+			if (!r && (!x->id_len || !y->id_len))
+				r = x->id_len ? -1 : 1;
+			if (!r && x->u != y->u)
+				r = x->u < y->u ? -1 : 1;
+			break;
+		case K_PID:
+		case K_CPU:
+			r = (int32_t)x->u < (int32_t)y->u ? -1 : (int32_t)x->u > (int32_t)y->u;
+			break;
+		case K_FIELD: {
+			uint32_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
+
+			if (!x->id || !y->id)
+				r = x->id ? -1 : y->id ? 1 : 0;
+			else
+				r = -memcmp(x->id, y->id, n);
+			break;
+		}
+		}
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -1222,7 +1343,12 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 		nr /= 1000;
 		unit = 'G';
 	}
-	v = rf_hists__sorted(&sec->h, &n, entry_cmp, t);
+	if (sec->cc)
+		rf_cc__flush(sec->cc);
+	/* --children: perf's order is its tree's, not a sort's (hists_cc.c) */
+	v = rf_hists__sorted(&sec->h, &n, t->children ? collapse_cmp : entry_cmp, t);
+	if (t->children && rf_cc__rb_order(v, n, entry_cmp, t))
+		n = 0;
 	widths(t, sec, v, n, &c);
 	if (!t->quiet && !t->json) {
 		rawfrag_out__printf(o, "# Samples: %lu%c of event '%s'\n", nr, unit, evname);
@@ -1251,16 +1377,21 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	if (t->hval.field && !t->nr_keys)
 		print_hist(t, evname, NULL, &sec->hist);
 	for (size_t j = 0; j < n && t->nr_keys; j++) {
-		double pct = total ? 100.0 * entry_value(t, v[j]) / total : 0.0;
+		uint64_t val = t->children ? v[j]->acc : entry_value(t, v[j]);
+		double pct = total ? 100.0 * val / total : 0.0;
 
 		if (pct < t->percent_limit)
 			continue;
-		if (t->json && !t->hval.field)
+		if (t->json && !t->hval.field) {
 			print_json_entry(t, evname, v[j], pct);
-		else if (!t->hval.field)
+		} else if (!t->hval.field) {
 			print_row(t, &c, v[j], total);
-		else
+			/* perf's graphs are shares of every sample, --percentage or not */
+			if (sec->cc)
+				rf_cc__print(sec->cc, t->out, v[j], sec->all_period);
+		} else {
 			print_hist(t, evname, v[j], v[j]->ext);
+		}
 	}
 	if (!t->json)
 		rawfrag_out__puts(o, "\n\n");
@@ -1372,6 +1503,121 @@ out:
 	return ret;
 }
 
+/* children=, callgraph= (perf's -g), max_stack= */
+static int cc_opts(struct table_sink *t, const char *const *kv, struct rawfrag_err *err)
+{
+	const char *s;
+	char msg[200], *end;
+
+	t->ccp = (struct rf_cc_params){ .mode = RF_CC_GRAPH, .min_percent = 0.5 };
+	t->children_opt = -1;
+	s = rf_sink_opt(kv, "callgraph");
+	if (s) {
+		t->cg_set = true;
+		if (rf_cc_params__parse(&t->ccp, s, err))
+			return -EINVAL;
+	}
+	s = rf_sink_opt(kv, "children");
+	if (s) {
+		if (strcmp(s, "0") && strcmp(s, "1")) {
+			snprintf(msg, sizeof(msg), "table output: children=%.40s is not 0 or 1", s);
+			rf_err_set(err, -EINVAL, msg);
+			return -EINVAL;
+		}
+		t->children_opt = s[0] == '1';
+	}
+	s = rf_sink_opt(kv, "max_stack");
+	if (s) {
+		unsigned long v = strtoul(s, &end, 10);
+
+		if (!*s || *end || !v || v > 65535) {
+			snprintf(msg, sizeof(msg), "table output: max_stack=%.40s is not a number "
+						   "of frames (1-65535)", s);
+			rf_err_set(err, -EINVAL, msg);
+			return -EINVAL;
+		}
+		t->max_stack = (uint32_t)v;
+	}
+	s = rf_sink_opt(kv, "sort");
+	/* perf does not repeat the entry's own symbol atop its graph when sorting by it first */
+	t->ccp.skip_first = s && !strncmp(s, "sym", 3);
+	return 0;
+}
+
+/*
+ * perf's defaults from the file: --children and a graph when its samples
+ * have call chains; -g on a file without is an error as in perf
+ */
+static int cc_setup(struct table_sink *t, struct rawfrag_err *err)
+{
+	bool has = false;
+	char msg[160];
+
+	for (int i = 0; i < rawfrag_file__nr_evsels(t->file); i++)
+		has |= !!(rawfrag_evsel__attr(rawfrag_file__evsel(t->file, i))->sample_type &
+			  PERF_SAMPLE_CALLCHAIN);
+	/*
+	 * A pipe's attributes come later: perf decides with none, so a graph
+	 * when samples have chains and never --children, yet in the caller
+	 * order it set for --children before
+	 */
+	/*
+	 * --weight, --hist and JSON rows count an entry's own samples only
+	 * (perf mem has no Children either): no chains there, and asking for
+	 * them is an error rather than numbers of two kinds side by side
+	 */
+	if (t->weight.field || t->hval.field || t->json) {
+		if (t->children_opt == 1 || (t->cg_set && t->ccp.mode != RF_CC_NONE)) {
+			rf_err_set(err, -EINVAL, "table output: --children and a call graph (-g) do "
+						 "not go with --weight, --hist or --format json "
+						 "(drop them, or use --no-children and -g none)");
+			return -EINVAL;
+		}
+		t->children = t->cc_on = false;
+		t->ccp.mode = RF_CC_NONE;
+		return 0;
+	}
+	/*
+	 * perf's --dsos drops entries after it summed chains into them (a libc
+	 * function's Children hold samples in other DSOs); ours drops samples,
+	 * right for Self and its graph only: no Children column there
+	 */
+	if (t->dsos.n) {
+		if (t->children_opt == 1) {
+			rf_err_set(err, -EINVAL, "table output: --children does not go with "
+						 "--dsos yet (--no-children, the default there)");
+			return -EINVAL;
+		}
+		t->children_opt = 0;
+	}
+	if (rawfrag_file__mode(t->file) == RAWFRAG_MODE_PIPE) {
+		if (!t->ccp.order_set)
+			t->ccp.caller = t->children_opt != 0;
+		t->ccp.order_set = true;
+		has = true;
+		t->children_opt = 0;
+	}
+	if (t->cg_set && t->ccp.mode != RF_CC_NONE && !has) {
+		snprintf(msg, sizeof(msg), "table output: a call graph was asked for, but no "
+					   "sample has a call chain (record with -g)");
+		rf_err_set(err, -EINVAL, msg);
+		return -EINVAL;
+	}
+	if (!t->cg_set && !has)
+		t->ccp.mode = RF_CC_NONE;
+	t->children = has && t->children_opt != 0;
+	if (!t->ccp.order_set)
+		t->ccp.caller = t->children;
+	/* perf's --percent-limit is the graph's threshold too (read as a float) */
+	if (t->percent_limit > 0 && !t->ccp.threshold_set)
+		t->ccp.min_percent = (float)t->percent_limit;
+	for (int i = 0; i < t->nr_keys; i++)
+		t->kinds[i] = t->keys[i].kind == K_DSO ? RF_CC_SLOT_DSO :
+			      t->keys[i].kind == K_SYM ? RF_CC_SLOT_SYM : RF_CC_SLOT_OTHER;
+	t->cc_on = t->children || t->ccp.mode != RF_CC_NONE;
+	return 0;
+}
+
 /*
  * trace_fields: perf's one column per field of every tracepoint event, in the
  * events' and the fields' order, each a field key of its event
@@ -1452,6 +1698,8 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 				return ret;
 			break;
 		}
+	if (cc_setup(t, err))
+		return -EINVAL;
 	fd = rf_sink_open_fd(t->path, t->fd, err);
 	if (fd < 0)
 		return fd;
@@ -1485,6 +1733,7 @@ static void table_free(void *priv)
 		if (t->sec[s].used) {
 			rf_hists__fini(&t->sec[s].h);
 			free(t->sec[s].kf);
+			rf_cc__delete(t->sec[s].cc);
 			rf_thist__fini(&t->sec[s].hist);
 			for (size_t j = 0; j < t->sec[s].nr_ehist; j++) {
 				rf_thist__fini(t->sec[s].ehist[j]);
@@ -1613,17 +1862,8 @@ static int parse_opts(struct table_sink *t, const char *const *kv, struct rawfra
 			return -EINVAL;
 		}
 	}
-	s = rf_sink_opt(kv, "callgraph");
-	if (s && strcmp(s, "none")) {
-		snprintf(msg, sizeof(msg), "table output: callgraph=%.40s: only 'none' so far", s);
-		rf_err_set(err, -EINVAL, msg);
+	if (cc_opts(t, kv, err))
 		return -EINVAL;
-	}
-	s = rf_sink_opt(kv, "children");
-	if (s && strcmp(s, "0")) {
-		rf_err_set(err, -EINVAL, "table output: children=1 is not done yet (children=0)");
-		return -EINVAL;
-	}
 	if (parse_more(t, kv, err))
 		return -EINVAL;
 	s = rf_sink_opt(kv, "sort");
@@ -1647,7 +1887,7 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 {
 	static const char *const keys[] = { "sort", "show_nr_samples", "show_total_period",
 					    "percent_limit", "quiet", "callgraph", "children",
-					    "weight", "hist", "format", "percentage",
+					    "max_stack", "weight", "hist", "format", "percentage",
 					    "field_separator", "comms", "dsos", NULL };
 	struct table_sink *t;
 
@@ -1670,7 +1910,9 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	*ops = (struct rawfrag_sink_ops){
 		.sz = sizeof(*ops),
 		.name = "table",
-		.flags = t->need_sym ? 0 : RAWFRAG_SINK_NO_MACHINE,
+		/* call chains need the machine unless both are off */
+		.flags = t->need_sym || t->children_opt || t->ccp.mode != RF_CC_NONE ?
+				 0 : RAWFRAG_SINK_NO_MACHINE,
 		.begin = table_begin,
 		.sample = table_sample,
 		.lost = table_lost,

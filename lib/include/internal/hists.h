@@ -11,6 +11,7 @@
 #ifndef __RAWFRAG_INTERNAL_HISTS_H
 #define __RAWFRAG_INTERNAL_HISTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,9 @@ struct rf_hentry {
 	struct rf_hentry *next; /* hash chain */
 	uint64_t hash;
 	uint64_t samples, period, weight;
+	/* with call chains (hists_cc.c): own period + that of samples whose chain holds the key */
+	uint64_t acc;
+	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
@@ -54,6 +58,11 @@ const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len);
  */
 struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 				uint64_t period, uint64_t weight);
+/*
+ * The entry of key, made (nothing counted) when there is none; *made tells.
+ * NULL on ENOMEM.
+ */
+struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made);
 /*
  * Every entry, sorted with cmp (qsort's, with ctx); the array is the caller's
  * to free. NULL with *n 0 on ENOMEM or when empty.

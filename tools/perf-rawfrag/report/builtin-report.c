@@ -112,8 +112,11 @@ static const char report_usage[] =
 	"        --show-total-period  the table's Period column\n"
 	"        --percent-limit <n>  only table entries of at least n%\n"
 	"    -q, --quiet           the table without its '#' lines\n"
-	"        --no-children     the table's Self column only (the only one so far)\n"
-	"    -g, --call-graph <type>  none: no call graph under the table's entries\n"
+	"        --children        the table's Children column (default with call chains)\n"
+	"        --no-children     the table's Self column only\n"
+	"    -g, --call-graph <type>  the graph under the table's entries, as perf:\n"
+	"                          graph|fractal|flat|folded|none[,threshold[,limit]]\n"
+	"                          [,caller|callee][,percent|period|count]\n"
 	"        --labels <list>   pprof labels: pid,tid,cpu,comm,event, decoded fields\n"
 	"        --hist <field>[,log2|linear:<step>]  the field's distribution per event\n"
 	"                          (per entry with --sort), as bpftrace's hist()/lhist()\n"
@@ -192,6 +195,7 @@ static int table_options(struct report *r)
 	    (r->quiet && add_kv(r, "quiet", "1")) ||
 	    (r->percent_limit && add_kv(r, "percent_limit", r->percent_limit)) ||
 	    (r->callgraph && add_kv(r, "callgraph", r->callgraph)) ||
+	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)) ||
 	    (r->children_set && add_kv(r, "children", r->children ? "1" : "0")))
 		return -ENOMEM;
 	return 0;

@@ -1,0 +1,1238 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * perf report's call chains in the hists (6.1): the cumulative add of
+ * --children (util/hist.c's cumulative iterator: a sample adds its period
+ * once to each distinct entry of its chain), a call tree per entry
+ * (util/callchain.c's, with its node boundaries where a chain ends or
+ * branches), its sort (graph: by cumulative period, flat and folded: by
+ * self period, children before parents on ties) and its printers
+ * (ui/stdio/hist.c), so that the output is byte for byte perf's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+
+#include "internal/hists_cc.h"
+#include "internal/opts.h"
+#include "internal/out.h"
+
+#define NOFRAME UINT32_MAX
+#define KCACHE 4096
+
+struct ccframe {
+	const char *dso, *sym; /* interned; sym NULL: unresolved ("0x.." of addr) */
+	uint64_t addr; /* the symbol's start, or the address when unresolved */
+	uint32_t dso_rank; /* perf orders a node's children by DSO first */
+	uint32_t nlen; /* the name's length without " (inlined)" */
+	uint32_t key; /* the frame call trees know it by (an inlined function: by name) */
+	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
+	bool inlined;
+};
+
+struct ccnode {
+	uint32_t parent, child, sibling, frame;
+	uint64_t ip; /* the address of the first chain here: perf orders by it unresolved */
+	uint64_t hit, chit; /* period of chains ending here, of those going on */
+	uint32_t count, ccount; /* the same in samples */
+};
+
+struct kslot {
+	uint64_t ip;
+	uint32_t gen, frame;
+	bool valid;
+};
+
+/*
+ * A sample's chain seen before (same entry, same frames) adds to the same
+ * entries and tree nodes: what it adds is kept here and summed, and the
+ * sums go to the nodes when the slot is taken by another chain or before
+ * printing. Additions commute, so the result is the same.
+ */
+#define CSLOTS 512
+#define CSLOT_MAX 256 /* longer chains are not kept */
+
+struct cslot {
+	struct rf_hentry *e; /* NULL: empty */
+	uint64_t hash, period;
+	uint32_t count, n;
+	uint32_t *frames;
+	struct rf_hentry **acc; /* the entries the chain adds children to */
+	uint32_t nacc, *mids, nmids, *ends, nends, cap;
+};
+
+struct rf_cc {
+	struct rf_cc_params p;
+	bool children;
+	uint32_t max_stack;
+	struct ccframe *fr;
+	uint32_t nr_fr, cap_fr;
+	uint32_t *fr_tab; /* open addressing, frame index + 1 */
+	uint32_t fr_tabcap;
+	const char **dsos; /* by rank - 1 */
+	uint32_t nr_dsos;
+	struct ccnode *nd;
+	uint32_t nr_nd, cap_nd;
+	uint32_t *nd_tab; /* (parent, frame) -> node index + 1 */
+	uint32_t nd_tabcap;
+	struct kslot *kc;
+	uint32_t *chain, cap_chain, nr_chain;
+	uint64_t *ips; /* the chain's addresses */
+	struct rf_hentry **seen; /* the entries one sample added to */
+	uint32_t cap_seen;
+	struct rawfrag_callchain *dw;
+	struct cslot *slots, *rec; /* rec: the slot being filled by this sample */
+	struct rawfrag_out *o; /* while printing */
+	uint64_t min_hit;
+};
+
+/* ---- -g ---- */
+
+static bool prefix_of(const char *tok, const char *word)
+{
+	return !strncmp(tok, word, strlen(tok));
+}
+
+int rf_cc_params__parse(struct rf_cc_params *p, const char *s, struct rawfrag_err *err)
+{
+	char *dup = strdup(s), *save = NULL, *end, msg[160];
+	bool minpcnt_set = false;
+	int ret = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		/* perf takes each token as a prefix of a word, in this order */
+		if (prefix_of(tok, "none")) {
+			p->mode = RF_CC_NONE;
+			break;
+		}
+		if (prefix_of(tok, "graph")) {
+			p->mode = RF_CC_GRAPH;
+		} else if (prefix_of(tok, "flat")) {
+			p->mode = RF_CC_FLAT;
+		} else if (prefix_of(tok, "fractal")) {
+			p->mode = RF_CC_FRACTAL;
+		} else if (prefix_of(tok, "folded")) {
+			p->mode = RF_CC_FOLDED;
+		} else if (prefix_of(tok, "callee") || prefix_of(tok, "caller")) {
+			p->caller = prefix_of(tok, "caller") && !prefix_of(tok, "callee");
+			p->order_set = true;
+		} else if (prefix_of(tok, "function")) {
+			/* the default key */
+		} else if (prefix_of(tok, "address") || prefix_of(tok, "srcline") ||
+			   prefix_of(tok, "branch")) {
+			snprintf(msg, sizeof(msg), "table output: callgraph key '%.40s' is not "
+						   "supported (function only)", tok);
+			ret = -EINVAL;
+			break;
+		} else if (prefix_of(tok, "percent")) {
+			p->value = RF_CC_PERCENT;
+		} else if (prefix_of(tok, "period")) {
+			p->value = RF_CC_PERIOD;
+		} else if (prefix_of(tok, "count")) {
+			p->value = RF_CC_COUNT;
+		} else if (!minpcnt_set) {
+			p->min_percent = strtod(tok, &end);
+			if (end == tok || *end) {
+				snprintf(msg, sizeof(msg), "table output: callgraph '%.40s': '%.30s' "
+							   "is no type, order or threshold", s, tok);
+				ret = -EINVAL;
+				break;
+			}
+			minpcnt_set = p->threshold_set = true;
+		} else {
+			unsigned long v = strtoul(tok, &end, 0);
+
+			if (end == tok || *end || v > UINT32_MAX) {
+				snprintf(msg, sizeof(msg), "table output: callgraph '%.40s': '%.30s' "
+							   "is no print limit", s, tok);
+				ret = -EINVAL;
+				break;
+			}
+			p->print_limit = (uint32_t)v;
+		}
+	}
+	free(dup);
+	if (ret)
+		rf_err_set(err, ret, msg);
+	return ret;
+}
+
+/* ---- frames ---- */
+
+struct rf_cc *rf_cc__new(const struct rf_cc_params *p, bool children, uint32_t max_stack)
+{
+	struct rf_cc *cc = calloc(1, sizeof(*cc));
+
+	if (!cc)
+		return NULL;
+	cc->p = *p;
+	cc->children = children;
+	cc->max_stack = max_stack ? max_stack : 127; /* perf's default, the kernel's too */
+	cc->fr_tabcap = 1024;
+	cc->nd_tabcap = 1024;
+	cc->fr_tab = calloc(cc->fr_tabcap, sizeof(*cc->fr_tab));
+	cc->nd_tab = calloc(cc->nd_tabcap, sizeof(*cc->nd_tab));
+	cc->dw = rawfrag_callchain__new();
+	if (!cc->fr_tab || !cc->nd_tab || !cc->dw) {
+		rf_cc__delete(cc);
+		return NULL;
+	}
+	return cc;
+}
+
+void rf_cc__delete(struct rf_cc *cc)
+{
+	if (!cc)
+		return;
+	free(cc->fr);
+	free(cc->fr_tab);
+	free(cc->dsos);
+	free(cc->nd);
+	free(cc->nd_tab);
+	free(cc->kc);
+	free(cc->chain);
+	free(cc->ips);
+	free(cc->seen);
+	rawfrag_callchain__delete(cc->dw);
+	for (uint32_t i = 0; cc->slots && i < CSLOTS; i++) {
+		free(cc->slots[i].frames);
+		free(cc->slots[i].acc);
+		free(cc->slots[i].mids);
+		free(cc->slots[i].ends);
+	}
+	free(cc->slots);
+	free(cc);
+}
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+static uint64_t frame_hash(const struct ccframe *f)
+{
+	return mix((uintptr_t)f->dso * 31 + (uintptr_t)f->sym * 17 + f->addr * 7 + f->inlined);
+}
+
+static bool frame_eq(const struct ccframe *a, const struct ccframe *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->inlined == b->inlined;
+}
+
+static int fr_grow(struct rf_cc *cc)
+{
+	uint32_t cap = cc->fr_tabcap * 2, *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < cc->nr_fr; i++) {
+		uint64_t j = frame_hash(&cc->fr[i]) & (cap - 1);
+
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = i + 1;
+	}
+	free(cc->fr_tab);
+	cc->fr_tab = t;
+	cc->fr_tabcap = cap;
+	return 0;
+}
+
+static uint32_t dso_rank(struct rf_cc *cc, const char *dso)
+{
+	if (!dso)
+		return 0;
+	/* perf makes the kernel's first: it is the least of the others */
+	if (!strcmp(dso, "[kernel.kallsyms]"))
+		return 1;
+	/* a handful of DSOs: a scan is enough */
+	for (uint32_t i = 0; i < cc->nr_dsos; i++)
+		if (cc->dsos[i] == dso)
+			return i + 2;
+	if (!(cc->nr_dsos & (cc->nr_dsos + 1)) || !cc->dsos) {
+		const char **v = realloc(cc->dsos, (cc->nr_dsos * 2 + 2) * sizeof(*v));
+
+		if (!v)
+			return 0;
+		cc->dsos = v;
+	}
+	cc->dsos[cc->nr_dsos++] = dso;
+	return cc->nr_dsos + 1;
+}
+
+/* perf's short name of a DSO: its base name, a [bracketed] one as it is */
+static const char *dso_short(const char *dso)
+{
+	const char *s;
+
+	if (!dso || dso[0] == '[')
+		return dso;
+	s = strrchr(dso, '/');
+	return s ? s + 1 : dso;
+}
+
+/* the index of frame f, interned (nlen and dso_rank filled in); NOFRAME on ENOMEM */
+static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
+{
+	uint64_t j;
+
+	if (cc->nr_fr * 2 >= cc->fr_tabcap && fr_grow(cc))
+		return NOFRAME;
+	for (j = frame_hash(f) & (cc->fr_tabcap - 1); cc->fr_tab[j];
+	     j = (j + 1) & (cc->fr_tabcap - 1))
+		if (frame_eq(&cc->fr[cc->fr_tab[j] - 1], f))
+			return cc->fr_tab[j] - 1;
+	if (cc->nr_fr == cc->cap_fr) {
+		uint32_t cap = cc->cap_fr ? cc->cap_fr * 2 : 256;
+		struct ccframe *v = realloc(cc->fr, cap * sizeof(*v));
+
+		if (!v)
+			return NOFRAME;
+		cc->fr = v;
+		cc->cap_fr = cap;
+	}
+	f->dso_rank = dso_rank(cc, f->dso);
+	f->key = cc->nr_fr;
+	cc->fr[cc->nr_fr] = *f;
+	cc->fr_tab[j] = ++cc->nr_fr;
+	return cc->nr_fr - 1;
+}
+
+/* the index of the frame fr, interned; NOFRAME on ENOMEM */
+static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct rawfrag_frame *fr)
+{
+	struct ccframe f = { .addr = fr->sym ? fr->ip - fr->symoff : fr->addr,
+			     .inlined = fr->inlined };
+	const char *d = dso_short(fr->dso);
+	uint32_t i, key;
+
+	if (d && !(f.dso = rf_hists__intern(h, d, strlen(d))))
+		return NOFRAME;
+	if (fr->sym && fr->inlined) {
+		char b[512];
+		int n = snprintf(b, sizeof(b), "%s (inlined)", fr->sym);
+
+		f.sym = rf_hists__intern(h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
+		if (!f.sym)
+			return NOFRAME;
+	} else if (fr->sym && !(f.sym = rf_hists__intern(h, fr->sym, strlen(fr->sym)))) {
+		return NOFRAME;
+	}
+	if (fr->dso || fr->sym)
+		f.level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' :
+			  fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ? 'g' : '.';
+	f.nlen = fr->sym ? (uint32_t)strlen(fr->sym) : 0;
+	i = intern_ccframe(cc, &f);
+	if (i == NOFRAME || !f.inlined || !f.sym || cc->fr[i].key != i)
+		return i;
+	/* perf's call tree matches inlined functions by name alone: one node key per name */
+	f.dso = NULL;
+	f.addr = 0;
+	f.level = 0;
+	key = intern_ccframe(cc, &f);
+	if (key == NOFRAME)
+		return NOFRAME;
+	cc->fr[i].key = key;
+	return i;
+}
+
+static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
+{
+	if (f == NOFRAME)
+		return -ENOMEM;
+	if (cc->nr_chain == cc->cap_chain) {
+		uint32_t cap = cc->cap_chain ? cc->cap_chain * 2 : 256;
+		uint32_t *v = realloc(cc->chain, cap * sizeof(*v));
+		uint64_t *w;
+
+		if (!v)
+			return -ENOMEM;
+		cc->chain = v;
+		w = realloc(cc->ips, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		cc->ips = w;
+		cc->cap_chain = cap;
+	}
+	cc->ips[cc->nr_chain] = ip;
+	cc->chain[cc->nr_chain++] = f;
+	return 0;
+}
+
+/* a kernel address's frame, cached while the kernel's maps stay the same */
+static uint32_t kernel_frame(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m,
+			     uint32_t kgen, const struct rawfrag_sample *s, uint64_t ip)
+{
+	struct rawfrag_frame fr;
+	struct kslot *k;
+
+	if (!cc->kc && !(cc->kc = calloc(KCACHE, sizeof(*cc->kc))))
+		return NOFRAME;
+	k = &cc->kc[mix(ip) % KCACHE];
+	if (k->valid && k->ip == ip && k->gen == kgen)
+		return k->frame;
+	rawfrag_machine__resolve(m, (int32_t)s->pid, (int32_t)s->tid, ip, PERF_RECORD_MISC_KERNEL,
+				 &fr);
+	*k = (struct kslot){ .ip = ip, .gen = kgen, .frame = intern_frame(cc, h, &fr),
+			     .valid = true };
+	if (k->frame == NOFRAME)
+		k->valid = false;
+	return k->frame;
+}
+
+/*
+ * PERF_SAMPLE_CALLCHAIN callee first, as rawfrag_callchain__resolve() walks
+ * it (its context markers switch the address space, an unknown one
+ * discards the chain), with kernel frames from the cache
+ */
+static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m,
+		    uint32_t kgen, const struct rawfrag_sample *s, uint32_t max)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+
+	for (uint64_t i = 0; i < s->callchain_nr && cc->nr_chain < max; i++) {
+		uint64_t ip = rawfrag_sample__callchain_ip(s, i);
+		struct rawfrag_frame fr;
+		uint32_t f;
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip == (uint64_t)PERF_CONTEXT_HV)
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
+				cpumode = PERF_RECORD_MISC_KERNEL;
+			else if (ip == (uint64_t)PERF_CONTEXT_USER)
+				cpumode = PERF_RECORD_MISC_USER;
+			else {
+				cc->nr_chain = 0;
+				return 0;
+			}
+			continue;
+		}
+		if (cpumode == PERF_RECORD_MISC_KERNEL) {
+			f = kernel_frame(cc, h, m, kgen, s, ip);
+		} else {
+			rawfrag_machine__resolve(m, (int32_t)s->pid, (int32_t)s->tid, ip, cpumode,
+						 &fr);
+			f = intern_frame(cc, h, &fr);
+		}
+		if (chain_push(cc, f, ip))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
+{
+	uint32_t x = cc->chain[i];
+	uint64_t y = cc->ips[i];
+
+	cc->chain[i] = cc->chain[j];
+	cc->chain[j] = x;
+	cc->ips[i] = cc->ips[j];
+	cc->ips[j] = y;
+}
+
+static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
+{
+	while (from + 1 < to)
+		swap_frames(cc, from++, --to);
+}
+
+/* root first, at most max_stack frames from the root as perf counts them in caller order */
+static void caller_order(struct rf_cc *cc)
+{
+	/* inlined functions too: perf lists them in the chain's order (inline_list__append) */
+	reverse(cc, 0, cc->nr_chain);
+	if (cc->nr_chain > cc->max_stack)
+		cc->nr_chain = cc->max_stack;
+}
+
+int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m, uint32_t kgen,
+		 const struct rawfrag_sample *s, const struct perf_event_attr *a)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	/* perf counts --max-stack from the root in caller order: keep the outermost */
+	uint32_t max = cc->p.caller ? UINT32_MAX : cc->max_stack;
+	int ret;
+
+	cc->nr_chain = 0;
+	if ((s->sample_type & dwarf) == dwarf) {
+		ret = rawfrag_callchain__resolve(cc->dw, m, s, a, cc->p.caller ? 0xffff : max);
+		if (ret < 0)
+			return ret;
+		for (uint32_t i = 0; i < cc->dw->nr; i++)
+			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
+				       cc->dw->frames[i].addr))
+				return -ENOMEM;
+	} else if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
+		ret = fp_chain(cc, h, m, kgen, s, max);
+		if (ret < 0)
+			return ret;
+	}
+	if (cc->p.caller)
+		caller_order(cc);
+	return (int)cc->nr_chain;
+}
+
+/* ---- trees ---- */
+
+static uint64_t node_hash(uint32_t parent, uint32_t frame)
+{
+	return mix(((uint64_t)parent << 32) | frame);
+}
+
+static int nd_grow(struct rf_cc *cc)
+{
+	uint32_t cap = cc->nd_tabcap * 2, *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < cc->nr_nd; i++) {
+		uint64_t j;
+
+		if (cc->nd[i].frame == NOFRAME)
+			continue;
+		j = node_hash(cc->nd[i].parent, cc->nd[i].frame) & (cap - 1);
+		while (t[j])
+			j = (j + 1) & (cap - 1);
+		t[j] = i + 1;
+	}
+	free(cc->nd_tab);
+	cc->nd_tab = t;
+	cc->nd_tabcap = cap;
+	return 0;
+}
+
+/* a new node; UINT32_MAX on ENOMEM (indices stay valid, pointers do not) */
+static uint32_t node_new(struct rf_cc *cc, uint32_t parent, uint32_t frame)
+{
+	if (cc->nr_nd == cc->cap_nd) {
+		uint32_t cap = cc->cap_nd ? cc->cap_nd * 2 : 1024;
+		struct ccnode *v = realloc(cc->nd, cap * sizeof(*v));
+
+		if (!v)
+			return UINT32_MAX;
+		cc->nd = v;
+		cc->cap_nd = cap;
+	}
+	cc->nd[cc->nr_nd] = (struct ccnode){ .parent = parent, .frame = frame };
+	return cc->nr_nd++;
+}
+
+/* the child of parent for frame, made when missing */
+static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame, uint64_t ip)
+{
+	uint64_t j;
+	uint32_t n;
+
+	if (cc->nr_nd * 2 >= cc->nd_tabcap && nd_grow(cc))
+		return UINT32_MAX;
+	for (j = node_hash(parent, frame) & (cc->nd_tabcap - 1); cc->nd_tab[j];
+	     j = (j + 1) & (cc->nd_tabcap - 1)) {
+		const struct ccnode *x = &cc->nd[cc->nd_tab[j] - 1];
+
+		if (x->parent == parent && x->frame == frame)
+			return cc->nd_tab[j] - 1;
+	}
+	n = node_new(cc, parent, frame);
+	if (n == UINT32_MAX)
+		return n;
+	cc->nd[n].ip = ip;
+	cc->nd[n].sibling = cc->nd[parent].child;
+	cc->nd[parent].child = n;
+	cc->nd_tab[j] = n + 1;
+	return n;
+}
+
+/* callchain_append(): chain c[0..n) with period into e's tree */
+static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
+		    const uint64_t *ips, uint32_t n, uint64_t period)
+{
+	uint32_t cur;
+
+	if (!n)
+		return 0;
+	if (!e->cc_root) {
+		/* node 0 is never a root: 0 means "no tree" */
+		if (!cc->nr_nd && node_new(cc, 0, NOFRAME) == UINT32_MAX)
+			return -ENOMEM;
+		e->cc_root = node_new(cc, 0, NOFRAME);
+		if (e->cc_root == UINT32_MAX) {
+			e->cc_root = 0;
+			return -ENOMEM;
+		}
+	}
+	cur = e->cc_root;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t next;
+
+		cc->nd[cur].chit += period;
+		cc->nd[cur].ccount++;
+		if (cc->rec)
+			cc->rec->mids[cc->rec->nmids++] = cur;
+		next = node_child(cc, cur, cc->fr[c[i]].key, ips[i]);
+		if (next == UINT32_MAX)
+			return -ENOMEM;
+		cur = next;
+	}
+	cc->nd[cur].hit += period;
+	cc->nd[cur].count++;
+	if (cc->rec)
+		cc->rec->ends[cc->rec->nends++] = cur;
+	if (n > e->cc_depth)
+		e->cc_depth = n;
+	return 0;
+}
+
+static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
+{
+	for (int i = 0; i < nr; i++)
+		if (a[i].u != b[i].u || a[i].id != b[i].id)
+			return false;
+	return true;
+}
+
+static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
+		  const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
+		  uint32_t tid, rf_cc_new_fn fn, void *ctx)
+{
+	const bool graph = cc->p.mode != RF_CC_NONE;
+	struct rf_hkey k[RF_HISTS_MAX_KEYS];
+	uint32_t nseen = 0;
+	char level = '.';
+	int ret;
+
+	if (e->samples == 1 && !e->cc_tid)
+		e->cc_tid = tid + 1;
+	if (graph && (ret = tree_add(cc, e, cc->chain, cc->ips, cc->nr_chain, period)))
+		return ret;
+	if (!cc->children || !cc->nr_chain)
+		return 0;
+	if (cc->cap_seen < cc->nr_chain + 1) {
+		struct rf_hentry **v = realloc(cc->seen, (cc->nr_chain + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		cc->seen = v;
+		cc->cap_seen = cc->nr_chain + 1;
+	}
+	cc->seen[nseen++] = e;
+	memcpy(k, key, h->nr_keys * sizeof(k[0]));
+	for (int i = 0; i < h->nr_keys; i++)
+		if (kinds[i] == RF_CC_SLOT_SYM)
+			level = key[i].level;
+	for (uint32_t c = 0; c < cc->nr_chain; c++) {
+		const struct ccframe *f = &cc->fr[cc->chain[c]];
+		struct rf_hentry *x;
+		bool made, dup = false;
+
+		/* a frame without a map keeps the level of the one before (perf's al) */
+		if (f->level)
+			level = f->level;
+		for (int i = 0; i < h->nr_keys; i++) {
+			if (kinds[i] == RF_CC_SLOT_DSO) {
+				k[i].id = k[i].show = f->dso;
+			} else if (kinds[i] == RF_CC_SLOT_SYM) {
+				/* perf's inlined function is a symbol of its container's range: the same entry */
+				k[i].id = f->dso;
+				k[i].show = f->sym;
+				k[i].u = f->addr;
+				k[i].id_len = f->sym ? 1 : 0;
+				k[i].level = level;
+			}
+		}
+		/* recursion: an entry gets a sample's period once */
+		for (uint32_t j = 0; j < nseen && !dup; j++)
+			dup = key_same(h->nr_keys, cc->seen[j]->k, k);
+		if (dup)
+			continue;
+		x = rf_hists__findnew(h, k, &made);
+		if (!x)
+			return -ENOMEM;
+		if (made) {
+			x->cc_tid = tid + 1;
+			if ((ret = fn(ctx, x)))
+				return ret;
+		}
+		x->acc += period;
+		cc->seen[nseen++] = x;
+		if (cc->rec)
+			cc->rec->acc[cc->rec->nacc++] = x;
+		if (graph && (ret = tree_add(cc, x, cc->chain + c, cc->ips + c, cc->nr_chain - c,
+					     period)))
+			return ret;
+	}
+	return 0;
+}
+
+/* the sums of a slot to its nodes and entries */
+static void slot_flush(struct rf_cc *cc, struct cslot *sl)
+{
+	if (!sl->e || (!sl->count && !sl->period))
+		return;
+	for (uint32_t i = 0; i < sl->nmids; i++) {
+		cc->nd[sl->mids[i]].chit += sl->period;
+		cc->nd[sl->mids[i]].ccount += sl->count;
+	}
+	for (uint32_t i = 0; i < sl->nends; i++) {
+		cc->nd[sl->ends[i]].hit += sl->period;
+		cc->nd[sl->ends[i]].count += sl->count;
+	}
+	for (uint32_t i = 0; i < sl->nacc; i++)
+		sl->acc[i]->acc += sl->period;
+	sl->period = 0;
+	sl->count = 0;
+}
+
+void rf_cc__flush(struct rf_cc *cc)
+{
+	for (uint32_t i = 0; cc->slots && i < CSLOTS; i++)
+		slot_flush(cc, &cc->slots[i]);
+}
+
+/* the slot for this chain, emptied, with room for it; NULL: not kept */
+static struct cslot *slot_take(struct rf_cc *cc, struct cslot *sl, uint32_t n)
+{
+	/* the entry's tree n deep, then n more at most, n, n-1, ... deep */
+	uint32_t need = n * (n + 1) / 2 + n + 1;
+
+	slot_flush(cc, sl);
+	sl->e = NULL;
+	if (sl->cap < need) {
+		uint32_t *m = realloc(sl->mids, need * sizeof(*m));
+		uint32_t *f;
+		struct rf_hentry **a;
+
+		if (!m)
+			return NULL;
+		sl->mids = m;
+		f = realloc(sl->frames, (n + 1) * sizeof(*f));
+		if (!f)
+			return NULL;
+		sl->frames = f;
+		a = realloc(sl->acc, (n + 1) * sizeof(*a));
+		if (!a)
+			return NULL;
+		sl->acc = a;
+		f = realloc(sl->ends, (n + 1) * sizeof(*f));
+		if (!f)
+			return NULL;
+		sl->ends = f;
+		sl->cap = need;
+	}
+	sl->nacc = sl->nmids = sl->nends = 0;
+	return sl;
+}
+
+int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
+	       const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
+	       uint32_t tid, rf_cc_new_fn fn, void *ctx)
+{
+	uint32_t n = cc->nr_chain;
+	uint64_t hash = mix((uintptr_t)e);
+	struct cslot *sl;
+	int ret;
+
+	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE))
+		return cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
+	if (!cc->slots && !(cc->slots = calloc(CSLOTS, sizeof(*cc->slots))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		hash = mix(hash ^ (hash << 7) ^ cc->chain[i]);
+	sl = &cc->slots[hash % CSLOTS];
+	if (sl->e == e && sl->hash == hash && sl->n == n &&
+	    !memcmp(sl->frames, cc->chain, n * sizeof(*cc->chain))) {
+		sl->period += period;
+		sl->count++;
+		return 0;
+	}
+	cc->rec = slot_take(cc, sl, n);
+	ret = cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
+	if (!ret && cc->rec) {
+		sl->e = e;
+		sl->hash = hash;
+		sl->n = n;
+		memcpy(sl->frames, cc->chain, n * sizeof(*cc->chain));
+	}
+	cc->rec = NULL;
+	return ret;
+}
+
+int rf_cc__depth_cmp(const struct rf_cc_params *p, bool children, const struct rf_hentry *a,
+		     const struct rf_hentry *b)
+{
+	int r;
+
+	/* perf's "caller above callee" among equal children of one thread */
+	if (!children || p->mode == RF_CC_NONE || a->cc_tid != b->cc_tid)
+		return 0;
+	r = a->cc_depth < b->cc_depth ? -1 : a->cc_depth > b->cc_depth;
+	return p->caller ? -r : r;
+}
+
+/* ---- printing ---- */
+
+static uint64_t cumul(const struct rf_cc *cc, uint32_t n)
+{
+	return cc->nd[n].hit + cc->nd[n].chit;
+}
+
+static uint32_t cumul_count(const struct rf_cc *cc, uint32_t n)
+{
+	return cc->nd[n].count + cc->nd[n].ccount;
+}
+
+/* the last trie node of perf's node that starts at n: on while no chain ends or branches */
+static uint32_t run_end(const struct rf_cc *cc, uint32_t n)
+{
+	while (!cc->nd[n].count && cc->nd[n].child && !cc->nd[cc->nd[n].child].sibling)
+		n = cc->nd[n].child;
+	return n;
+}
+
+/*
+ * perf's order of a node's children before sorting (its rb_root_in): a new
+ * chain goes left of a greater one, so DSO (by address: made later is
+ * greater, none least) and address, both greatest first
+ */
+static int match_cmp(const struct rf_cc *cc, uint32_t a, uint32_t b)
+{
+	const struct ccframe *x = &cc->fr[cc->nd[a].frame], *y = &cc->fr[cc->nd[b].frame];
+	uint64_t p = x->addr, q = y->addr;
+
+	/* an inlined function by its name alone */
+	if ((x->inlined || y->inlined) && x->sym && y->sym) {
+		int r = memcmp(x->sym, y->sym, x->nlen < y->nlen ? x->nlen : y->nlen);
+
+		if (!r && x->nlen != y->nlen)
+			r = x->nlen < y->nlen ? -1 : 1;
+		return -r;
+	}
+	if (x->dso_rank != y->dso_rank)
+		return x->dso_rank > y->dso_rank ? -1 : 1;
+	/* symbols by their start; else (either unresolved) the addresses first seen */
+	if (!x->sym || !y->sym) {
+		p = cc->nd[a].ip;
+		q = cc->nd[b].ip;
+	}
+	if (p != q)
+		return p > q ? -1 : 1;
+	return 0;
+}
+
+static int kid_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct rf_cc *cc = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	uint64_t x = cumul(cc, a), y = cumul(cc, b);
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return match_cmp(cc, a, b);
+}
+
+static int match_qcmp(const void *pa, const void *pb, void *ctx)
+{
+	return match_cmp(ctx, *(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+/* the children of n (perf's nodes' first trie nodes) of at least min_hit, sorted; NULL: none */
+static uint32_t *kids(const struct rf_cc *cc, uint32_t n, uint64_t min_hit, bool by_cumul,
+		      uint32_t *nr)
+{
+	uint32_t k = 0, *v;
+
+	*nr = 0;
+	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
+		k++;
+	if (!k || !(v = malloc(k * sizeof(*v))))
+		return NULL;
+	k = 0;
+	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
+		if (cumul(cc, c) >= min_hit || !by_cumul)
+			v[k++] = c;
+	qsort_r(v, k, sizeof(*v), by_cumul ? kid_cmp : match_qcmp, (void *)cc);
+	*nr = k;
+	return v;
+}
+
+static void frame_name(struct rf_cc *cc, uint32_t n)
+{
+	const struct ccframe *f = &cc->fr[cc->nd[n].frame];
+
+	if (f->sym)
+		rawfrag_out__puts(cc->o, f->sym);
+	else
+		rawfrag_out__printf(cc->o, "%#" PRIx64, f->addr);
+}
+
+static void margin(struct rf_cc *cc, int left)
+{
+	rawfrag_out__printf(cc->o, "%*s", 12 + left, "");
+}
+
+static void value(struct rf_cc *cc, uint64_t period, uint32_t count, uint64_t total)
+{
+	switch (cc->p.value) {
+	case RF_CC_PERIOD:
+		rawfrag_out__printf(cc->o, "%" PRIu64, period);
+		break;
+	case RF_CC_COUNT:
+		rawfrag_out__printf(cc->o, "%u", count);
+		break;
+	default:
+		rawfrag_out__printf(cc->o, "%.2f%%", total ? period * 100.0 / total : 0.0);
+	}
+}
+
+static void graph_line(struct rf_cc *cc, int depth, uint64_t mask, int left)
+{
+	margin(cc, left);
+	for (int i = 0; i < depth; i++)
+		rawfrag_out__puts(cc->o, mask & (1ull << (i & 63)) ? "|          " :
+								       "           ");
+	rawfrag_out__putc(cc->o, '\n');
+}
+
+/* one frame of a graph; name_of: a trie node, or NOFRAME for perf's "[...]" */
+static void graph_frame(struct rf_cc *cc, uint64_t period, uint32_t count, uint32_t name_of,
+			int depth, uint64_t mask, int first, uint64_t total, int left)
+{
+	margin(cc, left);
+	for (int i = 0; i < depth; i++) {
+		rawfrag_out__putc(cc->o, mask & (1ull << (i & 63)) ? '|' : ' ');
+		if (!first && i == depth - 1) {
+			rawfrag_out__puts(cc->o, "--");
+			value(cc, period, count, total);
+			rawfrag_out__puts(cc->o, "--");
+		} else {
+			rawfrag_out__puts(cc->o, "          ");
+		}
+	}
+	if (name_of == NOFRAME)
+		rawfrag_out__puts(cc->o, "[...]");
+	else
+		frame_name(cc, name_of);
+	rawfrag_out__putc(cc->o, '\n');
+}
+
+static uint64_t rel_min(const struct rf_cc *cc, uint32_t n)
+{
+	return (uint64_t)ceil(cc->nd[n].chit * (cc->p.min_percent / 100.0));
+}
+
+/* the sorted children of perf's node that ends at trie node n */
+static uint32_t *graph_kids(const struct rf_cc *cc, uint32_t n, uint32_t *nr)
+{
+	return kids(cc, n, cc->p.mode == RF_CC_FRACTAL ? rel_min(cc, n) : cc->min_hit, true, nr);
+}
+
+/* __callchain__fprintf_graph(): the children of perf's node ending at n; true if it printed */
+static bool graph_level(struct rf_cc *cc, uint32_t n, uint64_t total, int depth, uint64_t mask,
+			int left)
+{
+	const bool rel = cc->p.mode == RF_CC_FRACTAL;
+	uint64_t remaining = total, new_mask = mask;
+	uint32_t nr, printed = 0, *v = graph_kids(cc, n, &nr);
+	int64_t counted = 0;
+	bool any = false;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t x = v[i], end = run_end(cc, x), first = 0;
+
+		remaining -= cumul(cc, x);
+		counted += cumul_count(cc, x);
+		if (i == nr - 1 && (!rel || !remaining))
+			new_mask &= ~(1ull << ((depth - 1) & 63));
+		graph_line(cc, depth, mask, left);
+		for (uint32_t t = x;; t = cc->nd[t].child) {
+			graph_frame(cc, cumul(cc, x), cumul_count(cc, x), t, depth, new_mask, first++,
+				    total, left);
+			if (t == end)
+				break;
+		}
+		graph_level(cc, end, rel ? cc->nd[end].chit : total, depth + 1,
+			    new_mask | (1ull << (depth & 63)), left);
+		any = true;
+		if (++printed == cc->p.print_limit)
+			break;
+	}
+	if (rel && remaining && remaining != total) {
+		int64_t rc = 0;
+
+		if (cc->p.value == RF_CC_COUNT && nr) {
+			rc = (int64_t)cc->nd[n].ccount - counted;
+			if (rc <= 0)
+				goto out;
+		}
+		new_mask &= ~(1ull << ((depth - 1) & 63));
+		graph_frame(cc, remaining, (uint32_t)rc, NOFRAME, depth, new_mask, 0, total, left);
+		any = true;
+	}
+out:
+	free(v);
+	return any;
+}
+
+static void print_graph(struct rf_cc *cc, const struct rf_hentry *e, uint64_t total,
+			uint64_t parent)
+{
+	uint32_t nr, *v = graph_kids(cc, e->cc_root, &nr), from = e->cc_root;
+	bool printed = false;
+	int left = 0;
+
+	/* one root of the entry's whole period: perf prints it as "---" and no percentage */
+	if (nr == 1 && cumul(cc, v[0]) == parent) {
+		uint32_t end = run_end(cc, v[0]), i = 0, shown = 0;
+
+		for (uint32_t t = v[0];; t = cc->nd[t].child) {
+			if (!(!i++ && cc->p.skip_first)) {
+				if (!printed) {
+					margin(cc, left);
+					rawfrag_out__puts(cc->o, "|\n");
+					margin(cc, left);
+					rawfrag_out__puts(cc->o, "---");
+					left += 3;
+					printed = true;
+				} else {
+					margin(cc, left);
+				}
+				frame_name(cc, t);
+				rawfrag_out__putc(cc->o, '\n');
+				if (++shown == cc->p.print_limit)
+					break;
+			}
+			if (t == end)
+				break;
+		}
+		from = end;
+	}
+	free(v);
+	if (cc->p.mode == RF_CC_FRACTAL)
+		total = parent;
+	if (graph_level(cc, from, total, 1, 1, left) || printed)
+		rawfrag_out__putc(cc->o, '\n');
+}
+
+/* __sort_chain_flat(): nodes with hits, children first, in perf's order of children */
+static int flat_collect(const struct rf_cc *cc, uint32_t n, uint32_t **v, uint32_t *nr,
+			uint32_t *cap)
+{
+	uint32_t k, *c = kids(cc, n, 0, false, &k);
+
+	if (k && !c)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < k; i++)
+		if (flat_collect(cc, c[i], v, nr, cap)) {
+			free(c);
+			return -ENOMEM;
+		}
+	free(c);
+	if (cc->nd[n].hit && cc->nd[n].hit >= cc->min_hit) {
+		if (*nr == *cap) {
+			uint32_t ncap = *cap ? *cap * 2 : 64, *x = realloc(*v, ncap * sizeof(*x));
+
+			if (!x)
+				return -ENOMEM;
+			*v = x;
+			*cap = ncap;
+		}
+		(*v)[(*nr)++] = n;
+	}
+	return 0;
+}
+
+struct flat_item {
+	uint64_t hit;
+	uint32_t pos, node;
+};
+
+static int hit_cmp(const void *pa, const void *pb)
+{
+	const struct flat_item *a = pa, *b = pb;
+
+	if (a->hit != b->hit)
+		return a->hit > b->hit ? -1 : 1;
+	/* perf's tree keeps the order of insertion among equals */
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* the frames from the root down to n: flat one a line, folded joined by ';' */
+static void path(struct rf_cc *cc, uint32_t n, uint32_t root, bool flat, bool *first)
+{
+	if (n == root)
+		return;
+	path(cc, cc->nd[n].parent, root, flat, first);
+	/* perf leaves out what looks like a context marker (an unwinder's -1) */
+	if (cc->nd[n].ip >= (uint64_t)PERF_CONTEXT_MAX)
+		return;
+	if (flat)
+		rawfrag_out__puts(cc->o, "                ");
+	else if (!*first)
+		rawfrag_out__putc(cc->o, ';');
+	*first = false;
+	frame_name(cc, n);
+	if (flat)
+		rawfrag_out__putc(cc->o, '\n');
+}
+
+static void print_flat(struct rf_cc *cc, const struct rf_hentry *e, uint64_t total)
+{
+	const bool flat = cc->p.mode == RF_CC_FLAT;
+	uint32_t *v = NULL, nr = 0, cap = 0;
+	struct flat_item *it = NULL;
+
+	if (flat_collect(cc, e->cc_root, &v, &nr, &cap) || !nr ||
+	    !(it = malloc(nr * sizeof(*it))))
+		goto out;
+	for (uint32_t i = 0; i < nr; i++)
+		it[i] = (struct flat_item){ .hit = cc->nd[v[i]].hit, .pos = i, .node = v[i] };
+	qsort(it, nr, sizeof(*it), hit_cmp);
+	for (uint32_t j = 0; j < nr; j++) {
+		uint32_t n = it[j].node;
+		bool first = true;
+
+		if (flat) {
+			rawfrag_out__puts(cc->o, "           ");
+			value(cc, cumul(cc, n), cumul_count(cc, n), total);
+			rawfrag_out__putc(cc->o, '\n');
+		} else {
+			value(cc, cc->nd[n].hit, cc->nd[n].count, total);
+			rawfrag_out__putc(cc->o, ' ');
+		}
+		path(cc, n, e->cc_root, flat, &first);
+		rawfrag_out__putc(cc->o, '\n');
+		if (j + 1 == cc->p.print_limit)
+			break;
+	}
+out:
+	free(it);
+	free(v);
+}
+
+void rf_cc__print(struct rf_cc *cc, struct rawfrag_out *o, const struct rf_hentry *e,
+		  uint64_t total)
+{
+	if (cc->p.mode == RF_CC_NONE || !e->cc_root)
+		return;
+	cc->o = o;
+	/* perf's threshold is of the period of samples with call chains: all of them here */
+	cc->min_hit = (uint64_t)((double)total * (cc->p.min_percent / 100));
+	if (cc->p.mode == RF_CC_GRAPH || cc->p.mode == RF_CC_FRACTAL)
+		print_graph(cc, e, total, cc->children ? e->acc : e->period);
+	else
+		print_flat(cc, e, total);
+}
+
+/* ---- perf's output order ---- */
+
+struct rbn {
+	uint32_t l, r, p; /* node index + 1, 0: none */
+	bool red;
+};
+
+static void rb_rotate(struct rbn *t, uint32_t *root, uint32_t x, bool left)
+{
+	/* x and y are indices + 1; t is indexed by index + 1 too (t[0] unused) */
+	uint32_t y = left ? t[x].r : t[x].l, mid = left ? t[y].l : t[y].r;
+
+	if (left)
+		t[x].r = mid;
+	else
+		t[x].l = mid;
+	if (mid)
+		t[mid].p = x;
+	t[y].p = t[x].p;
+	if (!t[x].p)
+		*root = y;
+	else if (t[t[x].p].l == x)
+		t[t[x].p].l = y;
+	else
+		t[t[x].p].r = y;
+	if (left)
+		t[y].l = x;
+	else
+		t[y].r = x;
+	t[x].p = y;
+}
+
+/*
+ * perf's output_resort(): each entry, in the order of its collapsed tree,
+ * inserted into a red-black tree by hist_entry__sort() (left when it sorts
+ * first), then read in order. The comparison of --children is not a total
+ * order (the caller-first rule holds within one thread only), so the result
+ * depends on this very sequence and tree shape; a red-black insert has one
+ * outcome, any correct implementation gives perf's.
+ */
+int rf_cc__rb_order(struct rf_hentry **v, size_t n,
+		    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+	struct rbn *t = calloc(n + 1, sizeof(*t));
+	struct rf_hentry **out;
+	uint32_t root = 0, x, k = 0;
+
+	out = malloc((n ? n : 1) * sizeof(*out));
+	if (!t || !out) {
+		free(t);
+		free(out);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 1; i <= n; i++) {
+		uint32_t p = 0, *link = &root;
+
+		while (*link) {
+			p = *link;
+			link = cmp(&v[i - 1], &v[p - 1], ctx) < 0 ? &t[p].l : &t[p].r;
+		}
+		*link = i;
+		t[i] = (struct rbn){ .p = p, .red = true };
+		for (x = i; t[x].p && t[t[x].p].red;) {
+			uint32_t par = t[x].p, g = t[par].p;
+			bool pl = t[g].l == par;
+			uint32_t u = pl ? t[g].r : t[g].l;
+
+			if (u && t[u].red) {
+				t[par].red = t[u].red = false;
+				t[g].red = true;
+				x = g;
+				continue;
+			}
+			if (x == (pl ? t[par].r : t[par].l)) {
+				rb_rotate(t, &root, par, pl);
+				x = par;
+				par = t[x].p;
+			}
+			t[par].red = false;
+			t[g].red = true;
+			rb_rotate(t, &root, g, !pl);
+		}
+		t[root].red = false;
+	}
+	/* in order, without recursion: leftmost, then successors */
+	for (x = root; x && t[x].l;)
+		x = t[x].l;
+	while (x) {
+		out[k++] = v[x - 1];
+		if (t[x].r) {
+			for (x = t[x].r; t[x].l;)
+				x = t[x].l;
+		} else {
+			while (t[x].p && t[t[x].p].r == x)
+				x = t[x].p;
+			x = t[x].p;
+		}
+	}
+	memcpy(v, out, n * sizeof(*v));
+	free(out);
+	free(t);
+	return 0;
+}
