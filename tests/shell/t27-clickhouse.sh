@@ -158,11 +158,12 @@ t_eq "counts per host and event through server 1 = report --stats" \
 	"$(cat want.counts)" "$(q1 "$per_host" | tr '\t' ' ')"
 t_eq "... and through server 2" "$(cat want.counts)" "$(q2 "$per_host" | tr '\t' ' ')"
 
-# cpu-clock samples per symbol name (report's lines of one name summed; unresolved
+# cpu-clock samples per symbol name (report's self table, as perf report
+# --no-children -g none prints it on a -g file; lines of one name summed; unresolved
 # addresses left out: report names them by address, the load "[unknown]" (no
 # map) or "unknown" (a map without the symbol, perf's export convention))
 syms_of() {
-	"$RAWFRAG" report -i "$1" -e cpu-clock -s sym -n -q |
+	"$RAWFRAG" report -i "$1" -e cpu-clock -s sym -n -q --no-children -g none |
 		awk '{ n = $2; $1 = $2 = $3 = ""; sub(/^ +/, ""); if ($0 != "" && $0 !~ /^0x/) c[$0] += n }
 			END { for (s in c) print c[s], s }' | sort -k1,1nr -k2
 }
