@@ -13,6 +13,9 @@
 # Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
 
 O ?= build/out
+# one spelling of the build directory (tests pass it absolute): the dependency
+# files name their objects by it, and a second spelling would never match them
+override O := $(patsubst $(CURDIR)/%,%,$(abspath $(O)))
 DEPS ?= build/deps
 V ?= 0
 SANITIZE ?= 0

@@ -28,16 +28,29 @@ struct ccframe {
 	uint64_t addr; /* the symbol's start, or the address when unresolved */
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
 	uint32_t nlen; /* the name's length without " (inlined)" */
-	uint32_t key; /* the frame call trees know it by (an inlined function: by name) */
 	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
 	bool inlined;
 };
 
+/*
+ * A trie node: a frame of perf's call tree node (a run of frames up to where
+ * a chain ends or branches). Its children are also kept in a red-black tree
+ * (rb_*) that works as perf's rb_root_in: perf finds a chain's next node by
+ * walking that tree with its match (inlined functions by name, others by DSO
+ * and address), which is not a total order, so both the order of equal
+ * children and, rarely, a second node for one function follow its shape.
+ */
 struct ccnode {
 	uint32_t parent, child, sibling, frame;
+	uint32_t rb_root; /* of the children's tree: cc->rb[], 0 none (node 0 is never a child) */
 	uint64_t ip; /* the address of the first chain here: perf orders by it unresolved */
 	uint64_t hit, chit; /* period of chains ending here, of those going on */
 	uint32_t count, ccount; /* the same in samples */
+};
+
+struct rbn {
+	uint32_t l, r, p; /* 0: none */
+	bool red;
 };
 
 struct kslot {
@@ -75,9 +88,8 @@ struct rf_cc {
 	const char **dsos; /* by rank - 1 */
 	uint32_t nr_dsos;
 	struct ccnode *nd;
+	struct rbn *rb; /* the nodes' links in their parent's rb_root, by node index */
 	uint32_t nr_nd, cap_nd;
-	uint32_t *nd_tab; /* (parent, frame) -> node index + 1 */
-	uint32_t nd_tabcap;
 	struct kslot *kc;
 	uint32_t *chain, cap_chain, nr_chain;
 	uint64_t *ips; /* the chain's addresses */
@@ -174,11 +186,9 @@ struct rf_cc *rf_cc__new(const struct rf_cc_params *p, bool children, uint32_t m
 	cc->children = children;
 	cc->max_stack = max_stack ? max_stack : 127; /* perf's default, the kernel's too */
 	cc->fr_tabcap = 1024;
-	cc->nd_tabcap = 1024;
 	cc->fr_tab = calloc(cc->fr_tabcap, sizeof(*cc->fr_tab));
-	cc->nd_tab = calloc(cc->nd_tabcap, sizeof(*cc->nd_tab));
 	cc->dw = rawfrag_callchain__new();
-	if (!cc->fr_tab || !cc->nd_tab || !cc->dw) {
+	if (!cc->fr_tab || !cc->dw) {
 		rf_cc__delete(cc);
 		return NULL;
 	}
@@ -193,7 +203,7 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->fr_tab);
 	free(cc->dsos);
 	free(cc->nd);
-	free(cc->nd_tab);
+	free(cc->rb);
 	free(cc->kc);
 	free(cc->chain);
 	free(cc->ips);
@@ -301,7 +311,6 @@ static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
 		cc->cap_fr = cap;
 	}
 	f->dso_rank = dso_rank(cc, f->dso);
-	f->key = cc->nr_fr;
 	cc->fr[cc->nr_fr] = *f;
 	cc->fr_tab[j] = ++cc->nr_fr;
 	return cc->nr_fr - 1;
@@ -313,7 +322,6 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	struct ccframe f = { .addr = fr->sym ? fr->ip - fr->symoff : fr->addr,
 			     .inlined = fr->inlined };
 	const char *d = dso_short(fr->dso);
-	uint32_t i, key;
 
 	if (d && !(f.dso = rf_hists__intern(h, d, strlen(d))))
 		return NOFRAME;
@@ -331,18 +339,7 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 		f.level = fr->cpumode == PERF_RECORD_MISC_KERNEL ? 'k' :
 			  fr->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ? 'g' : '.';
 	f.nlen = fr->sym ? (uint32_t)strlen(fr->sym) : 0;
-	i = intern_ccframe(cc, &f);
-	if (i == NOFRAME || !f.inlined || !f.sym || cc->fr[i].key != i)
-		return i;
-	/* perf's call tree matches inlined functions by name alone: one node key per name */
-	f.dso = NULL;
-	f.addr = 0;
-	f.level = 0;
-	key = intern_ccframe(cc, &f);
-	if (key == NOFRAME)
-		return NOFRAME;
-	cc->fr[i].key = key;
-	return i;
+	return intern_ccframe(cc, &f);
 }
 
 static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
@@ -485,63 +482,135 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 
 /* ---- trees ---- */
 
-static uint64_t node_hash(uint32_t parent, uint32_t frame)
-{
-	return mix(((uint64_t)parent << 32) | frame);
-}
-
-static int nd_grow(struct rf_cc *cc)
-{
-	uint32_t cap = cc->nd_tabcap * 2, *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < cc->nr_nd; i++) {
-		uint64_t j;
-
-		if (cc->nd[i].frame == NOFRAME)
-			continue;
-		j = node_hash(cc->nd[i].parent, cc->nd[i].frame) & (cap - 1);
-		while (t[j])
-			j = (j + 1) & (cap - 1);
-		t[j] = i + 1;
-	}
-	free(cc->nd_tab);
-	cc->nd_tab = t;
-	cc->nd_tabcap = cap;
-	return 0;
-}
-
 /* a new node; UINT32_MAX on ENOMEM (indices stay valid, pointers do not) */
 static uint32_t node_new(struct rf_cc *cc, uint32_t parent, uint32_t frame)
 {
 	if (cc->nr_nd == cc->cap_nd) {
 		uint32_t cap = cc->cap_nd ? cc->cap_nd * 2 : 1024;
 		struct ccnode *v = realloc(cc->nd, cap * sizeof(*v));
+		struct rbn *r;
 
 		if (!v)
 			return UINT32_MAX;
 		cc->nd = v;
+		if (!(r = realloc(cc->rb, cap * sizeof(*r))))
+			return UINT32_MAX;
+		cc->rb = r;
 		cc->cap_nd = cap;
 	}
 	cc->nd[cc->nr_nd] = (struct ccnode){ .parent = parent, .frame = frame };
+	cc->rb[cc->nr_nd] = (struct rbn){ 0 };
 	return cc->nr_nd++;
 }
 
-/* the child of parent for frame, made when missing */
+/*
+ * perf's match_chain() of a new frame x (at address xip) against a node's
+ * first frame y (yip): 0 the same node, < 0 x before y in perf's order of
+ * children (a new chain goes left of a lesser one: greatest first)
+ */
+static int frame_cmp(const struct ccframe *x, uint64_t xip, const struct ccframe *y,
+		     uint64_t yip)
+{
+	uint64_t p = x->addr, q = y->addr;
+
+	/* an inlined function by its name alone */
+	if ((x->inlined || y->inlined) && x->sym && y->sym) {
+		int r = memcmp(x->sym, y->sym, x->nlen < y->nlen ? x->nlen : y->nlen);
+
+		if (!r && x->nlen != y->nlen)
+			r = x->nlen < y->nlen ? -1 : 1;
+		return -r;
+	}
+	if (x->dso_rank != y->dso_rank)
+		return x->dso_rank > y->dso_rank ? -1 : 1;
+	/* symbols by their start; else (either unresolved) the addresses */
+	if (!x->sym || !y->sym) {
+		p = xip;
+		q = yip;
+	}
+	if (p != q)
+		return p > q ? -1 : 1;
+	return 0;
+}
+
+
+static void rb_rotate(struct rbn *t, uint32_t *root, uint32_t x, bool left)
+{
+	/* t[0] is never a node: 0 links to none */
+	uint32_t y = left ? t[x].r : t[x].l, mid = left ? t[y].l : t[y].r;
+
+	if (left)
+		t[x].r = mid;
+	else
+		t[x].l = mid;
+	if (mid)
+		t[mid].p = x;
+	t[y].p = t[x].p;
+	if (!t[x].p)
+		*root = y;
+	else if (t[t[x].p].l == x)
+		t[t[x].p].l = y;
+	else
+		t[t[x].p].r = y;
+	if (left)
+		t[y].l = x;
+	else
+		t[y].r = x;
+	t[x].p = y;
+}
+
+/*
+ * links x below p (its left or right; p 0: x is the root) and rebalances as
+ * perf's rbtree does: a red-black insert has one outcome, so the shapes and
+ * with them the orders of perf's not quite total comparisons agree
+ */
+static void rb_link(struct rbn *t, uint32_t *root, uint32_t p, bool left, uint32_t x)
+{
+	t[x] = (struct rbn){ .p = p, .red = true };
+	if (!p)
+		*root = x;
+	else if (left)
+		t[p].l = x;
+	else
+		t[p].r = x;
+	while (t[x].p && t[t[x].p].red) {
+		uint32_t par = t[x].p, g = t[par].p;
+		bool pl = t[g].l == par;
+		uint32_t u = pl ? t[g].r : t[g].l;
+
+		if (u && t[u].red) {
+			t[par].red = t[u].red = false;
+			t[g].red = true;
+			x = g;
+			continue;
+		}
+		if (x == (pl ? t[par].r : t[par].l)) {
+			rb_rotate(t, root, par, pl);
+			x = par;
+			par = t[x].p;
+		}
+		t[par].red = false;
+		t[g].red = true;
+		rb_rotate(t, root, g, !pl);
+	}
+	t[*root].red = false;
+}
+
+/* append_chain_children(): the child of parent that frame matches, made when none does */
 static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame, uint64_t ip)
 {
-	uint64_t j;
-	uint32_t n;
+	const struct ccframe *f = &cc->fr[frame];
+	uint32_t x = cc->nd[parent].rb_root, up = 0, n;
+	bool left = false;
 
-	if (cc->nr_nd * 2 >= cc->nd_tabcap && nd_grow(cc))
-		return UINT32_MAX;
-	for (j = node_hash(parent, frame) & (cc->nd_tabcap - 1); cc->nd_tab[j];
-	     j = (j + 1) & (cc->nd_tabcap - 1)) {
-		const struct ccnode *x = &cc->nd[cc->nd_tab[j] - 1];
+	while (x) {
+		int r = frame_cmp(f, ip, &cc->fr[cc->nd[x].frame], cc->nd[x].ip);
 
-		if (x->parent == parent && x->frame == frame)
-			return cc->nd_tab[j] - 1;
+		if (!r)
+			return x;
+		up = x;
+		left = r < 0;
+		x = left ? cc->rb[x].l : cc->rb[x].r;
 	}
 	n = node_new(cc, parent, frame);
 	if (n == UINT32_MAX)
@@ -549,7 +618,7 @@ static uint32_t node_child(struct rf_cc *cc, uint32_t parent, uint32_t frame, ui
 	cc->nd[n].ip = ip;
 	cc->nd[n].sibling = cc->nd[parent].child;
 	cc->nd[parent].child = n;
-	cc->nd_tab[j] = n + 1;
+	rb_link(cc->rb, &cc->nd[parent].rb_root, up, left, n);
 	return n;
 }
 
@@ -579,7 +648,7 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
 		cc->nd[cur].ccount++;
 		if (cc->rec)
 			cc->rec->mids[cc->rec->nmids++] = cur;
-		next = node_child(cc, cur, cc->fr[c[i]].key, ips[i]);
+		next = node_child(cc, cur, c[i], ips[i]);
 		if (next == UINT32_MAX)
 			return -ENOMEM;
 		cur = next;
@@ -799,57 +868,37 @@ static uint32_t run_end(const struct rf_cc *cc, uint32_t n)
 	return n;
 }
 
-/*
- * perf's order of a node's children before sorting (its rb_root_in): a new
- * chain goes left of a greater one, so DSO (by address: made later is
- * greater, none least) and address, both greatest first
- */
-static int match_cmp(const struct rf_cc *cc, uint32_t a, uint32_t b)
+/* perf's rb_root_in in order: the children of n as its match placed them */
+static void in_order(const struct rf_cc *cc, uint32_t x, uint32_t *v, uint32_t *k)
 {
-	const struct ccframe *x = &cc->fr[cc->nd[a].frame], *y = &cc->fr[cc->nd[b].frame];
-	uint64_t p = x->addr, q = y->addr;
-
-	/* an inlined function by its name alone */
-	if ((x->inlined || y->inlined) && x->sym && y->sym) {
-		int r = memcmp(x->sym, y->sym, x->nlen < y->nlen ? x->nlen : y->nlen);
-
-		if (!r && x->nlen != y->nlen)
-			r = x->nlen < y->nlen ? -1 : 1;
-		return -r;
+	while (x) {
+		in_order(cc, cc->rb[x].l, v, k);
+		v[(*k)++] = x;
+		x = cc->rb[x].r;
 	}
-	if (x->dso_rank != y->dso_rank)
-		return x->dso_rank > y->dso_rank ? -1 : 1;
-	/* symbols by their start; else (either unresolved) the addresses first seen */
-	if (!x->sym || !y->sym) {
-		p = cc->nd[a].ip;
-		q = cc->nd[b].ip;
-	}
-	if (p != q)
-		return p > q ? -1 : 1;
-	return 0;
 }
 
-static int kid_cmp(const void *pa, const void *pb, void *ctx)
-{
-	const struct rf_cc *cc = ctx;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	uint64_t x = cumul(cc, a), y = cumul(cc, b);
+struct kid {
+	uint64_t cumul;
+	uint32_t pos, node;
+};
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return match_cmp(cc, a, b);
-}
-
-static int match_qcmp(const void *pa, const void *pb, void *ctx)
+static int kid_cmp(const void *pa, const void *pb)
 {
-	return match_cmp(ctx, *(const uint32_t *)pa, *(const uint32_t *)pb);
+	const struct kid *a = pa, *b = pb;
+
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul ? -1 : 1;
+	/* perf inserts them in the order above, equals to the right */
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
 /* the children of n (perf's nodes' first trie nodes) of at least min_hit, sorted; NULL: none */
 static uint32_t *kids(const struct rf_cc *cc, uint32_t n, uint64_t min_hit, bool by_cumul,
 		      uint32_t *nr)
 {
-	uint32_t k = 0, *v;
+	uint32_t k = 0, m = 0, *v;
+	struct kid *s;
 
 	*nr = 0;
 	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
@@ -857,11 +906,23 @@ static uint32_t *kids(const struct rf_cc *cc, uint32_t n, uint64_t min_hit, bool
 	if (!k || !(v = malloc(k * sizeof(*v))))
 		return NULL;
 	k = 0;
-	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
-		if (cumul(cc, c) >= min_hit || !by_cumul)
-			v[k++] = c;
-	qsort_r(v, k, sizeof(*v), by_cumul ? kid_cmp : match_qcmp, (void *)cc);
-	*nr = k;
+	in_order(cc, cc->nd[n].rb_root, v, &k);
+	if (!by_cumul) {
+		*nr = k;
+		return v;
+	}
+	if (!(s = malloc(k * sizeof(*s)))) {
+		free(v);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < k; i++)
+		if (cumul(cc, v[i]) >= min_hit)
+			s[m++] = (struct kid){ .cumul = cumul(cc, v[i]), .pos = i, .node = v[i] };
+	qsort(s, m, sizeof(*s), kid_cmp);
+	for (uint32_t i = 0; i < m; i++)
+		v[i] = s[i].node;
+	free(s);
+	*nr = m;
 	return v;
 }
 
@@ -1135,36 +1196,6 @@ void rf_cc__print(struct rf_cc *cc, struct rawfrag_out *o, const struct rf_hentr
 
 /* ---- perf's output order ---- */
 
-struct rbn {
-	uint32_t l, r, p; /* node index + 1, 0: none */
-	bool red;
-};
-
-static void rb_rotate(struct rbn *t, uint32_t *root, uint32_t x, bool left)
-{
-	/* x and y are indices + 1; t is indexed by index + 1 too (t[0] unused) */
-	uint32_t y = left ? t[x].r : t[x].l, mid = left ? t[y].l : t[y].r;
-
-	if (left)
-		t[x].r = mid;
-	else
-		t[x].l = mid;
-	if (mid)
-		t[mid].p = x;
-	t[y].p = t[x].p;
-	if (!t[x].p)
-		*root = y;
-	else if (t[t[x].p].l == x)
-		t[t[x].p].l = y;
-	else
-		t[t[x].p].r = y;
-	if (left)
-		t[y].l = x;
-	else
-		t[y].r = x;
-	t[x].p = y;
-}
-
 /*
  * perf's output_resort(): each entry, in the order of its collapsed tree,
  * inserted into a red-black tree by hist_entry__sort() (left when it sorts
@@ -1187,35 +1218,15 @@ int rf_cc__rb_order(struct rf_hentry **v, size_t n,
 		return -ENOMEM;
 	}
 	for (uint32_t i = 1; i <= n; i++) {
-		uint32_t p = 0, *link = &root;
+		uint32_t p = 0, y = root;
+		bool left = false;
 
-		while (*link) {
-			p = *link;
-			link = cmp(&v[i - 1], &v[p - 1], ctx) < 0 ? &t[p].l : &t[p].r;
+		while (y) {
+			p = y;
+			left = cmp(&v[i - 1], &v[p - 1], ctx) < 0;
+			y = left ? t[p].l : t[p].r;
 		}
-		*link = i;
-		t[i] = (struct rbn){ .p = p, .red = true };
-		for (x = i; t[x].p && t[t[x].p].red;) {
-			uint32_t par = t[x].p, g = t[par].p;
-			bool pl = t[g].l == par;
-			uint32_t u = pl ? t[g].r : t[g].l;
-
-			if (u && t[u].red) {
-				t[par].red = t[u].red = false;
-				t[g].red = true;
-				x = g;
-				continue;
-			}
-			if (x == (pl ? t[par].r : t[par].l)) {
-				rb_rotate(t, &root, par, pl);
-				x = par;
-				par = t[x].p;
-			}
-			t[par].red = false;
-			t[g].red = true;
-			rb_rotate(t, &root, g, !pl);
-		}
-		t[root].red = false;
+		rb_link(t, &root, p, left, i);
 	}
 	/* in order, without recursion: leftmost, then successors */
 	for (x = root; x && t[x].l;)

@@ -92,6 +92,7 @@ struct table_sink {
 	struct tkey keys[RF_HISTS_MAX_KEYS];
 	int nr_keys;
 	bool show_nr, show_period, quiet, need_sym;
+	bool default_sort; /* no sort asked for: perf's default, which depends on the events */
 	double percent_limit;
 	/* call chains: -1 children= not given (perf's default: when the file has chains) */
 	int children_opt;
@@ -550,6 +551,8 @@ static int first_show(struct table_sink *t, struct rawfrag_report *rep, struct t
 {
 	const struct rawfrag_event *ev = ts->ev;
 
+	e->pid = (int32_t)ts->smp->pid;
+	e->tid = (int32_t)ts->smp->tid;
 	for (int i = 0; i < t->nr_keys; i++) {
 		struct tkey *k = &t->keys[i];
 
@@ -895,6 +898,21 @@ static int imax(int a, int b)
 	return a > b ? a : b;
 }
 
+/*
+ * perf sizes Command (and Pid:Command, 8 more) by the name its entry's thread
+ * has when the table is made, after every sample: thread__comm_len() of the
+ * thread's last name (":tid" if it never had one), not the name the rows show
+ */
+static int thread_comm_len(struct table_sink *t, const struct rf_hentry *e)
+{
+	char buf[16];
+	int len = 0;
+
+	if (!rawfrag_session__thread_comm(t->sess, e->pid, e->tid, &len))
+		len = snprintf(buf, sizeof(buf), ":%d", e->tid);
+	return len;
+}
+
 static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v, size_t n,
 		   struct cols *c)
 {
@@ -922,13 +940,15 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 				continue;
 			switch (t->keys[i].kind) {
 			case K_COMM:
+				c->w[i] = imax(c->w[i], thread_comm_len(t, v[j]));
+				break;
 			case K_FIELD:
 			case K_TRACE:
 			case K_TFIELDS:
 				c->w[i] = imax(c->w[i], len);
 				break;
 			case K_PID:
-				c->w[i] = imax(c->w[i], len + 8);
+				c->w[i] = imax(c->w[i], thread_comm_len(t, v[j]) + 8);
 				break;
 			case K_DSO:
 				c->w[i] = imax(c->w[i], hk->show ? len : 9);
@@ -1681,6 +1701,28 @@ fail:
 	return err->err;
 }
 
+/*
+ * perf's default sort keys: trace (the event's own line) when every event is
+ * a tracepoint, comm,dso,sym otherwise and on a pipe, whose events are not
+ * known yet when perf picks
+ */
+static int default_keys(struct table_sink *t, struct rawfrag_err *err)
+{
+	int n = rawfrag_file__nr_evsels(t->file);
+	char *s;
+
+	for (int e = 0; e < n; e++)
+		if (rawfrag_evsel__attr(rawfrag_file__evsel(t->file, e))->type !=
+		    PERF_TYPE_TRACEPOINT)
+			return 0;
+	if (!n || !(s = strdup("trace")))
+		return n ? -ENOMEM : 0;
+	free(t->sort_str);
+	t->sort_str = s;
+	t->nr_keys = 0;
+	return parse_keys(t, s, err) ? -EINVAL : 0;
+}
+
 static int table_begin(void *priv, struct rawfrag_report *rep)
 {
 	struct table_sink *t = priv;
@@ -1690,6 +1732,8 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 	t->sess = rawfrag_report__session(rep);
 	t->file = rawfrag_session__file(t->sess);
 	t->swap = rawfrag_file__needs_swap(t->file);
+	if (t->default_sort && (fd = default_keys(t, err)))
+		return fd;
 	for (int i = 0; i < t->nr_keys; i++)
 		if (t->keys[i].kind == K_TFIELDS) {
 			int ret = expand_trace_fields(t, err);
@@ -1870,6 +1914,7 @@ static int parse_opts(struct table_sink *t, const char *const *kv, struct rawfra
 	/* --hist alone: one histogram per event, no key */
 	if (t->hval.field && !(s && *s))
 		return 0;
+	t->default_sort = !(s && *s);
 	s = s && *s ? s : "comm,dso,sym";
 	if (!(t->sort_str = strdup(s)))
 		return -ENOMEM;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # perf report --stdio's table (the "table" sink): on files perf records here
-# (sched_switch with and without -g, cpu-clock -g, several events, -a), the
+# (sched_switch with and without -g, cpu-clock -g, several events, -a, a
+# task that execs), the
 # table of 'perf rawfrag report --stdio' against perf report --stdio's on the
 # same file, byte for byte but the tip line perf picks at random: every
 # section title, the Event count line, the column header and rule, every row,
@@ -9,7 +10,7 @@
 # compared) and named in the result, never hidden. Then bad keys: exit 2 and
 # a message naming the field.
 source "$(dirname "$0")/lib.sh"
-t_plan 33
+t_plan 37
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -53,6 +54,15 @@ t_setup "perf records several events -a" \
 	"$PERF" record -q -e sched:sched_switch -e cpu-clock -e sched:sched_wakeup -a -o multi.data -- \
 	sh -c 'for i in $(seq 100); do ls /usr/bin >/dev/null; done'
 
+# a thread renamed after its samples (exec): perf sizes Command by the last
+# name, not by those the rows show (a longer one overflows its column); and
+# without -a every event is a tracepoint, where perf's default key is trace
+cp /bin/dash ./a-very-long-sh
+t_setup "perf records sched_switch of a task that execs" \
+	"$PERF" record -q -e sched:sched_switch -o ren.data -- ./a-very-long-sh -c 'sleep 0.02; exec /bin/true'
+for k in "" "-s comm,dso,sym" "-s pid" "-s comm -n"; do
+	same "sched_switch, a task renamed" ren.data $k
+done
 for k in "" "-s pid,dso,sym" "-s dso,sym" "-s cpu,comm -n --show-total-period" \
 	"-s prev_comm,next_comm,prev_state" "-s prev_state/raw,prev_prio" "--percent-limit 5" "-q"; do
 	same "sched_switch -a" sw.data $k

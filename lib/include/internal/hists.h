@@ -32,6 +32,7 @@ struct rf_hentry {
 	/* with call chains (hists_cc.c): own period + that of samples whose chain holds the key */
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
+	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
