@@ -1,5 +1,5 @@
 # shellcheck shell=bash disable=SC2154
-# Helpers of scripts/bench-flame.sh and scripts/bench-sqlite.sh (sourced).
+# Helpers of scripts/bench*.sh (sourced).
 # They set $cpu (user + sys seconds, the steadier figure on a shared machine),
 # $secs (wall) and $rss_kb; the command's stdout goes to $dir/out.
 
@@ -42,6 +42,17 @@ record_g() {
 	echo "recording a -g file of $2 MB into $path (cpu-clock -F 4999 -a, find and ls -R)" >&2
 	perf record -q -g -a -e cpu-clock -F 4999 -m 1024 -o "$path" -- sh -c "
 		while :; do find / -xdev >/dev/null 2>&1; ls -R /usr >/dev/null 2>&1
+			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
+		>/dev/null 2>&1
+}
+
+# make_file PATH MB: the tracepoint bench file (raw_syscalls + sched, -a) until it reaches MB
+make_file() { # path size_mb
+	local path=$1 want=$(($2 * 1024 * 1024))
+	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)" >&2
+	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
+		-e sched:sched_switch -a -- sh -c "
+		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
 			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
 		>/dev/null 2>&1
 }

@@ -13,33 +13,9 @@ dir=${BENCH_DIR:-$top/build/bench}
 mb=${BENCH_MB:-300}
 mkdir -p "$dir"
 
-# the read part's recipe (scripts/bench.sh make_file)
-make_file() { # path size_mb
-	local path=$1 want=$(($2 * 1024 * 1024))
-	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)" >&2
-	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
-		-e sched:sched_switch -a -- sh -c "
-		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
-			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
-		>/dev/null 2>&1
-}
-
-best3() { # cmd... -> $secs $cpu (best of 3 each) $rss_kb (the largest)
-	local t0 t1 s c kb
-	secs= cpu= rss_kb=0
-	for _ in 1 2 3; do
-		t0=$(date +%s%N)
-		/usr/bin/time -f '%M %U %S' -o "$dir/time.out" "$@" >"$dir/table.out" 2>"$dir/err.out"
-		t1=$(date +%s%N)
-		read -r kb u sy <"$dir/time.out" || { kb=0; u=0; sy=0; }
-		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		c=$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.2f", a + b }')
-		if [ -z "$secs" ] || awk -v a="$s" -v b="$secs" 'BEGIN { exit !(a < b) }'; then secs=$s; fi
-		if [ -z "$cpu" ] || awk -v a="$c" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then cpu=$c; fi
-		[ "$kb" -gt "$rss_kb" ] && rss_kb=$kb
-	done
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.1f", a / b }'; }
+# once, best3, ratio, make_file (the read part's tracepoint file)
+# shellcheck source=scripts/bench-lib.sh
+source "$top/scripts/bench-lib.sh"
 
 f=${BENCH_FILE:-$dir/tp.data}
 if [ -z "${BENCH_FILE:-}" ] && [ ! -f "$f" ]; then
@@ -53,11 +29,11 @@ echo "== the table on $f: $(($(stat -c %s "$f") / 1048576)) MB, ${samples:-0} sa
 printf '%-52s %8s %8s %8s %10s %8s\n' "command" "seconds" "CPU s" "peak MB" "vs perf" "(CPU)"
 best3 perf report --stdio -i "$f"
 base=$secs base_cpu=$cpu
-grep -v '^# (Tip: ' "$dir/table.out" >"$dir/table.perf"
+grep -v '^# (Tip: ' "$dir/out" >"$dir/table.perf"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf report --stdio" "$secs" "$cpu" \
 	$((rss_kb / 1024)) 1.0 1.0
 best3 "$tool" report --stdio --sort comm,dso,sym -i "$f"
-grep -v '^# (Tip: ' "$dir/table.out" >"$dir/table.ours"
+grep -v '^# (Tip: ' "$dir/out" >"$dir/table.ours"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --sort comm,dso,sym" \
 	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
 if cmp -s "$dir/table.perf" "$dir/table.ours"; then

@@ -21,6 +21,9 @@ gen=$dir/bench.txt
 mkdir -p "$dir"
 : >"$gen"
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+# ratio, make_file (best3 and run are this script's own: they print rows)
+# shellcheck source=scripts/bench-lib.sh
+source "$top/scripts/bench-lib.sh"
 
 # run NAME CMD... -> prints a row; sets $secs $rss_kb $cpu (user + sys seconds)
 run() {
@@ -36,18 +39,8 @@ run() {
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 	[ "$rc" -le 1 ] || echo "  ($name exited $rc: $(head -c 200 "$dir/err.out"))"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) b = 0.001; printf "%.1f", a / b }'; }
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s <= 0) s = 0.001; printf "%.2f", n / s / 1e6 }'; }
 
-make_file() { # path size_mb
-	local path=$1 want=$(($2 * 1024 * 1024))
-	echo "recording a tracepoint file of ${2} MB into $path (raw_syscalls + sched)" >&2
-	perf record -q -o "$path" -m 1024 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
-		-e sched:sched_switch -a -- sh -c "
-		while :; do dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null
-			[ \$(stat -c %s '$path' 2>/dev/null || echo 0) -ge $want ] && break; done" \
-		>/dev/null 2>&1
-}
 
 # the 4-tracepoint file: context switches and wakeups from a pipe ping-pong
 # (perf bench sched pipe) beside a dd of single bytes (syscall enter/exit)

@@ -170,6 +170,7 @@ struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *ke
 	if (!e)
 		return NULL;
 	e->hash = hash;
+	e->seq = (uint32_t)h->nr;
 	memcpy(e->k, key, h->nr_keys * sizeof(e->k[0]));
 	e->next = h->tab[hash & (h->cap - 1)];
 	h->tab[hash & (h->cap - 1)] = e;
@@ -199,10 +200,35 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 	return e;
 }
 
+static int seq_cmp(const void *pa, const void *pb)
+{
+	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
+	const struct rf_hentry *b = *(const struct rf_hentry *const *)pb;
+
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* a stable merge sort of v[0..n) through tmp */
+static void merge_sort(struct rf_hentry **v, struct rf_hentry **tmp, size_t n,
+		       int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(v, tmp, h, cmp, ctx);
+	merge_sort(v + h, tmp, n - h, cmp, ctx);
+	while (i < h && j < n)
+		tmp[k++] = cmp(&v[j], &v[i], ctx) < 0 ? v[j++] : v[i++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	memcpy(v, tmp, k * sizeof(*v));
+}
+
 struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
 				    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx)
 {
-	struct rf_hentry **v;
+	struct rf_hentry **v, **tmp;
 	size_t k = 0;
 
 	*n = 0;
@@ -214,7 +240,15 @@ struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
 	for (size_t i = 0; i < h->cap; i++)
 		for (struct rf_hentry *e = h->tab[i]; e; e = e->next)
 			v[k++] = e;
-	qsort_r(v, k, sizeof(*v), cmp, ctx);
+	qsort(v, k, sizeof(*v), seq_cmp);
+	if (cmp) {
+		if (!(tmp = malloc(k * sizeof(*tmp)))) {
+			free(v);
+			return NULL;
+		}
+		merge_sort(v, tmp, k, cmp, ctx);
+		free(tmp);
+	}
 	*n = k;
 	return v;
 }

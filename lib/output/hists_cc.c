@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "internal/hists_cc.h"
+#include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/out.h"
 
@@ -400,20 +401,15 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 		uint64_t ip = rawfrag_sample__callchain_ip(s, i);
 		struct rawfrag_frame fr;
 		uint32_t f;
+		int ctx;
 
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (ip == (uint64_t)PERF_CONTEXT_HV)
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == (uint64_t)PERF_CONTEXT_USER)
-				cpumode = PERF_RECORD_MISC_USER;
-			else {
-				cc->nr_chain = 0;
-				return 0;
-			}
-			continue;
+		ctx = rf_callchain__context(ip, &cpumode);
+		if (ctx < 0) {
+			cc->nr_chain = 0;
+			return 0;
 		}
+		if (ctx)
+			continue;
 		if (cpumode == PERF_RECORD_MISC_KERNEL) {
 			f = kernel_frame(cc, h, m, kgen, s, ip);
 		} else {

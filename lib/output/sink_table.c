@@ -1106,6 +1106,18 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* a pid or cpu (signed), or a field's bytes (greatest first): both sorts alike */
+static int num_key_cmp(enum tkind kind, const struct rf_hkey *x, const struct rf_hkey *y)
+{
+	uint32_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
+
+	if (kind != K_FIELD)
+		return (int32_t)x->u < (int32_t)y->u ? -1 : (int32_t)x->u > (int32_t)y->u;
+	if (!x->id || !y->id)
+		return x->id ? -1 : y->id ? 1 : 0;
+	return -memcmp(x->id, y->id, n);
+}
+
 /* perf's output order: period (and samples), then each key as perf sorts it */
 static int entry_cmp(const void *pa, const void *pb, void *ctx)
 {
@@ -1139,18 +1151,9 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 			break;
 		case K_PID:
 		case K_CPU:
-			r = (int32_t)x->u < (int32_t)y->u ? -1 : (int32_t)x->u > (int32_t)y->u;
+		case K_FIELD:
+			r = num_key_cmp(t->keys[i].kind, x, y);
 			break;
-		case K_FIELD: {
-			/* the field's bytes, greatest first */
-			uint32_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
-
-			if (!x->id || !y->id)
-				r = x->id ? -1 : y->id ? 1 : 0;
-			else
-				r = -memcmp(x->id, y->id, n);
-			break;
-		}
 		}
 		if (r)
 			return r;
@@ -1208,17 +1211,9 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 			break;
 		case K_PID:
 		case K_CPU:
-			r = (int32_t)x->u < (int32_t)y->u ? -1 : (int32_t)x->u > (int32_t)y->u;
+		case K_FIELD:
+			r = num_key_cmp(t->keys[i].kind, x, y);
 			break;
-		case K_FIELD: {
-			uint32_t n = x->id_len < y->id_len ? x->id_len : y->id_len;
-
-			if (!x->id || !y->id)
-				r = x->id ? -1 : y->id ? 1 : 0;
-			else
-				r = -memcmp(x->id, y->id, n);
-			break;
-		}
 		}
 		if (r)
 			return r;
@@ -1365,9 +1360,14 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	}
 	if (sec->cc)
 		rf_cc__flush(sec->cc);
-	/* --children: perf's order is its tree's, not a sort's (hists_cc.c) */
-	v = rf_hists__sorted(&sec->h, &n, t->children ? collapse_cmp : entry_cmp, t);
-	if (t->children && rf_cc__rb_order(v, n, entry_cmp, t))
+	/*
+	 * --children: perf's order is its trees', not a sort's (hists_cc.c): the
+	 * entries as made into its collapsed tree, that one's order into the
+	 * output tree; neither comparison is a total order
+	 */
+	v = rf_hists__sorted(&sec->h, &n, t->children ? NULL : entry_cmp, t);
+	if (t->children && (rf_cc__rb_order(v, n, collapse_cmp, t) ||
+			    rf_cc__rb_order(v, n, entry_cmp, t)))
 		n = 0;
 	widths(t, sec, v, n, &c);
 	if (!t->quiet && !t->json) {

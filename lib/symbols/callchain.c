@@ -52,21 +52,15 @@ static int kernel_chain(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
 	for (uint64_t i = 0; i < s->callchain_nr && n < max_stack; i++) {
 		uint64_t ip = rawfrag_sample__callchain_ip(s, i);
 		struct rawfrag_frame fr;
+		int ctx = rf_callchain__context(ip, &cpumode);
 
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (ip == (uint64_t)PERF_CONTEXT_HV)
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
-				cpumode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == (uint64_t)PERF_CONTEXT_USER)
-				cpumode = PERF_RECORD_MISC_USER;
-			else {
-				cc->nr = 0;
-				cc->truncated = true;
-				return 0;
-			}
-			continue;
+		if (ctx < 0) {
+			cc->nr = 0;
+			cc->truncated = true;
+			return 0;
 		}
+		if (ctx)
+			continue;
 		n++;
 		rawfrag_machine__resolve(m, (int32_t)s->pid, (int32_t)s->tid, ip, cpumode, &fr);
 		if (rf_callchain__push(cc, &fr))

@@ -109,3 +109,15 @@ ensure_tracefs() {
 	have_tracefs || { is_root && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }
 	have_tracefs
 }
+
+# perf_read_counts FILE: perf script's view of each syscalls:sys_enter_read
+# sample of FILE, "comm<TAB>count" (count in decimal), one line a sample
+perf_read_counts() {
+	"$PERF" script -i "$1" -F comm,trace 2>/dev/null | awk '
+	function hex(s,   i, v) { v = 0; s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	{ i = index($0, " fd: "); c = substr($0, 1, i - 1); sub(/^ +/, "", c)
+	  if (!match($0, /count: 0x[0-9a-f]+/)) next
+	  printf "%s\t%d\n", c, hex(substr($0, RSTART + 7, RLENGTH - 7)) }'
+}

@@ -28,13 +28,7 @@ t_setup "perf records syscalls:sys_enter_read" \
 		head -c 50000 /dev/urandom >/dev/null
 		cat /etc/services >/dev/null
 	done'
-"$PERF" script -i rd.data -F comm,trace 2>/dev/null | awk '
-	function hex(s,   i, v) { v = 0; s = tolower(substr(s, 3))
-		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v }
-	{ i = index($0, " fd: "); c = substr($0, 1, i - 1); sub(/^ +/, "", c)
-	  if (!match($0, /count: 0x[0-9a-f]+/)) next
-	  printf "%s\t%d\n", c, hex(substr($0, RSTART + 7, RLENGTH - 7)) }' >perf.cv
+perf_read_counts rd.data >perf.cv
 n=$(wc -l <perf.cv)
 if [ "$n" -lt 20 ]; then
 	t_fail "set-up: perf script shows the reads" "only $n samples"

@@ -33,6 +33,7 @@ struct rf_hentry {
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
+	uint32_t seq; /* made as the seq-th entry: the order perf inserts them in */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
@@ -65,8 +66,10 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
  */
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made);
 /*
- * Every entry, sorted with cmp (qsort's, with ctx); the array is the caller's
- * to free. NULL with *n 0 on ENOMEM or when empty.
+ * Every entry, sorted with cmp (qsort's, with ctx) and stable: equals stay in
+ * the order they were made in, as does everything when cmp is NULL (so that
+ * the result never depends on where entries lie in memory). The array is the
+ * caller's to free. NULL with *n 0 on ENOMEM or when empty.
  */
 struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
 				    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <linux/perf_event.h>
 
 #include <rawfrag/machine.h>
 
@@ -179,6 +180,26 @@ void rf_unwind__state_free(void *state);
 void **rf_machine__unw_state(struct rawfrag_machine *m);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
+
+/*
+ * An entry of PERF_SAMPLE_CALLCHAIN: 0 an address (in *cpumode's space), 1 a
+ * context marker (PERF_CONTEXT_*, *cpumode switched), -1 an unknown marker,
+ * on which perf discards the whole chain
+ */
+static inline int rf_callchain__context(uint64_t ip, uint8_t *cpumode)
+{
+	if (ip < (uint64_t)PERF_CONTEXT_MAX)
+		return 0;
+	if (ip == (uint64_t)PERF_CONTEXT_HV)
+		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
+	else if (ip == (uint64_t)PERF_CONTEXT_KERNEL)
+		*cpumode = PERF_RECORD_MISC_KERNEL;
+	else if (ip == (uint64_t)PERF_CONTEXT_USER)
+		*cpumode = PERF_RECORD_MISC_USER;
+	else
+		return -1;
+	return 1;
+}
 
 /* inline.c */
 struct rf_a2l;
