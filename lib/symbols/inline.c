@@ -153,7 +153,7 @@ char *rf_demangle_dup(const char *name)
 {
 	char *s = NULL;
 
-	if (name[0] == '_' && name[1] == 'Z')
+	if (rf_is_mangled(name, strlen(name)))
 		s = cplus_demangle(name, DMGL_NO_OPTS);
 	return s ? s : strdup(name);
 }

@@ -295,8 +295,9 @@ static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *sh, bool *has_symtab)
 }
 
 /*
- * C++ names as perf shows them: libiberty's demangler without parameters
- * (perf's demangle_flags when not verbose); kernel symbols stay as they are.
+ * C++ and Rust names as perf shows them: libiberty's demangler in its auto
+ * style without parameters (perf's demangle_flags when not verbose); kernel
+ * symbols stay as they are.
  */
 static int add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 		   const char *name, size_t nlen, bool demangle)
@@ -304,7 +305,7 @@ static int add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 	char *dm = NULL;
 	int ret;
 
-	if (demangle && nlen > 2 && name[0] == '_' && name[1] == 'Z') {
+	if (demangle && rf_is_mangled(name, nlen)) {
 		dm = cplus_demangle(name, DMGL_NO_OPTS);
 		if (dm) {
 			name = dm;

@@ -270,6 +270,57 @@ static int setup(void **state)
 
 
 
+/*
+ * Demangling as perf's: libiberty in its auto style without parameters or
+ * crate hashes (perf's DMGL_NO_OPTS), which is what "c++filt -i -p" prints,
+ * for the C++ and Rust (legacy and v0) names of a binary that has them
+ */
+static void test_demangle(void **state)
+{
+	static const char *const bins[] = { "/usr/lib/chromium/chrome_crashpad_handler",
+					    "/usr/lib/chromium/chromium" };
+	char cmd[512], raw[4096], want[4096];
+	int rust = 0, cxx = 0;
+	FILE *in, *out;
+	const char *bin = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bins) / sizeof(bins[0]) && !bin; i++)
+		if (!access(bins[i], R_OK))
+			bin = bins[i];
+	if (!bin || system("c++filt --version >/dev/null 2>&1 && nm --version >/dev/null 2>&1")) {
+		printf("# SKIP demangle: no Rust-built binary (chromium) or no binutils here\n");
+		skip();
+	}
+	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s' | awk '$3 ~ /^_[ZR]/ { print $3 }' "
+		 ">'%s/names'; c++filt -i -p <'%s/names' >'%s/want'", bin, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/names", dir);
+	in = fopen(cmd, "r");
+	snprintf(cmd, sizeof(cmd), "%s/want", dir);
+	out = fopen(cmd, "r");
+	assert_non_null(in);
+	assert_non_null(out);
+	while (fgets(raw, sizeof(raw), in)) {
+		char *got;
+
+		assert_non_null(fgets(want, sizeof(want), out));
+		raw[strcspn(raw, "\n")] = 0;
+		want[strcspn(want, "\n")] = 0;
+		got = rf_demangle_dup(raw);
+		assert_non_null(got);
+		if (strcmp(got, want))
+			fail_msg("%s: ours '%s', c++filt -i -p '%s'", raw, got, want);
+		rust += raw[1] == 'R';
+		cxx += raw[1] == 'Z';
+		free(got);
+	}
+	fclose(in);
+	fclose(out);
+	printf("# %s: %d Rust v0 and %d _Z names demangled as c++filt -i -p\n", bin, rust, cxx);
+	assert_true(rust > 0);
+}
+
 static int teardown(void **state)
 {
 	char cmd[300];
@@ -286,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_program_stripped),
 		cmocka_unit_test(test_system_binaries),
 		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_demangle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -209,6 +209,14 @@ int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t
 void rf_a2l__free(struct rf_a2l *a);
 /* a malloc'ed copy of a function name, demangled as perf demangles addr2line's */
 char *rf_demangle_dup(const char *name);
+/*
+ * a name libiberty may demangle: C++ and legacy Rust (_Z), Rust v0 (_R);
+ * perf asks of every name, a look at the prefix spares the others the call
+ */
+static inline bool rf_is_mangled(const char *name, size_t len)
+{
+	return len > 2 && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R');
+}
 /* inline_dw.c: addr2line's answer in process (libdw); -1 leaves it to addr2line */
 struct rf_dwinl;
 struct rf_dwinl *rf_dwinl__open(const char *path);
