@@ -8,13 +8,15 @@
  * denormalized (comm, sym, dso as strings), since ids are per file and a
  * column store compresses repeated strings well; call chains go to a stacks
  * table keyed by a hash of their frames, so one stack is stored once per
- * load and the same stack of two hosts has one key. Decoded fields go to a
- * long "fields" table (one row per scalar, typed columns): its columns do not
- * depend on the file, so the schema can be made on every shard up front.
+ * load and the same stack of two hosts has one key. Decoded fields go to one
+ * table per event, a column per field (as the sqlite sink has them); their
+ * DDL depends on the file, so --schema -i FILE prints it for a cluster's
+ * shards, and a load makes them only where samples is not Distributed.
  *
- * Values travel as TabSeparated bodies of INSERTs, never as SQL text; the
- * only values quoted into SQL are the host and file id of the "already
- * loaded" check, escaped as ClickHouse string literals. The files row is
+ * Values travel as TabSeparated or Native bodies of INSERTs, never as SQL
+ * text; names from the file (event and field names) reach SQL only as
+ * backquoted identifiers, and the host, file id and table names of the
+ * checks as escaped string literals. The files row is
  * inserted after every batch succeeded: a failed load is never counted.
  * ClickHouse 18.16 (Debian 12) is the oldest server aimed at: no
  * LowCardinality, CODEC, DateTime64, Map or TTL.
