@@ -78,7 +78,7 @@ srv_cpu() { awk -v t="$tck" '{ printf "%.2f", ($14 + $15) / t }' "/proc/$pid/sta
 q() { clickhouse-client --port "$N" -q "$1"; }
 
 echo
-echo "== ClickHouse load into one local clickhouse-server $(clickhouse-server --version 2>/dev/null | grep -o '[0-9][0-9.]*' | head -1) (a fresh database per load)"
+echo "== ClickHouse load into one local clickhouse-server $(q 'SELECT version()') (a fresh database per load)"
 printf '%-34s %6s %9s %9s %7s %7s %10s %10s  %s\n' file MB samples "k smp/s" "our CPU" "srv CPU" \
 	"k smp/ours" "k smp/srv" "rows in the db"
 nr=0

@@ -2,14 +2,18 @@
 # report --format clickhouse (the "clickhouse" sink) into a real two-shard
 # ClickHouse cluster: two clickhouse-server processes (Debian's 18.16, make
 # deps) on loopback ports, each with a config of ours naming both as the
-# shards of cluster "fleet". The DDL of --schema --cluster fleet goes to both;
-# two files recorded here (cpu-clock -g, sched_switch, a task renamed to an
-# SQL injection) load as hosts a and b through different servers. Each shard
-# holds rows; counts per host and event and the cpu-clock symbol histogram,
-# read through either server, equal report --stats and report -s sym -n; the
-# next_pid values of sched_switch equal perf script's; a second load adds
-# nothing; a dead port is an error; names from the file (comm, an event
-# named to inject) stay data. The servers are stopped at the end.
+# shards of cluster "fleet". The DDL of --schema --cluster fleet -i a.data
+# goes to both; two files recorded here (cpu-clock -g, sched_switch,
+# sched_process_exec, a task renamed to an SQL injection) load as hosts a and
+# b through different servers. Each shard holds rows; counts per host and
+# event and the cpu-clock symbol histogram, read through either server, equal
+# report --stats and report -s sym -n; the event tables' column types equal
+# the tracefs formats, their rows the events' sample counts and their values
+# perf script's (joined to samples shard by shard); a second load adds
+# nothing; a missing event table in the cluster is an error that counts no
+# file; a load into an empty database makes the tables; a dead port is an
+# error; names from the file (comm, an event named to inject) stay data. The
+# servers are stopped at the end.
 source "$(dirname "$0")/lib.sh"
 t_plan 35
 
