@@ -1192,7 +1192,11 @@ static int event_row(struct ch_sink *c, const struct rawfrag_event *ev, uint64_t
 		return ret;
 	t->rows++;
 	t->bytes += 40 + strlen(c->host);
-	return t->bytes >= c->batch ? etab_flush(c, t) : 0;
+	/*
+	 * samples first: rows of a failed load are found by their samples, so no
+	 * event row may reach the server before its sample
+	 */
+	return t->bytes < c->batch ? 0 : flush(c, T_SAMPLES) ?: etab_flush(c, t);
 }
 
 /* ---- the sink ---- */
@@ -1488,10 +1492,11 @@ static int ch_end(void *priv, struct rawfrag_report *rep, int status)
 		return schema_of_file(c);
 	if (status || c->loaded_before || !c->curl)
 		return 0;
-	for (size_t i = 0; !ret && i < c->nr_etabs; i++)
-		ret = etab_flush(c, &c->etabs[i]);
+	/* samples before the event rows (see event_row()) */
 	for (int t = 0; !ret && t < NR_TABLES; t++)
 		ret = flush(c, t);
+	for (size_t i = 0; !ret && i < c->nr_etabs; i++)
+		ret = etab_flush(c, &c->etabs[i]);
 	if (ret)
 		return ret;
 	/* last: only a load whose every batch went in is counted */

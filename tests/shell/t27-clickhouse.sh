@@ -15,7 +15,7 @@
 # error; names from the file (comm, an event named to inject) stay data. The
 # servers are stopped at the end.
 source "$(dirname "$0")/lib.sh"
-t_plan 35
+t_plan 39
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -318,6 +318,19 @@ $(q1 "SELECT count() FROM $SW WHERE host = 'a'")" \
 	"$(q1 "SELECT name FROM system.tables WHERE database = 'solo' ORDER BY name" | tr '\n' ' ' | sed 's/ $//')
 $(clickhouse-client --port "$N1" -d solo -q 'DESCRIBE TABLE `s");DROP TABLE x--`' | awk -F'\t' 'NR > 5 { print $2 }' | tr '\n' ' ')
 $(clickhouse-client --port "$N1" -d solo -q 'SELECT count() FROM `s");DROP TABLE x--`')"
+
+# a failed batch: an event table that takes no insert (a Merge table over no
+# table) fails the load after samples went in; no file is counted, and the
+# next try refuses (the samples of the unfinished load are found)
+q1 "CREATE DATABASE fb"
+q1 'CREATE TABLE fb.`sched:sched_switch` (host String, file_id String, id UInt64, time UInt64, stack_hash UInt64) ENGINE = Merge(fb, '"'^none\$')"
+UF="http://127.0.0.1:$H1/?database=fb"
+t_run "an event table that refuses the insert: exit 2" 2 \
+	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF"
+t_grep "... with the server's message" "HTTP 501: .*Method write is not supported by storage Merge" err
+t_eq "... counting no file; a second try refuses" "0 2" \
+	"$(q1 "SELECT count() FROM fb.files") $("$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF" >/dev/null 2>uf.err; echo $?)"
+t_grep "... naming the unfinished load's rows" "[0-9]+ rows of an unfinished load of this file \(host a, file id [0-9a-f]{16}\) are in samples" uf.err
 
 # errors
 t_run "a dead port: exit non-zero" 2 \
