@@ -1117,6 +1117,7 @@ out:
 static int etab_flush(struct ch_sink *c, struct etab *t)
 {
 	struct buf q = { 0 }, body = { 0 };
+	size_t need = 64;
 	int ret = 0;
 
 	if (!t->rows || c->schema_only)
@@ -1124,6 +1125,12 @@ static int etab_flush(struct ch_sink *c, struct etab *t)
 	ret = buf_str(&q, "INSERT INTO ") ?: sql_id(&q, t->name) ?: buf_str(&q, " (");
 	for (int i = 0; !ret && i < t->nr_cols; i++)
 		ret = (i ? buf_str(&q, ", ") : 0) ?: sql_id(&q, t->cols[i].name);
+	/* one allocation: the block is as large as the batch */
+	for (int i = 0; i < t->nr_cols; i++)
+		need += t->cols[i].data.len + strlen(t->cols[i].name) + 32;
+	if (!ret && !(body.p = malloc(need)))
+		ret = -ENOMEM;
+	body.cap = need;
 	ret = ret ?: buf_str(&q, ") FORMAT Native") ?: put_varuint(&body, (uint64_t)t->nr_cols) ?:
 	      put_varuint(&body, t->rows);
 	for (int i = 0; !ret && i < t->nr_cols; i++) {
