@@ -1221,8 +1221,11 @@ static int ch_sample(void *priv, struct rawfrag_report *rep, const struct rawfra
 	c->err = rawfrag_report__err(rep);
 	if (c->loaded_before)
 		return 0;
-	if (c->schema_only)
-		return (ret = event_row(c, ev, 0, 0)) == -ENOMEM ? rf_err_set(c->err, ret, "out of memory"), ret : ret;
+	if (c->schema_only) {
+		if ((ret = event_row(c, ev, 0, 0)))
+			goto err;
+		return 0;
+	}
 	if ((ret = rf_export__sample(c->x, rep, ev, &es)))
 		goto err;
 	if (es.call_path_id && es.call_path_id < c->nr_paths) {
@@ -1255,6 +1258,8 @@ static int ch_sample(void *priv, struct rawfrag_report *rep, const struct rawfra
 err:
 	if (ret == -ENOMEM)
 		rf_err_set(c->err, -ENOMEM, "out of memory");
+	else if (ret == -E2BIG)
+		rf_err_set(c->err, ret, "clickhouse output: fields nested deeper than 63 arrays");
 	return ret;
 }
 
