@@ -4,7 +4,7 @@
 #   BENCH_FILE=path   use this tracepoint perf.data instead of recording the two
 #                     (raw_syscalls + sched_switch; the 4-tracepoint ping-pong one)
 #   BENCH_MB=300      size of the recorded file
-#   BENCH_ONLY=read|python|table|record|callchain|flame|sqlite|skb|live  run one part
+#   BENCH_ONLY=read|python|table|record|callchain|flame|sqlite|clickhouse|skb|live  run one part
 #   BENCH_GFILE=path  use this -g perf.data (flame, sqlite) instead of recording
 #                     build/bench/g.data (BENCH_G_MB=150, cpu-clock -g -a)
 # Each part's tables also go to $BENCH_DIR/bench.txt (build/bench/bench.txt), one
@@ -261,6 +261,9 @@ all|flame) part flame bash "$top/scripts/bench-flame.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|sqlite) part sqlite bash "$top/scripts/bench-sqlite.sh" "$O" ;;
+esac
+case "${BENCH_ONLY:-all}" in
+all|clickhouse) part clickhouse bash "$top/scripts/bench-clickhouse.sh" "$O" ;;
 esac
 case "${BENCH_ONLY:-all}" in
 all|skb) part skb bash "$top/scripts/bench-skb.sh" "$O" ;;

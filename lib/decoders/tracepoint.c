@@ -1481,10 +1481,20 @@ int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 			   struct rawfrag_tp_field_info *fi)
 {
 	const struct tp_event *te = priv;
+	int from, to;
 
 	if (!te || !te->f)
 		return -ENOENT;
-	for (int i = te->nr_common; i < te->nr_common + te->nr_fields; i++) {
+	from = te->nr_common;
+	to = te->nr_common + te->nr_fields;
+	/* a common field as the visit names it: "common.common_pid" */
+	if (len > 7 && !strncmp(name, "common.", 7)) {
+		name += 7;
+		len -= 7;
+		from = 0;
+		to = te->nr_common;
+	}
+	for (int i = from; i < to; i++) {
 		const struct tp_field *f = &te->f[i];
 
 		if (strlen(f->name) != len || strncmp(f->name, name, len))

@@ -8,13 +8,15 @@
  * denormalized (comm, sym, dso as strings), since ids are per file and a
  * column store compresses repeated strings well; call chains go to a stacks
  * table keyed by a hash of their frames, so one stack is stored once per
- * load and the same stack of two hosts has one key. Decoded fields go to a
- * long "fields" table (one row per scalar, typed columns): its columns do not
- * depend on the file, so the schema can be made on every shard up front.
+ * load and the same stack of two hosts has one key. Decoded fields go to one
+ * table per event, a column per field (as the sqlite sink has them); their
+ * DDL depends on the file, so --schema -i FILE prints it for a cluster's
+ * shards, and a load makes them only where samples is not Distributed.
  *
- * Values travel as TabSeparated bodies of INSERTs, never as SQL text; the
- * only values quoted into SQL are the host and file id of the "already
- * loaded" check, escaped as ClickHouse string literals. The files row is
+ * Values travel as TabSeparated or Native bodies of INSERTs, never as SQL
+ * text; names from the file (event and field names) reach SQL only as
+ * backquoted identifiers, and the host, file id and table names of the
+ * checks as escaped string literals. The files row is
  * inserted after every batch succeeded: a failed load is never counted.
  * ClickHouse 18.16 (Debian 12) is the oldest server aimed at: no
  * LowCardinality, CODEC, DateTime64, Map or TTL.
@@ -37,15 +39,16 @@
 #include "internal/export.h"
 #include "internal/opts.h"
 #include "internal/report.h"
+#include "internal/tracepoint.h"
 
 struct buf {
 	char *p;
 	size_t len, cap;
 };
 
-enum { T_SAMPLES, T_STACKS, T_FIELDS, T_LOST, NR_TABLES };
+enum { T_SAMPLES, T_STACKS, T_LOST, NR_TABLES };
 
-static const char *const tab_names[NR_TABLES] = { "samples", "stacks", "fields", "lost" };
+static const char *const tab_names[NR_TABLES] = { "samples", "stacks", "lost" };
 
 /* name, columns, engine, order by, sharding key */
 static const struct {
@@ -60,12 +63,6 @@ static const struct {
 	  "host String, file_id String, stack_hash UInt64, syms Array(String), "
 	  "dsos Array(String)",
 	  "ReplacingMergeTree", "stack_hash", "stack_hash" },
-	{ "fields",
-	  "host String, file_id String, id UInt64, event String, time UInt64, "
-	  "stack_hash UInt64, path String, idx UInt32, "
-	  "type Enum8('u64' = 0, 's64' = 1, 'bool' = 2, 'hex' = 3, 'str' = 4, 'bytes' = 5, "
-	  "'null' = 6), u UInt64, i Int64, s String",
-	  "MergeTree", "(host, event, path, time)", "if(stack_hash = 0, id, stack_hash)" },
 	{ "lost", "host String, file_id String, kind String, time UInt64, cpu Int32, lost UInt64",
 	  "MergeTree", "(host, file_id, time)", "cityHash64(host, file_id)" },
 	{ "files",
@@ -81,6 +78,19 @@ struct xsym {
 
 struct xpath {
 	uint64_t parent, sym, ip, hash;
+};
+
+struct ecol;
+
+/* an event's table (per evsel) */
+struct etab {
+	char *name;
+	void *tpriv; /* the tracepoint decoder's event: the format's integer types */
+	struct ecol *cols; /* the key columns, then the fields' */
+	int nr_cols, cap_cols, next_col;
+	bool fresh; /* columns not checked against the server */
+	uint64_t rows; /* in the batch */
+	size_t bytes;
 };
 
 struct ch_sink {
@@ -112,14 +122,21 @@ struct ch_sink {
 	size_t sent_cap, sent_nr;
 	struct buf out[NR_TABLES];
 	struct buf resp;
+	/* the event tables, by evsel idx */
+	struct etab *etabs;
+	size_t nr_etabs;
+	/* --schema -i: the DDL of the file's event tables, nothing loaded */
+	bool schema_only;
+	char *schema_cluster;
+	int fd;
+	/* samples is a Distributed table (of this cluster) */
+	bool dist;
+	char dist_cluster[128];
 	/* the sample being visited */
-	struct buf *row_prefix;
-	struct buf pre;
-	int arr_depth;
-	uint32_t arr_idx;
-	const char *arr_path;
-	size_t arr_path_len;
-	int ret;
+	struct etab *cur;
+	struct ecol *jcol; /* inside an array: its JSON goes to this column */
+	int jdepth;
+	bool jfirst[64], jobj[64];
 };
 
 /* ---- bytes ---- */
@@ -395,7 +412,7 @@ int rf_sink_clickhouse_schema(const struct rawfrag_sink_opts *opts, struct rawfr
 		return ret;
 	ret = 0;
 	for (size_t i = 0; !ret && i < NR_DDL; i++)
-		ret = ddl(&b, db, cluster, false, i) ?: buf_str(&b, ";\n");
+		ret = ddl(&b, db, cluster, true, i) ?: buf_str(&b, ";\n");
 	if (ret) {
 		rf_err_set(err, -ENOMEM, "out of memory");
 	} else {
@@ -610,90 +627,583 @@ static int row_call_path(void *ctx, uint64_t id, uint64_t parent_id, uint64_t sy
 	return 0;
 }
 
-/* ---- fields ---- */
+/* ---- per-event tables ---- */
 
-static const char *const type_names[] = { "u64", "s64", "bool", "hex", "str", "bytes", "null" };
+/*
+ * One table per event with decoded fields, its columns the fields' dotted
+ * paths: the types of a tracepoint's integers are the format's (size and
+ * sign), the others the visit's (u64, s64, bool as UInt8; strings, bytes and
+ * arrays as String, arrays as JSON). Rows go as Native blocks: column bytes as
+ * the server keeps them, which cost 18.16 about half the CPU of TabSeparated
+ * or RowBinary rows (Documentation/perf-rawfrag-sql.txt has the figures).
+ */
+enum { CT_UINT8, CT_INT8, CT_UINT16, CT_INT16, CT_UINT32, CT_INT32, CT_UINT64, CT_INT64,
+       CT_STRING, NR_CT };
 
-static int visit_field(void *ctx, const struct rawfrag_field *f)
+static const char *const ct_names[NR_CT] = { "UInt8", "Int8", "UInt16", "Int16", "UInt32",
+					     "Int32", "UInt64", "Int64", "String" };
+static const uint8_t ct_size[NR_CT] = { 1, 1, 2, 2, 4, 4, 8, 8, 0 };
+
+/* the key columns every event table starts with */
+enum { EC_HOST, EC_FILE_ID, EC_ID, EC_TIME, EC_STACK, NR_EC };
+static const char *const ec_names[NR_EC] = { "host", "file_id", "id", "time", "stack_hash" };
+static const int ec_types[NR_EC] = { CT_STRING, CT_STRING, CT_UINT64, CT_UINT64, CT_UINT64 };
+
+struct ecol {
+	char *path; /* the field's dotted path (NULL: a key column) */
+	size_t path_len;
+	char *name; /* the column's name */
+	int type;
+	bool fresh; /* not yet checked against the server's table */
+	struct buf data; /* the batch's values, as a Native column */
+	/* this row's value */
+	bool set;
+	uint64_t u;
+	struct buf s;
+};
+
+static void ecol_free(struct ecol *e)
 {
-	struct ch_sink *c = ctx;
-	struct buf *b = &c->out[T_FIELDS];
-	uint32_t idx = 0;
-	int ret;
+	free(e->path);
+	free(e->name);
+	free(e->data.p);
+	free(e->s.p);
+}
 
-	if (f->type == RAWFRAG_FIELD_OBJECT)
-		return 0;
-	if (f->type == RAWFRAG_FIELD_ARRAY) {
-		if (!c->arr_depth++) {
-			c->arr_idx = 0;
-			c->arr_path = f->path;
-			c->arr_path_len = f->path_len;
+static int put_varuint(struct buf *b, uint64_t v)
+{
+	uint8_t x[10];
+	size_t n = 0;
+
+	do {
+		x[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			x[n] |= 0x80;
+		n++;
+	} while (v);
+	return buf_put(b, x, n);
+}
+
+static int put_nstr(struct buf *b, const char *s, size_t n)
+{
+	return put_varuint(b, n) ?: buf_put(b, s, n);
+}
+
+/* a value of the column's type: little-endian integers, strings with their length */
+static int ecol_put(struct ecol *e, uint64_t u, const char *s, size_t n)
+{
+	uint8_t x[8];
+
+	if (e->type == CT_STRING)
+		return put_nstr(&e->data, s ? s : "", s ? n : 0);
+	for (int i = 0; i < ct_size[e->type]; i++)
+		x[i] = (uint8_t)(u >> (8 * i));
+	return buf_put(&e->data, x, ct_size[e->type]);
+}
+
+/* a name from the file, control bytes made '_' (the server keeps names as file names) */
+static char *clean_name(const char *s, size_t n, const char *suffix)
+{
+	char *o = malloc(n + strlen(suffix) + 1);
+
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		o[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '_' : s[i];
+	strcpy(o + n, suffix);
+	return o;
+}
+
+/* an identifier in backquotes, ` and \ escaped: a name from the file stays a name */
+static int sql_id(struct buf *b, const char *s)
+{
+	int ret = buf_put(b, "`", 1);
+
+	for (const char *p = s; !ret && *p; p++) {
+		if (*p == '`' || *p == '\\')
+			ret = buf_put(b, "\\", 1);
+		if (!ret)
+			ret = buf_put(b, p, 1);
+	}
+	return ret ? ret : buf_put(b, "`", 1);
+}
+
+static const char *const fixed_tables[] = { "samples", "stacks", "lost", "files", NULL };
+
+/*
+ * The event's table name: the event's, but never one of ours or a name that
+ * ends in _local (a cluster's local tables), and not so long that the
+ * server's file name (bytes escaped to %XX) passes 255 bytes.
+ */
+static char *etab_name(const char *ev)
+{
+	size_t n = strlen(ev);
+	bool clash = n > 6 && !strcmp(ev + n - 6, "_local");
+	char sfx[24] = "";
+
+	for (int i = 0; fixed_tables[i]; i++)
+		clash |= !strcmp(ev, fixed_tables[i]);
+	if (clash || n > 60) {
+		snprintf(sfx, sizeof(sfx), "#%08" PRIx64, mix_str(0, ev) & 0xffffffffu);
+		if (n > 60)
+			n = 48;
+	}
+	return clean_name(ev, n, sfx);
+}
+
+static struct etab *etab_of(struct ch_sink *c, const struct rawfrag_event *ev)
+{
+	int idx = rawfrag_evsel__idx(ev->evsel);
+	struct etab *t;
+
+	if ((size_t)idx >= c->nr_etabs) {
+		struct etab *v = realloc(c->etabs, (idx + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + c->nr_etabs, 0, (idx + 1 - c->nr_etabs) * sizeof(*v));
+		c->etabs = v;
+		c->nr_etabs = idx + 1;
+	}
+	t = &c->etabs[idx];
+	if (!t->name) {
+		const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
+		const char *name = rawfrag_evsel__name(ev->evsel);
+
+		if (!(t->name = etab_name(name ? name : "event")))
+			return NULL;
+		if (a->type == PERF_TYPE_TRACEPOINT) {
+			const struct rawfrag_decoder *d = rawfrag_session__decoder(c->sess, ev->evsel);
+
+			if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
+				t->tpriv = rawfrag_session__decoder_priv(c->sess, ev->evsel);
 		}
-		return 0;
+		t->cols = calloc(NR_EC, sizeof(*t->cols));
+		if (!t->cols)
+			return NULL;
+		t->nr_cols = t->cap_cols = NR_EC;
+		for (int i = 0; i < NR_EC; i++) {
+			t->cols[i].type = ec_types[i];
+			t->cols[i].fresh = true;
+			if (!(t->cols[i].name = strdup(ec_names[i])))
+				return NULL;
+		}
 	}
-	ret = buf_put(b, c->pre.p, c->pre.len);
-	/* inside an array: the array's path (and a member's name), the element's number */
-	if (c->arr_depth) {
-		idx = c->arr_idx++;
-		ret = ret ?: tsv_str(b, c->arr_path, c->arr_path_len);
-		if (f->name && c->arr_depth)
-			ret = ret ?: buf_put(b, ".", 1) ?: tsv_str(b, f->name, f->name_len);
-	} else {
-		ret = ret ?: tsv_str(b, f->path, f->path_len);
-	}
-	ret = ret ?: buf_fmt(b, "\t%" PRIu32 "\t%s\t", idx, type_names[f->type]);
+	return t;
+}
+
+/* the column type of a field: a tracepoint's integer as its format declares it */
+static int field_type(const struct etab *t, const struct rawfrag_field *f)
+{
+	struct rawfrag_tp_field_info fi;
+
 	switch (f->type) {
 	case RAWFRAG_FIELD_U64:
 	case RAWFRAG_FIELD_HEX:
-		ret = ret ?: buf_fmt(b, "%" PRIu64 "\t%" PRId64 "\t", f->v.u, (int64_t)f->v.u);
-		break;
 	case RAWFRAG_FIELD_S64:
-		ret = ret ?: buf_fmt(b, "%" PRIu64 "\t%" PRId64 "\t", (uint64_t)f->v.s, f->v.s);
-		break;
-	case RAWFRAG_FIELD_BOOL: ret = ret ?: buf_fmt(b, "%d\t%d\t", f->v.b, f->v.b); break;
-	case RAWFRAG_FIELD_STR: ret = ret ?: buf_str(b, "0\t0\t") ?: tsv_str(b, f->v.str.p, f->v.str.len); break;
-	case RAWFRAG_FIELD_BYTES:
-		ret = ret ?: buf_str(b, "0\t0\t");
-		for (size_t i = 0; !ret && i < f->v.str.len; i++)
-			ret = buf_fmt(b, "%02x", (unsigned char)f->v.str.p[i]);
-		break;
-	default: ret = ret ?: buf_str(b, "0\t0\t"); break;
+		if (t->tpriv && f->depth <= 1 &&
+		    !rawfrag_tp__field_info(t->tpriv, f->path, f->path_len, &fi) && fi.is_int &&
+		    !fi.is_ptr) {
+			int w = fi.size == 1 ? 0 : fi.size == 2 ? 2 : fi.size == 4 ? 4 : 6;
+
+			return CT_UINT8 + w + fi.is_signed;
+		}
+		return f->type == RAWFRAG_FIELD_S64 ? CT_INT64 : CT_UINT64;
+	case RAWFRAG_FIELD_BOOL: return CT_UINT8;
+	default: return CT_STRING;
 	}
-	return ret ?: buf_put(b, "\n", 1);
 }
 
-static int visit_end(void *ctx, const struct rawfrag_field *f)
+static struct ecol *ecol_of(struct ch_sink *c, struct etab *t, const struct rawfrag_field *f)
+{
+	struct ecol *e;
+
+	/* the fields come in the same order sample after sample */
+	for (int k = 0; k < t->nr_cols - NR_EC; k++) {
+		int i = NR_EC + (t->next_col + k) % (t->nr_cols - NR_EC);
+
+		if (t->cols[i].path_len == f->path_len && !memcmp(t->cols[i].path, f->path, f->path_len)) {
+			t->next_col = i + 1 - NR_EC;
+			return &t->cols[i];
+		}
+	}
+	if (t->nr_cols == t->cap_cols) {
+		int cap = t->cap_cols * 2;
+		struct ecol *v = realloc(t->cols, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->cols = v;
+		t->cap_cols = cap;
+	}
+	e = &t->cols[t->nr_cols];
+	*e = (struct ecol){ .path_len = f->path_len, .type = field_type(t, f), .fresh = true };
+	if (!(e->path = clean_name(f->path, f->path_len, "")))
+		return NULL;
+	/* a field named as a key column is "<name>#2" */
+	for (int i = 0; i < NR_EC && !e->name; i++)
+		if (!strcmp(e->path, ec_names[i]) && !(e->name = clean_name(f->path, f->path_len, "#2"))) {
+			free(e->path);
+			return NULL;
+		}
+	if (!e->name && !(e->name = strdup(e->path))) {
+		free(e->path);
+		return NULL;
+	}
+	t->nr_cols++;
+	t->fresh = true;
+	return e;
+}
+
+/* an array's elements as JSON into its column's value */
+static int json_put(struct buf *b, const struct rawfrag_field *f)
+{
+	int ret = 0;
+
+	switch (f->type) {
+	case RAWFRAG_FIELD_U64:
+	case RAWFRAG_FIELD_HEX: return buf_fmt(b, "%" PRIu64, f->v.u);
+	case RAWFRAG_FIELD_S64: return buf_fmt(b, "%" PRId64, f->v.s);
+	case RAWFRAG_FIELD_BOOL: return buf_str(b, f->v.b ? "true" : "false");
+	case RAWFRAG_FIELD_OBJECT: return buf_put(b, "{", 1);
+	case RAWFRAG_FIELD_ARRAY: return buf_put(b, "[", 1);
+	case RAWFRAG_FIELD_STR:
+		ret = buf_put(b, "\"", 1);
+		for (size_t i = 0; !ret && i < f->v.str.len; i++) {
+			unsigned char ch = (unsigned char)f->v.str.p[i];
+
+			if (ch == '"' || ch == '\\')
+				ret = buf_put(b, "\\", 1) ?: buf_put(b, &f->v.str.p[i], 1);
+			else if (ch < 0x20)
+				ret = buf_fmt(b, "\\u%04x", ch);
+			else
+				ret = buf_put(b, &f->v.str.p[i], 1);
+		}
+		return ret ?: buf_put(b, "\"", 1);
+	case RAWFRAG_FIELD_BYTES:
+		ret = buf_put(b, "\"", 1);
+		for (size_t i = 0; !ret && i < f->v.str.len; i++)
+			ret = buf_fmt(b, "%02x", (unsigned char)f->v.str.p[i]);
+		return ret ?: buf_put(b, "\"", 1);
+	default: return buf_str(b, "null");
+	}
+}
+
+static int evisit_field(void *ctx, const struct rawfrag_field *f)
 {
 	struct ch_sink *c = ctx;
+	struct ecol *e;
 
-	if (f->type == RAWFRAG_FIELD_ARRAY && c->arr_depth)
-		c->arr_depth--;
+	if (c->jdepth) {
+		struct buf *b = &c->jcol->s;
+		int ret = 0;
+
+		if (!c->jfirst[c->jdepth])
+			ret = buf_put(b, ",", 1);
+		c->jfirst[c->jdepth] = false;
+		if (!ret && c->jobj[c->jdepth] && f->name) {
+			struct rawfrag_field k = { .type = RAWFRAG_FIELD_STR,
+						   .v.str = { f->name, f->name_len } };
+
+			ret = json_put(b, &k) ?: buf_put(b, ":", 1);
+		}
+		ret = ret ?: json_put(b, f);
+		if (!ret && (f->type == RAWFRAG_FIELD_OBJECT || f->type == RAWFRAG_FIELD_ARRAY)) {
+			if (c->jdepth == 63)
+				return -E2BIG;
+			c->jdepth++;
+			c->jfirst[c->jdepth] = true;
+			c->jobj[c->jdepth] = f->type == RAWFRAG_FIELD_OBJECT;
+		}
+		return ret;
+	}
+	/* an object's members are columns of their own (dotted paths) */
+	if (f->type == RAWFRAG_FIELD_OBJECT)
+		return 0;
+	if (!(e = ecol_of(c, c->cur, f)))
+		return -ENOMEM;
+	e->set = true;
+	e->u = 0;
+	e->s.len = 0;
+	switch (f->type) {
+	case RAWFRAG_FIELD_U64:
+	case RAWFRAG_FIELD_HEX: e->u = f->v.u; break;
+	case RAWFRAG_FIELD_S64: e->u = (uint64_t)f->v.s; break;
+	case RAWFRAG_FIELD_BOOL: e->u = f->v.b; break;
+	case RAWFRAG_FIELD_STR:
+	case RAWFRAG_FIELD_BYTES: return buf_put(&e->s, f->v.str.p, f->v.str.len);
+	case RAWFRAG_FIELD_ARRAY:
+		c->jcol = e;
+		c->jdepth = 1;
+		c->jfirst[1] = true;
+		c->jobj[1] = false;
+		return buf_put(&e->s, "[", 1);
+	default: break;
+	}
+	/* a number in a String column (its first value was a string): its decimal text */
+	if (e->type == CT_STRING)
+		return f->type == RAWFRAG_FIELD_S64 ? buf_fmt(&e->s, "%" PRId64, f->v.s) :
+						    buf_fmt(&e->s, "%" PRIu64, e->u);
 	return 0;
 }
 
-/* the sample's decoded fields, one row each */
-static int field_rows(struct ch_sink *c, const struct rawfrag_event *ev, uint64_t id,
-		      const char *event, uint64_t stack)
+static int evisit_end(void *ctx, const struct rawfrag_field *f)
 {
-	struct rawfrag_visitor v = { .sz = sizeof(v), .field = visit_field, .end = visit_end,
+	struct ch_sink *c = ctx;
+
+	if (!c->jdepth)
+		return 0;
+	c->jdepth--;
+	return buf_put(&c->jcol->s, f->type == RAWFRAG_FIELD_OBJECT ? "}" : "]", 1);
+}
+
+/* the DDL of an event table (plain, or <t>_local and Distributed <t>) */
+static int etab_ddl(struct ch_sink *c, struct buf *b, const struct etab *t, const char *cluster,
+		    bool if_not)
+{
+	const char *ine = if_not ? "IF NOT EXISTS " : "";
+	char *local = NULL;
+	int ret;
+
+	if (cluster && asprintf(&local, "%s_local", t->name) < 0)
+		return -ENOMEM;
+	ret = buf_str(b, "CREATE TABLE ") ?: buf_str(b, ine) ?: sql_id(b, local ? local : t->name) ?:
+	      buf_str(b, " (");
+	for (int i = 0; !ret && i < t->nr_cols; i++)
+		ret = (i ? buf_str(b, ", ") : 0) ?: sql_id(b, t->cols[i].name) ?: buf_put(b, " ", 1) ?:
+		      buf_str(b, ct_names[t->cols[i].type]);
+	ret = ret ?: buf_str(b, ") ENGINE = MergeTree ORDER BY (host, file_id, id)");
+	if (!ret && cluster)
+		ret = buf_str(b, ";\nCREATE TABLE ") ?: buf_str(b, ine) ?: sql_id(b, t->name) ?:
+		      buf_str(b, " AS ") ?: sql_id(b, local) ?: buf_str(b, " ENGINE = Distributed(") ?:
+		      buf_str(b, cluster) ?: buf_str(b, ", ") ?: buf_str(b, c->db) ?: buf_str(b, ", ") ?:
+		      sql_str(b, local) ?: buf_str(b, ", if(stack_hash = 0, id, stack_hash))");
+	free(local);
+	return ret;
+}
+
+/* an answer's TabSeparated value unescaped in place */
+static char *tsv_unescape(char *s)
+{
+	char *o = s;
+
+	for (char *p = s; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			*o++ = *p == 't' ? '\t' : *p == 'n' ? '\n' : *p == '0' ? '\0' : *p;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+	return s;
+}
+
+/*
+ * The event's table on the server, for the columns not checked yet: made if
+ * missing, a missing column added; a column the server has keeps the
+ * server's type (one of ours). A cluster's tables are made by --schema
+ * --cluster on every server: there a missing one is an error.
+ */
+static int etab_ensure(struct ch_sink *c, struct etab *t)
+{
+	struct buf q = { 0 };
+	char msg[1024];
+	int ret, have = 0;
+
+	if (c->schema_only)
+		goto done;
+	ret = buf_str(&q, "SELECT name, type FROM system.columns WHERE database = ") ?:
+	      sql_str(&q, c->db) ?: buf_str(&q, " AND table = ") ?: sql_str(&q, t->name) ?:
+	      buf_str(&q, " FORMAT TabSeparated");
+	if (ret)
+		goto nomem;
+	if ((ret = http(c, q.p, NULL)))
+		goto out;
+	/* the server's columns: adopt their types */
+	for (char *line = c->resp.p, *next; line && *line; line = next) {
+		char *tab, *name, *type;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!(tab = strchr(line, '\t')))
+			continue;
+		*tab = '\0';
+		name = tsv_unescape(line);
+		type = tsv_unescape(tab + 1);
+		have++;
+		for (int i = 0; i < t->nr_cols; i++) {
+			struct ecol *e = &t->cols[i];
+
+			if (!e->fresh || strcmp(e->name, name))
+				continue;
+			e->fresh = false;
+			for (int k = 0; k < NR_CT; k++)
+				if (!strcmp(type, ct_names[k]))
+					e->type = k;
+			if (strcmp(type, ct_names[e->type])) {
+				snprintf(msg, sizeof(msg), "clickhouse output: column %.100s of table "
+					 "%.100s is %.40s on the server, not a type of ours", name,
+					 t->name, type);
+				rf_err_set(c->err, -EINVAL, msg);
+				ret = -EINVAL;
+				goto out;
+			}
+		}
+	}
+	if (!have) {
+		if (c->dist) {
+			snprintf(msg, sizeof(msg), "clickhouse output: no table %.100s for event %.100s: "
+				 "samples is Distributed over cluster %.60s, so make the event tables "
+				 "on every server with: perf rawfrag report --schema --cluster %.60s -i "
+				 "%.100s", t->name, t->name, c->dist_cluster, c->dist_cluster, c->file_path);
+			rf_err_set(c->err, -ENOENT, msg);
+			ret = -ENOENT;
+			goto out;
+		}
+		q.len = 0;
+		if (etab_ddl(c, &q, t, NULL, true))
+			goto nomem;
+		if ((ret = http(c, q.p, NULL)))
+			goto out;
+	} else {
+		for (int i = 0; i < t->nr_cols; i++) {
+			struct ecol *e = &t->cols[i];
+
+			if (!e->fresh)
+				continue;
+			if (c->dist) {
+				snprintf(msg, sizeof(msg), "clickhouse output: table %.100s has no column "
+					 "%.100s; in a cluster, add it on every server (ALTER TABLE ... ADD "
+					 "COLUMN on %.100s_local and %.100s)", t->name, e->name, t->name,
+					 t->name);
+				rf_err_set(c->err, -ENOENT, msg);
+				ret = -ENOENT;
+				goto out;
+			}
+			q.len = 0;
+			if (buf_str(&q, "ALTER TABLE ") || sql_id(&q, t->name) ||
+			    buf_str(&q, " ADD COLUMN ") || sql_id(&q, e->name) || buf_put(&q, " ", 1) ||
+			    buf_str(&q, ct_names[e->type]))
+				goto nomem;
+			if ((ret = http(c, q.p, NULL)))
+				goto out;
+		}
+	}
+done:
+	/* columns new to the batch: defaults for the rows before them */
+	for (int i = 0; i < t->nr_cols; i++) {
+		struct ecol *e = &t->cols[i];
+
+		for (uint64_t r = 0; e->fresh && r < t->rows; r++)
+			if (ecol_put(e, 0, NULL, 0))
+				goto nomem;
+		e->fresh = false;
+	}
+	t->fresh = false;
+	ret = 0;
+	goto out;
+nomem:
+	rf_err_set(c->err, -ENOMEM, "out of memory");
+	ret = -ENOMEM;
+out:
+	free(q.p);
+	return ret;
+}
+
+/* the batch of an event table as one Native block */
+static int etab_flush(struct ch_sink *c, struct etab *t)
+{
+	struct buf q = { 0 }, body = { 0 };
+	size_t need = 64;
+	int ret = 0;
+
+	if (!t->rows || c->schema_only)
+		goto out;
+	ret = buf_str(&q, "INSERT INTO ") ?: sql_id(&q, t->name) ?: buf_str(&q, " (");
+	for (int i = 0; !ret && i < t->nr_cols; i++)
+		ret = (i ? buf_str(&q, ", ") : 0) ?: sql_id(&q, t->cols[i].name);
+	/* one allocation: the block is as large as the batch */
+	for (int i = 0; i < t->nr_cols; i++)
+		need += t->cols[i].data.len + strlen(t->cols[i].name) + 32;
+	if (!ret && !(body.p = malloc(need)))
+		ret = -ENOMEM;
+	body.cap = need;
+	ret = ret ?: buf_str(&q, ") FORMAT Native") ?: put_varuint(&body, (uint64_t)t->nr_cols) ?:
+	      put_varuint(&body, t->rows);
+	for (int i = 0; !ret && i < t->nr_cols; i++) {
+		struct ecol *e = &t->cols[i];
+
+		ret = put_nstr(&body, e->name, strlen(e->name)) ?:
+		      put_nstr(&body, ct_names[e->type], strlen(ct_names[e->type])) ?:
+		      buf_put(&body, e->data.p, e->data.len);
+		e->data.len = 0;
+	}
+	if (ret) {
+		rf_err_set(c->err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	t->rows = 0;
+	t->bytes = 0;
+	ret = http(c, q.p, &body);
+out:
+	free(q.p);
+	free(body.p);
+	return ret;
+}
+
+/* the sample's decoded fields as a row of its event's table */
+static int event_row(struct ch_sink *c, const struct rawfrag_event *ev, uint64_t id,
+		     uint64_t stack)
+{
+	struct rawfrag_visitor v = { .sz = sizeof(v), .field = evisit_field, .end = evisit_end,
 				     .ctx = c };
+	struct etab *t;
 	int ret;
 
 	if (!ev->sample->raw_data)
 		return 0;
-	c->pre.len = 0;
-	ret = tsv_str(&c->pre, c->host, strlen(c->host)) ?:
-	      buf_fmt(&c->pre, "\t%s\t%" PRIu64 "\t", c->file_id, id) ?:
-	      tsv_str(&c->pre, event, strlen(event)) ?:
-	      buf_fmt(&c->pre, "\t%" PRIu64 "\t%" PRIu64 "\t", ev->time, stack);
-	if (ret)
-		return ret;
-	c->arr_depth = 0;
+	if (!(t = etab_of(c, ev)))
+		return -ENOMEM;
+	for (int i = NR_EC; i < t->nr_cols; i++)
+		t->cols[i].set = false;
+	c->cur = t;
+	c->jdepth = 0;
 	ret = rawfrag_session__sample_visit(c->sess, ev->evsel, ev->rec, ev->sample, &v);
 	/* a payload that does not decode fully keeps what was decoded */
 	if (ret == -ENOMEM || ret == -E2BIG)
 		return ret;
-	return c->out[T_FIELDS].len >= c->batch ? flush(c, T_FIELDS) : 0;
+	if (t->nr_cols == NR_EC)
+		return 0; /* no field: no table */
+	if (t->fresh && (ret = etab_ensure(c, t)))
+		return ret;
+	if (c->schema_only)
+		return 0;
+	ret = ecol_put(&t->cols[EC_HOST], 0, c->host, strlen(c->host)) ?:
+	      ecol_put(&t->cols[EC_FILE_ID], 0, c->file_id, strlen(c->file_id)) ?:
+	      ecol_put(&t->cols[EC_ID], id, NULL, 0) ?: ecol_put(&t->cols[EC_TIME], ev->time, NULL, 0) ?:
+	      ecol_put(&t->cols[EC_STACK], stack, NULL, 0);
+	for (int i = NR_EC; !ret && i < t->nr_cols; i++) {
+		struct ecol *e = &t->cols[i];
+
+		/* a field this sample does not have, or a string where a number was: 0 or "" */
+		if (!e->set)
+			ret = ecol_put(e, 0, NULL, 0);
+		else
+			ret = ecol_put(e, e->u, e->s.p, e->s.len);
+		t->bytes += e->type == CT_STRING ? e->s.len + 1 : ct_size[e->type];
+	}
+	if (ret)
+		return ret;
+	t->rows++;
+	t->bytes += 40 + strlen(c->host);
+	/*
+	 * samples first: rows of a failed load are found by their samples, so no
+	 * event row may reach the server before its sample
+	 */
+	return t->bytes < c->batch ? 0 : flush(c, T_SAMPLES) ?: etab_flush(c, t);
 }
 
 /* ---- the sink ---- */
@@ -711,6 +1221,11 @@ static int ch_sample(void *priv, struct rawfrag_report *rep, const struct rawfra
 	c->err = rawfrag_report__err(rep);
 	if (c->loaded_before)
 		return 0;
+	if (c->schema_only) {
+		if ((ret = event_row(c, ev, 0, 0)))
+			goto err;
+		return 0;
+	}
 	if ((ret = rf_export__sample(c->x, rep, ev, &es)))
 		goto err;
 	if (es.call_path_id && es.call_path_id < c->nr_paths) {
@@ -736,13 +1251,15 @@ static int ch_sample(void *priv, struct rawfrag_report *rep, const struct rawfra
 	      tsv_str(b, str_of(c->dsos, c->nr_dsos, es.dso_id),
 		      strlen(str_of(c->dsos, c->nr_dsos, es.dso_id))) ?:
 	      buf_fmt(b, "\t%" PRIu64 "\t%" PRIu64, es.period, stack) ?: row_done(c, T_SAMPLES);
-	if (ret || (ret = field_rows(c, ev, es.id, event, stack)))
+	if (ret || (ret = event_row(c, ev, es.id, stack)))
 		goto err;
 	c->nr_samples++;
 	return 0;
 err:
 	if (ret == -ENOMEM)
 		rf_err_set(c->err, -ENOMEM, "out of memory");
+	else if (ret == -E2BIG)
+		rf_err_set(c->err, ret, "clickhouse output: fields nested deeper than 63 arrays");
 	return ret;
 }
 
@@ -750,7 +1267,7 @@ static int ch_task(void *priv, struct rawfrag_report *rep, const struct rawfrag_
 {
 	struct ch_sink *c = priv;
 
-	if (!c->loaded_before && rf_export__task(c->x, ev, c->swap)) {
+	if (!c->loaded_before && !c->schema_only && rf_export__task(c->x, ev, c->swap)) {
 		rf_err_set(rawfrag_report__err(rep), -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
@@ -766,7 +1283,7 @@ static int ch_lost(void *priv, struct rawfrag_report *rep, const struct rawfrag_
 	int ret;
 
 	c->err = rawfrag_report__err(rep);
-	if (c->loaded_before || rec->size < (lost ? 24u : 16u))
+	if (c->loaded_before || c->schema_only || rec->size < (lost ? 24u : 16u))
 		return 0;
 	ret = tsv_str(b, c->host, strlen(c->host)) ?:
 	      buf_fmt(b, "\t%s\t%s\t%" PRIu64 "\t%" PRId32 "\t%" PRIu64, c->file_id,
@@ -827,6 +1344,28 @@ out:
 	return ret;
 }
 
+/* whether samples is a Distributed table, and over which cluster */
+static int dist_of(struct ch_sink *c)
+{
+	struct buf q = { 0 };
+	int ret = buf_str(&q, "SELECT engine_full FROM system.tables WHERE database = ") ?:
+		  sql_str(&q, c->db) ?: buf_str(&q, " AND name = 'samples'");
+
+	if (ret) {
+		rf_err_set(c->err, -ENOMEM, "out of memory");
+	} else if (!(ret = http(c, q.p, NULL)) && c->resp.p &&
+		   !strncmp(c->resp.p, "Distributed(", 12)) {
+		size_t n = strcspn(c->resp.p + 12, ",)\n");
+
+		c->dist = true;
+		snprintf(c->dist_cluster, sizeof(c->dist_cluster), "%.*s",
+			 (int)(n < sizeof(c->dist_cluster) ? n : sizeof(c->dist_cluster) - 1),
+			 c->resp.p + 12);
+	}
+	free(q.p);
+	return ret;
+}
+
 /* a count() answer */
 static int count_of(struct ch_sink *c, const char *table, uint64_t *n)
 {
@@ -862,6 +1401,8 @@ static int ch_begin(void *priv, struct rawfrag_report *rep)
 	f = rawfrag_session__file(c->sess);
 	c->swap = rawfrag_file__needs_swap(f);
 	c->file_path = rawfrag_file__path(f);
+	if (c->schema_only)
+		return 0;
 	env = rawfrag_file__env(f);
 	if (!c->host && env && env->hostname && *env->hostname && !(c->host = strdup(env->hostname)))
 		goto nomem;
@@ -883,7 +1424,7 @@ static int ch_begin(void *priv, struct rawfrag_report *rep)
 		if (ret)
 			return ret;
 	}
-	if ((ret = count_of(c, "files", &n)))
+	if ((ret = dist_of(c)) || (ret = count_of(c, "files", &n)))
 		return ret;
 	if (n) {
 		c->loaded_before = true;
@@ -914,6 +1455,44 @@ nomem:
 	return -ENOMEM;
 }
 
+static int write_all(int fd, const struct buf *b, struct rawfrag_err *err)
+{
+	for (size_t off = 0; off < b->len;) {
+		ssize_t n = write(fd, b->p + off, b->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int ret = n < 0 ? -errno : -EIO;
+
+			rf_err_set(err, ret, "clickhouse schema: write error");
+			return ret;
+		}
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+/* --schema -i FILE: our tables, then the file's event tables */
+static int schema_of_file(struct ch_sink *c)
+{
+	struct buf b = { 0 };
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < NR_DDL; i++)
+		ret = ddl(&b, c->db, c->schema_cluster, true, i) ?: buf_str(&b, ";\n");
+	for (size_t i = 0; !ret && i < c->nr_etabs; i++)
+		if (c->etabs[i].name && c->etabs[i].nr_cols > NR_EC)
+			ret = etab_ddl(c, &b, &c->etabs[i], c->schema_cluster, true) ?:
+			      buf_str(&b, ";\n");
+	if (ret)
+		rf_err_set(c->err, -ENOMEM, "out of memory");
+	else
+		ret = write_all(c->fd, &b, c->err);
+	free(b.p);
+	return ret;
+}
+
 static int ch_end(void *priv, struct rawfrag_report *rep, int status)
 {
 	struct ch_sink *c = priv;
@@ -921,10 +1500,15 @@ static int ch_end(void *priv, struct rawfrag_report *rep, int status)
 	int ret = 0;
 
 	c->err = rawfrag_report__err(rep);
+	if (!status && c->schema_only)
+		return schema_of_file(c);
 	if (status || c->loaded_before || !c->curl)
 		return 0;
+	/* samples before the event rows (see event_row()) */
 	for (int t = 0; !ret && t < NR_TABLES; t++)
 		ret = flush(c, t);
+	for (size_t i = 0; !ret && i < c->nr_etabs; i++)
+		ret = etab_flush(c, &c->etabs[i]);
 	if (ret)
 		return ret;
 	/* last: only a load whose every batch went in is counted */
@@ -969,7 +1553,14 @@ static void ch_free(void *priv)
 	for (int t = 0; t < NR_TABLES; t++)
 		free(c->out[t].p);
 	free(c->resp.p);
-	free(c->pre.p);
+	for (size_t i = 0; i < c->nr_etabs; i++) {
+		for (int k = 0; k < c->etabs[i].nr_cols; k++)
+			ecol_free(&c->etabs[i].cols[k]);
+		free(c->etabs[i].cols);
+		free(c->etabs[i].name);
+	}
+	free(c->etabs);
+	free(c->schema_cluster);
 	free(c->url);
 	free(c->db);
 	free(c->host);
@@ -978,17 +1569,68 @@ static void ch_free(void *priv)
 	free(c);
 }
 
+static void ch_free(void *priv);
+
+/* schema=1: read the file for its events' fields, print the DDL at the end */
+static int schema_open(const struct rawfrag_sink_opts *opts, const char *cluster,
+		       struct rawfrag_sink_ops *ops, void **priv, struct rawfrag_err *err)
+{
+	struct ch_sink *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c || (cluster && !(c->schema_cluster = strdup(cluster)))) {
+		rf_err_set(err, -ENOMEM, "out of memory");
+		free(c);
+		return -ENOMEM;
+	}
+	c->err = err;
+	c->schema_only = true;
+	c->fd = opts->path || opts->fd <= 0 ? 1 : opts->fd;
+	c->batch = 64u << 20;
+	if ((ret = url_db(opts->path && strcmp(opts->path, "-") ? opts->path : NULL, &c->db, err))) {
+		ch_free(c);
+		return ret;
+	}
+	*ops = (struct rawfrag_sink_ops){
+		.sz = sizeof(*ops),
+		.name = "clickhouse",
+		.begin = ch_begin,
+		.sample = ch_sample,
+		.end = ch_end,
+		.free = ch_free,
+	};
+	*priv = c;
+	return 0;
+}
+
 int rf_sink_clickhouse_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 			    void **priv, struct rawfrag_err *err)
 {
-	static const char *const keys[] = { "host", "max_stack", "batch_mb", NULL };
+	static const char *const keys[] = { "host", "max_stack", "batch_mb", "schema", "cluster",
+					    NULL };
 	struct ch_sink *c;
 	const char *s;
 	char *end;
 	int ret = -ENOMEM;
 
-	if (rf_sink_opts_known("clickhouse", opts->kv, keys, err))
+	bool schema = false;
+
+	if (rf_sink_opts_known("clickhouse", opts->kv, keys, err) ||
+	    rf_sink_opt_bool("clickhouse", opts->kv, "schema", &schema, err))
 		return -EINVAL;
+	s = rf_sink_opt(opts->kv, "cluster");
+	if (s && !schema) {
+		rf_err_set(err, -EINVAL, "clickhouse output: cluster goes with schema (a load goes "
+					 "through the Distributed tables the schema made)");
+		return -EINVAL;
+	}
+	if (s && !plain_name(s)) {
+		rf_err_set(err, -EINVAL, "clickhouse output: the cluster name wants letters, "
+					 "digits and _");
+		return -EINVAL;
+	}
+	if (schema)
+		return schema_open(opts, s, ops, priv, err);
 	if (!opts->path || (strncmp(opts->path, "http://", 7) && strncmp(opts->path, "https://", 8))) {
 		rf_err_set(err, -EINVAL, "clickhouse output needs the server's HTTP URL "
 					 "(-o 'http://HOST:8123/?database=DB')");

@@ -2,16 +2,20 @@
 # report --format clickhouse (the "clickhouse" sink) into a real two-shard
 # ClickHouse cluster: two clickhouse-server processes (Debian's 18.16, make
 # deps) on loopback ports, each with a config of ours naming both as the
-# shards of cluster "fleet". The DDL of --schema --cluster fleet goes to both;
-# two files recorded here (cpu-clock -g, sched_switch, a task renamed to an
-# SQL injection) load as hosts a and b through different servers. Each shard
-# holds rows; counts per host and event and the cpu-clock symbol histogram,
-# read through either server, equal report --stats and report -s sym -n; the
-# next_pid values of sched_switch equal perf script's; a second load adds
-# nothing; a dead port is an error; names from the file (comm, an event
-# named to inject) stay data. The servers are stopped at the end.
+# shards of cluster "fleet". The DDL of --schema --cluster fleet -i a.data
+# goes to both; two files recorded here (cpu-clock -g, sched_switch,
+# sched_process_exec, a task renamed to an SQL injection) load as hosts a and
+# b through different servers. Each shard holds rows; counts per host and
+# event and the cpu-clock symbol histogram, read through either server, equal
+# report --stats and report -s sym -n; the event tables' column types equal
+# the tracefs formats, their rows the events' sample counts and their values
+# perf script's (joined to samples shard by shard); a second load adds
+# nothing; a missing event table in the cluster is an error that counts no
+# file; a load into an empty database makes the tables; a dead port is an
+# error; names from the file (comm, an event named to inject) stay data. The
+# servers are stopped at the end.
 source "$(dirname "$0")/lib.sh"
-t_plan 26
+t_plan 39
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -99,7 +103,8 @@ U2="http://127.0.0.1:$H2/?database=default"
 q1() { clickhouse-client --port "$N1" -q "$1"; }
 q2() { clickhouse-client --port "$N2" -q "$1"; }
 
-# two hosts' files: cpu-clock -g and sched_switch around ls, cat and a task named EVIL
+# two hosts' files: cpu-clock -g, sched_switch and sched_process_exec around ls,
+# cat and a task named EVIL
 cat >rename.py <<'EOF'
 import ctypes, time
 ctypes.CDLL(None).prctl(15, b"\x27); DROP TABLE", 0, 0, 0)  # PR_SET_NAME
@@ -112,20 +117,25 @@ python3 rename.py
 EOF
 for h in a b; do
 	t_setup "perf records cpu-clock -g and sched_switch ($h)" \
-		"$PERF" record -q -g -e cpu-clock -e sched:sched_switch -o $h.data -- sh work.sh
+		"$PERF" record -q -g -e cpu-clock -e sched:sched_switch -e sched:sched_process_exec \
+		-o $h.data -- sh work.sh
 done
 
-t_run "--schema --cluster fleet prints the DDL" 0 \
-	"$RAWFRAG" report --format clickhouse --schema --cluster fleet -o "$U1"
+t_run "--schema --cluster fleet -i a.data prints the DDL" 0 \
+	"$RAWFRAG" report --format clickhouse --schema --cluster fleet -i a.data -o "$U1"
 cp out ddl.sql
-t_eq "... <table>_local and Distributed(fleet, default, <table>_local, key) for 5 tables" \
-	"5 5 2" "$(grep -c '^CREATE TABLE [a-z]*_local (' ddl.sql) \
-$(grep -c '^CREATE TABLE [a-z]* AS [a-z]*_local ENGINE = Distributed(fleet, default, ' ddl.sql) \
-$(grep -c 'Distributed(fleet, default, \(samples\|stacks\)_local, .*stack_hash)' ddl.sql)"
+SW='`sched:sched_switch`' EX='`sched:sched_process_exec`'
+t_eq "... <table>_local and Distributed(fleet, default, <table>_local, key) for 4 tables and 2 events" \
+	"4 4 2 2 2 0" "$(grep -c '^CREATE TABLE IF NOT EXISTS [a-z]*_local (' ddl.sql) \
+$(grep -c '^CREATE TABLE IF NOT EXISTS [a-z]* AS [a-z]*_local ENGINE = Distributed(fleet, default, ' ddl.sql) \
+$(grep -c 'Distributed(fleet, default, \(samples\|stacks\)_local, .*stack_hash)' ddl.sql) \
+$(grep -c '^CREATE TABLE IF NOT EXISTS `sched:sched_\(switch\|process_exec\)_local` (`host` String, `file_id` String, `id` UInt64, ' ddl.sql) \
+$(grep -c '^CREATE TABLE IF NOT EXISTS `sched:sched_\(switch\|process_exec\)` AS `sched:sched_\(switch\|process_exec\)_local` ENGINE = Distributed(fleet, default, .sched:sched_\(switch\|process_exec\)_local., if(stack_hash = 0, id, stack_hash))' ddl.sql) \
+$(grep -c '^CREATE TABLE IF NOT EXISTS `cpu-clock' ddl.sql)"
 ok=0
 clickhouse-client --port "$N1" --multiquery <ddl.sql >ddl.err 2>&1 &&
 	clickhouse-client --port "$N2" --multiquery <ddl.sql >>ddl.err 2>&1 && ok=1
-t_eq "... which both servers take" "1 10 10" \
+t_eq "... which both servers take" "1 12 12" \
 	"$ok $(q1 "SELECT count() FROM system.tables WHERE database = 'default'") \
 $(q2 "SELECT count() FROM system.tables WHERE database = 'default'")"
 
@@ -194,19 +204,73 @@ else
 	t_fail "on each shard, a cpu-clock stack's first frame is its sample's symbol" "$l1" "$l2"
 fi
 
-# the typed fields: next_pid of sched_switch as perf script prints it
-"$PERF" script -i a.data 2>/dev/null |
-	sed -n 's/.* sched:sched_switch: .* next_pid=\([0-9]*\) .*/\1/p' | sort -n | md5sum >want.np
-q2 "SELECT u FROM fields WHERE host = 'a' AND event = 'sched:sched_switch' AND path = 'next_pid'" |
-	sort -n | md5sum >got.np
-t_eq "fields: sched_switch next_pid = perf script's ($(q1 "SELECT count() FROM fields WHERE host = 'a' AND path = 'next_pid'") rows)" \
-	"$(cat want.np)" "$(cat got.np)"
-t_eq "the comm '$EVIL' stays data (prev_comm in fields)" "1" \
-	"$(q1 "SELECT count() > 0 FROM fields WHERE path = 'prev_comm' AND s = $EVIL_SQL")"
+# the event tables: typed as the format declares (char[] String, else
+# (U)Int of the field's size and sign), the common fields under "common."
+types_of() { # the format's fields as "name type" lines
+	awk -F'\t' '/^\tfield:/ { split($2, a, " "); sub(/^field:/, "", $2); n = $2
+		sub(/.* /, "", n); sub(/;$/, "", n); sz = $4; sub(/[^0-9]*/, "", sz); sub(/;/, "", sz)
+		sg = $5; sub(/[^0-9]*/, "", sg); sub(/;/, "", sg)
+		if ($2 ~ /char/ && ($2 ~ /\[/ || $2 ~ /__data_loc/)) t = "String"
+		else t = (sg == 1 ? "Int" : "UInt") (sz * 8)
+		if (n ~ /^common_/) n = "common." n; sub(/\[.*/, "", n); print n, t }' "$1"
+}
+for e in sched_switch sched_process_exec; do
+	types_of /sys/kernel/tracing/events/sched/$e/format
+done >want.types
+for e in "$SW" "$EX"; do
+	q2 "DESCRIBE TABLE $e" | awk -F'\t' 'NR > 5 { print $1, $2 }'
+done >got.types
+if [ "$(wc -l <want.types)" -ge 10 ] && cmp -s want.types got.types &&
+	grep -qx 'next_pid Int32' got.types && grep -qx 'prev_comm String' got.types &&
+	grep -qx 'filename String' got.types; then
+	t_ok "DESCRIBE TABLE of both event tables = the tracepoint formats ($(tr '\n' ',' <got.types | head -c 80)...)"
+else
+	t_fail "DESCRIBE TABLE of both event tables = the tracepoint formats" "$(diff want.types got.types | head)"
+fi
+# rows per host = the event's samples (report --stats), through server 1
+ev_counts() {
+	for e in "sched:sched_switch" "sched:sched_process_exec"; do
+		for h in a b; do
+			echo "$e $h $(q1 "SELECT count() FROM \`$e\` WHERE host = '$h'")"
+		done
+	done
+}
+t_eq "event tables: rows per host = report --stats's samples" \
+	"$(grep sched want.counts | awk '{ print $2, $1, $3 }' | sort)" "$(ev_counts | sort)"
+# values: (time, next_pid, prev_comm) of sched_switch as perf script prints
+# them, the time from samples joined per shard (samples_local: a non-GLOBAL
+# join sees only its own shard, so every row finds its sample only when the
+# event row lives on its sample's shard)
+"$PERF" script -i a.data --ns -F time,event,trace 2>/dev/null |
+	sed -n 's/^ *\([0-9]*\)\.\([0-9]*\): *sched:sched_switch: prev_comm=\(.*\) prev_pid=.* next_pid=\([0-9]*\) .*/\1\2 \4 \3/p' |
+	sort >want.sw
+q2 "SELECT st, next_pid, prev_comm FROM $SW ANY INNER JOIN
+	(SELECT host, file_id, id, time AS st FROM samples_local) USING (host, file_id, id)
+	WHERE host = 'a' FORMAT TabSeparatedRaw" | tr '\t' ' ' | sort >got.sw
+t_eq "sched_switch (time, next_pid, prev_comm) joined per shard to samples = perf script's ($(wc -l <want.sw) rows)" \
+	"$(md5sum <want.sw)" "$(md5sum <got.sw)"
+"$PERF" script -i b.data -F event,trace 2>/dev/null |
+	sed -n 's/.*sched:sched_process_exec: filename=\(.*\) pid=\([0-9]*\) old_pid=\([0-9]*\)$/\1 \2 \3/p' |
+	sort >want.ex
+q1 "SELECT filename, pid, old_pid FROM $EX WHERE host = 'b'" | tr '\t' ' ' | sort >got.ex
+if [ -s want.ex ] && cmp -s want.ex got.ex; then
+	t_ok "sched_process_exec (filename, pid, old_pid) = perf script's ($(wc -l <want.ex) rows)"
+else
+	t_fail "sched_process_exec (filename, pid, old_pid) = perf script's" "$(diff want.ex got.ex | head -5)"
+fi
+e1=$(q1 "SELECT count() FROM \`sched:sched_switch_local\`")
+e2=$(q2 "SELECT count() FROM \`sched:sched_switch_local\`")
+if [ "$e1" -gt 0 ] && [ "$e2" -gt 0 ]; then
+	t_ok "each shard holds sched_switch rows ($e1 + $e2)"
+else
+	t_fail "each shard holds sched_switch rows" "$e1 $e2"
+fi
+t_eq "the comm '$EVIL' stays data (prev_comm of sched_switch)" "1" \
+	"$(q1 "SELECT count() > 0 FROM $SW WHERE prev_comm = $EVIL_SQL")"
 
 # loading again: nothing added, said so, exit 0
 all="SELECT (SELECT count() FROM samples), (SELECT count() FROM stacks),
-	(SELECT count() FROM fields), (SELECT count() FROM files)"
+	(SELECT count() FROM $SW), (SELECT count() FROM $EX), (SELECT count() FROM files)"
 before=$(q1 "$all")
 t_run "host a loaded again (through server 2) exits 0" 0 \
 	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "$U2"
@@ -222,13 +286,51 @@ open("evil.data", "wb").write(d.replace(a, b))
 EOF
 tables="SELECT name FROM system.tables WHERE database = 'default' ORDER BY name"
 tb=$(q1 "$tables")
-t_run "an event named 's\");DROP TABLE x--' loads as host \"c'; --\"" 0 \
+nf=$(q1 "SELECT count() FROM files")
+t_run "its event table missing in the cluster: exit 2" 2 \
 	"$RAWFRAG" report -i evil.data --format clickhouse --host "c'; --" -o "$U1"
-t_eq "... with the same tables and the same counts, the names as data" \
-	"$tb
-$(q1 "SELECT replaceAll(event, 'sched:sched_switch', 'EV'), count() FROM samples WHERE host = 'a' GROUP BY event ORDER BY 1")" \
-	"$(q1 "$tables")
-$(q2 "SELECT replaceAll(event, 's\\\");DROP TABLE x--', 'EV'), count() FROM samples WHERE host = 'c\\'; --' GROUP BY event ORDER BY 1")"
+t_grep "... saying how to make it" "no table s\"\);DROP TABLE x-- for event .*: samples is Distributed over cluster fleet, so make the event tables on every server with: perf rawfrag report --schema --cluster fleet -i" err
+t_eq "... counting no file, adding no table" "$nf
+$tb" "$(q1 "SELECT count() FROM files")
+$(q1 "$tables")"
+"$RAWFRAG" report --format clickhouse --schema --cluster fleet -i evil.data -o "$U1" >evil.sql 2>evil.err
+ok=0
+clickhouse-client --port "$N1" --multiquery <evil.sql >>ddl.err 2>&1 &&
+	clickhouse-client --port "$N2" --multiquery <evil.sql >>ddl.err 2>&1 && ok=1
+t_run "an event named 's\");DROP TABLE x--' loads as host \"c'; --\" once its table is made" 0 \
+	"$RAWFRAG" report -i evil.data --format clickhouse --host "c'; --" -o "$U1"
+t_eq "... with the same tables and the event's two, the same counts, the names as data" \
+	"1 $(printf '%s\n' "$tb" 's");DROP TABLE x--' 's");DROP TABLE x--_local' | LC_ALL=C sort | tr '\n' ' ')
+$(q1 "SELECT replaceAll(event, 'sched:sched_switch', 'EV'), count() FROM samples WHERE host = 'a' GROUP BY event ORDER BY 1")
+$(q1 "SELECT count() FROM $SW WHERE host = 'a'")" \
+	"$ok $(q1 "$tables" | LC_ALL=C sort | tr '\n' ' ')
+$(q2 "SELECT replaceAll(event, 's\\\");DROP TABLE x--', 'EV'), count() FROM samples WHERE host = 'c\\'; --' GROUP BY event ORDER BY 1")
+$(q2 "SELECT count() FROM \`s\");DROP TABLE x--\` WHERE host = 'c\\'; --'")"
+
+# one server, no --schema: the load makes the tables, event tables included
+q1 "CREATE DATABASE solo"
+t_run "a load into a database without tables (server 1, database solo)" 0 \
+	"$RAWFRAG" report -i evil.data --format clickhouse --host a -o "http://127.0.0.1:$H1/?database=solo"
+t_eq "... makes the 4 tables and the event tables, typed, with the event's rows" \
+	"files lost s\");DROP TABLE x-- samples sched:sched_process_exec stacks
+$(awk '{ print $2 }' want.types | head -n 11 | tr '\n' ' ')
+$(q1 "SELECT count() FROM $SW WHERE host = 'a'")" \
+	"$(q1 "SELECT name FROM system.tables WHERE database = 'solo' ORDER BY name" | tr '\n' ' ' | sed 's/ $//')
+$(clickhouse-client --port "$N1" -d solo -q 'DESCRIBE TABLE `s");DROP TABLE x--`' | awk -F'\t' 'NR > 5 { print $2 }' | tr '\n' ' ')
+$(clickhouse-client --port "$N1" -d solo -q 'SELECT count() FROM `s");DROP TABLE x--`')"
+
+# a failed batch: an event table that takes no insert (a Merge table over no
+# table) fails the load after samples went in; no file is counted, and the
+# next try refuses (the samples of the unfinished load are found)
+q1 "CREATE DATABASE fb"
+q1 'CREATE TABLE fb.`sched:sched_switch` (host String, file_id String, id UInt64, time UInt64, stack_hash UInt64) ENGINE = Merge(fb, '"'^none\$')"
+UF="http://127.0.0.1:$H1/?database=fb"
+t_run "an event table that refuses the insert: exit 2" 2 \
+	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF"
+t_grep "... with the server's message" "HTTP 501: .*Method write is not supported by storage Merge" err
+t_eq "... counting no file; a second try refuses" "0 2" \
+	"$(q1 "SELECT count() FROM fb.files") $("$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF" >/dev/null 2>uf.err; echo $?)"
+t_grep "... naming the unfinished load's rows" "[0-9]+ rows of an unfinished load of this file \(host a, file id [0-9a-f]{16}\) are in samples" uf.err
 
 # errors
 t_run "a dead port: exit non-zero" 2 \

@@ -204,6 +204,7 @@ struct rawfrag_tp_field_info {
 	/* an integer of 1, 2, 4 or 8 bytes in place (is_ptr: shown in hex) */
 	bool is_int, is_signed, is_ptr;
 };
+/* name: a field's, or "common.<name>" for a common field (as the visit's path has it) */
 int rawfrag_tp__field_info(const void *priv, const char *name, size_t len,
 			   struct rawfrag_tp_field_info *fi);
 /* the name of a bound event's field i (common fields left out), NULL past the last */

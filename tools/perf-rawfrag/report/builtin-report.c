@@ -29,7 +29,7 @@ struct report {
 	bool overwrite; /* --format sqlite: replace an existing -o file */
 	/* --format clickhouse: the samples' host; print the DDL (for a cluster) */
 	const char *host, *cluster;
-	bool schema;
+	bool schema, input_set; /* --schema -i FILE: the file's event tables too */
 	const char *fields, *max_stack; /* -F, --max-stack */
 	/* the table (--stdio, --sort): perf report's options */
 	bool table, show_nr, show_period, quiet, children_set, children;
@@ -76,6 +76,7 @@ static const char report_usage[] =
 	"        --overwrite       --format sqlite: replace an existing output file\n"
 	"        --host <name>     --format clickhouse: the samples' host (default: the file's)\n"
 	"        --schema          --format clickhouse: print the tables' DDL, load nothing\n"
+	"                          (with -i: the file's event tables too)\n"
 	"        --cluster <name>  with --schema: <table>_local tables and Distributed tables\n"
 	"                          over this cluster of the servers' remote_servers\n"
 	"    -v, --verbose         all fields in text output (twice: debug messages)\n"
@@ -249,6 +250,7 @@ static void sqlite_interrupted(int sig)
 static int clickhouse_options(struct report *r)
 {
 	if ((r->host && add_kv(r, "host", r->host)) || (r->cluster && add_kv(r, "cluster", r->cluster)) ||
+	    (r->schema && r->input_set && add_kv(r, "schema", "1")) ||
 	    (r->max_stack && add_kv(r, "max_stack", r->max_stack)))
 		return -ENOMEM;
 	return 0;
@@ -529,7 +531,7 @@ static const struct option longopts[] = {
 static int parse_one(struct report *r, int opt, const char *arg)
 {
 	switch (opt) {
-	case 'i': r->input = arg; break;
+	case 'i': r->input = arg; r->input_set = true; break;
 	case 'o': r->output = arg; break;
 	case O_OVERWRITE: r->overwrite = true; break;
 	case O_HOST: r->host = arg; break;
@@ -739,7 +741,7 @@ int cmd_report(int argc, char **argv)
 	}
 	/* a closed pipe is a write error (EPIPE) that ends the output quietly */
 	signal(SIGPIPE, SIG_IGN);
-	rc = r.schema ? schema(&r) : run(&r);
+	rc = r.schema && !r.input_set ? schema(&r) : run(&r);
 out:
 	for (int i = 0; i < r.nr_owned; i++)
 		free(r.owned[i]);
