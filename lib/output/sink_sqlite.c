@@ -1047,7 +1047,8 @@ static int sqlite_begin(void *priv, struct rawfrag_report *rep)
 		return -ENOMEM;
 	}
 	/* perf's script loads without a journal; a failed load is deleted anyway */
-	if ((ret = exec_sql(q, "PRAGMA journal_mode = OFF")) ||
+	if ((ret = exec_sql(q, "PRAGMA page_size = 65536")) ||
+	    (ret = exec_sql(q, "PRAGMA journal_mode = OFF")) ||
 	    (ret = exec_sql(q, "PRAGMA synchronous = OFF")) ||
 	    (ret = exec_sql(q, "PRAGMA locking_mode = EXCLUSIVE")) ||
 	    (ret = exec_sql(q, "PRAGMA cache_size = -65536")) ||

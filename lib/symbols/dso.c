@@ -17,6 +17,27 @@
 
 #include "internal/machine.h"
 
+bool rf_dso__reserve(struct rf_dso *d, size_t nr_syms, size_t strs_len)
+{
+	if (d->nr_syms + nr_syms > d->cap_syms) {
+		struct rf_sym *v = realloc(d->syms, (d->nr_syms + nr_syms) * sizeof(*v));
+
+		if (!v)
+			return false;
+		d->syms = v;
+		d->cap_syms = d->nr_syms + nr_syms;
+	}
+	if (d->strs_len + strs_len + 1 > d->strs_cap) {
+		char *p = realloc(d->strs, d->strs_len + strs_len + 1);
+
+		if (!p)
+			return false;
+		d->strs = p;
+		d->strs_cap = d->strs_len + strs_len + 1;
+	}
+	return true;
+}
+
 int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 		    const char *name, size_t nlen)
 {
@@ -47,6 +68,7 @@ int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind
 	s->start = start;
 	s->end = start + len;
 	s->bind = bind;
+	s->mangled = false;
 	s->name = (uint32_t)d->strs_len;
 	memcpy(d->strs + d->strs_len, name, nlen);
 	d->strs[d->strs_len + nlen] = 0;
@@ -269,6 +291,7 @@ const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr)
 void rf_dso__free(struct rf_dso *d)
 {
 	free(d->cache);
+	rf_dso__free_demangled(d);
 	rf_symtree__free(d->tree);
 	rf_unwind__dso_free(d);
 	rf_a2l__free(d->a2l);

@@ -297,24 +297,89 @@ static Elf_Scn *find_symtab(Elf *elf, GElf_Shdr *sh, bool *has_symtab)
 /*
  * C++ and Rust names as perf shows them: libiberty's demangler in its auto
  * style without parameters (perf's demangle_flags when not verbose); kernel
- * symbols stay as they are.
+ * symbols stay as they are. The name is kept mangled and demangled when
+ * asked for (rf_dso__demangled()).
  */
 static int add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 		   const char *name, size_t nlen, bool demangle)
 {
-	char *dm = NULL;
-	int ret;
+	int ret = rf_dso__add_sym(d, start, len, bind, name, nlen);
 
-	if (demangle && rf_is_mangled(name, nlen)) {
-		dm = cplus_demangle(name, DMGL_NO_OPTS);
-		if (dm) {
-			name = dm;
-			nlen = strlen(dm);
-		}
-	}
-	ret = rf_dso__add_sym(d, start, len, bind, name, nlen);
-	free(dm);
+	if (!ret && demangle && rf_is_mangled(name, nlen))
+		d->syms[d->nr_syms - 1].mangled = true;
 	return ret;
+}
+
+/* open addressing by name offset + 1 (0: empty); a NULL name: not demangled */
+struct rf_demangled {
+	size_t cap, nr;
+	uint32_t *key;
+	char **name;
+};
+
+static bool dm_grow(struct rf_demangled *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 256;
+	uint32_t *k = calloc(cap, sizeof(*k));
+	char **n = calloc(cap, sizeof(*n));
+
+	if (!k || !n) {
+		free(k);
+		free(n);
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->key[i])
+			continue;
+		for (j = m->key[i] * 0x9e3779b1u & (cap - 1); k[j]; j = (j + 1) & (cap - 1))
+			;
+		k[j] = m->key[i];
+		n[j] = m->name[i];
+	}
+	free(m->key);
+	free(m->name);
+	m->key = k;
+	m->name = n;
+	m->cap = cap;
+	return true;
+}
+
+const char *rf_dso__demangled(const struct rf_dso *cd, const struct rf_sym *s)
+{
+	/* a cache of the DSO's, filled by readers that hold it const */
+	struct rf_dso *d = (struct rf_dso *)cd;
+	const char *raw = d->strs + s->name;
+	struct rf_demangled *m = d->dm;
+	uint32_t key = s->name + 1;
+	size_t j;
+
+	if (!m && !(m = d->dm = calloc(1, sizeof(*m))))
+		return raw;
+	if (2 * (m->nr + 1) > m->cap && !dm_grow(m))
+		return raw;
+	for (j = key * 0x9e3779b1u & (m->cap - 1); m->key[j]; j = (j + 1) & (m->cap - 1))
+		if (m->key[j] == key)
+			return m->name[j] ? m->name[j] : raw;
+	m->key[j] = key;
+	m->name[j] = cplus_demangle(raw, DMGL_NO_OPTS);
+	m->nr++;
+	return m->name[j] ? m->name[j] : raw;
+}
+
+void rf_dso__free_demangled(struct rf_dso *d)
+{
+	struct rf_demangled *m = d->dm;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->name[i]);
+	free(m->key);
+	free(m->name);
+	free(m);
+	d->dm = NULL;
 }
 
 struct symload {
@@ -383,6 +448,9 @@ int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *r
 	    !gelf_getshdr(scn, &ssh) || !(str = sec_data(scn, &ssh, L.fsize)) || !str->d_buf)
 		goto out;
 	ret = 0;
+	/* room for every symbol and name at once: growing by doubling copied them over and over */
+	if (!rf_dso__reserve(d, syms->d_size / sh.sh_entsize, str->d_size))
+		ret = -ENOMEM;
 	for (size_t i = 0; i < syms->d_size / sh.sh_entsize && !ret; i++) {
 		GElf_Sym s;
 
@@ -421,7 +489,7 @@ static int plt_add(struct rf_dso *d, Elf_Data *dsyms, Elf_Data *dstr, uint64_t s
 	if (symidx <= INT32_MAX && gelf_getsym(dsyms, (int)symidx, &s) && s.st_name < dstr->d_size &&
 	    memchr((const char *)dstr->d_buf + s.st_name, 0, dstr->d_size - s.st_name))
 		name = (const char *)dstr->d_buf + s.st_name;
-	if (name[0] == '_' && name[1] == 'Z' && (dm = cplus_demangle(name, DMGL_NO_OPTS)))
+	if (rf_is_mangled(name, strlen(name)) && (dm = cplus_demangle(name, DMGL_NO_OPTS)))
 		name = dm;
 	snprintf(buf, sizeof(buf), "%.*s@plt", (int)strnlen(name, 1000), name);
 	free(dm);

@@ -4,7 +4,8 @@
 # same program stripped and deleted before report, sched_switch -g -a (a
 # tracepoint) and --call-graph dwarf.
 #  - --format folded against perf 6.1's stackcollapse.py on the same file,
-#    byte for byte, with each of its options; --weight period and a field
+#    byte for byte, with each of its options (and on a C++ program: names
+#    demangled as perf shows them, templates, namespaces, overloads); --weight period and a field
 #    against the same script counting that instead of 1;
 #  - --format flamegraph-json against flamegraph.py -f json, as parsed trees
 #    (children in any order: both keep first-seen order, perf's by its dict);
@@ -18,7 +19,7 @@
 # perf's scripts see tracepoint samples only through trace_unhandled(), which
 # gets the same sample dict: the wrappers below pass it to process_event().
 source "$(dirname "$0")/lib.sh"
-t_plan 36
+t_plan 38
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -56,6 +57,18 @@ t_setup "program" gcc -O1 -g -fno-omit-frame-pointer -o "$T/prog" "$T/prog.c"
 t_setup "stripped program" sh -c "gcc -O1 -fno-omit-frame-pointer -o '$T/strip' '$T/prog.c' && strip --strip-all '$T/strip'"
 t_setup "program deleted before report" gcc -O1 -g -fno-omit-frame-pointer -o "$T/del" "$T/prog.c"
 t_setup "hostile program" gcc -O1 -g -fno-omit-frame-pointer -o "$T/evil" "$T/evil.c"
+cat >"$T/cxx.cc" <<'EOF'
+#include <cstdio>
+namespace ns {
+template <typename T> struct Box {
+	__attribute__((noinline)) T spin(T n) const { volatile T s = 0; for (T i = 0; i < n; i++) s += i * 7 % 13; return s; }
+};
+__attribute__((noinline)) long work(long n) { return Box<long>().spin(n) + 1; }
+__attribute__((noinline)) long work(int n) { return Box<int>().spin(n) + 2; }
+}
+int main() { long s = 0; for (int k = 0; k < 30; k++) s += ns::work(1000000L) + ns::work(1000000); std::printf("%ld\n", s); return 0; }
+EOF
+t_setup "C++ program" g++ -O1 -g -fno-omit-frame-pointer -o "$T/cxx" "$T/cxx.cc"
 
 rec() { # file perf-record-args...
 	local f=$1; shift
@@ -68,6 +81,7 @@ rm -f "$T/del"
 rec tp.data -g -e sched:sched_switch -a -- sh -c 'for i in $(seq 40); do ls /proc >/dev/null; sleep 0.005; done'
 rec dw.data --call-graph dwarf,4096 -e cpu-clock -c 200000 -- "$T/prog"
 rec evil.data -g -e cpu-clock -c 100000 -- "$T/evil"
+rec cxx.data -g -e cpu-clock -c 100000 -- "$T/cxx"
 
 # perf's scripts, tracepoint samples included; W: what a stack counts (1 by default)
 wrap() { # script weight-expression
@@ -117,6 +131,14 @@ folded "cpu-clock -g --include-pid --include-tid" cc.data sc.py --include-pid --
 folded "cpu-clock -g --include-tid" cc.data sc.py --include-tid -- --include-tid
 folded "cpu-clock -g --no-comm" cc.data sc.py --no-comm -- --no-comm
 folded "stripped binary" strip.data sc.py --
+folded "C++ program (demangled names)" cxx.data sc.py --
+# the names are demangled at all (were both sides mangled, the line above would pass)
+if grep -q 'ns::Box<long>::spin' "$T/ours.out" && grep -q 'ns::work' "$T/ours.out" &&
+	! grep -q '_ZN' "$T/ours.out"; then
+	t_ok "C++ names demangled: ns::Box<long>::spin, ns::work"
+else
+	t_fail "C++ names demangled" "$(grep -o '[^;]*spin[^;]*' "$T/ours.out" | sort -u | head -3)"
+fi
 folded "binary deleted before report (build-id cache)" del.data sc.py --
 folded "sched_switch -g -a (tracepoint)" tp.data sc.py --
 folded "sched_switch -g -a --kernel --include-pid" tp.data sc.py --kernel --include-pid -- \

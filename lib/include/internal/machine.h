@@ -14,6 +14,7 @@ struct rf_sym {
 	uint64_t start, end;
 	uint32_t name; /* offset in the DSO's string pool */
 	uint8_t bind;
+	bool mangled; /* a C++ name demangled when first asked for (rf_dso__sym_name()) */
 };
 
 enum rf_dso_kind {
@@ -60,6 +61,7 @@ struct rf_dso {
 	struct rf_a2l *a2l; /* inline.c */
 	struct rf_sym_cache *cache; /* recent lookups (chains repeat their addresses) */
 	struct rf_symtree *tree; /* perf's tree shape, kept only where symbols overlap */
+	struct rf_demangled *dm; /* names demangled so far, by name offset */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
 	struct rf_dso *next;
 };
@@ -85,6 +87,8 @@ struct rf_maps {
 struct rawfrag_machine;
 
 /* dso.c */
+/* room for nr_syms more symbols and strs_len more bytes of names; false: no memory */
+bool rf_dso__reserve(struct rf_dso *d, size_t nr_syms, size_t strs_len);
 int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind,
 		    const char *name, size_t nlen);
 void rf_dso__finish_syms(struct rf_dso *d, bool kallsyms);
@@ -92,10 +96,19 @@ void rf_dso__sort_syms(struct rf_dso *d);
 const struct rf_sym *rf_dso__find(const struct rf_dso *d, uint64_t addr);
 /* the same through a small per-DSO cache */
 const struct rf_sym *rf_dso__find_cached(struct rf_dso *d, uint64_t addr);
+/*
+ * The demangled name of a mangled symbol, made once: a big C++ binary has
+ * hundreds of thousands of names and a profile meets a few of them (the
+ * demangler was a sixth of a folded report). The mangled name without memory.
+ */
+const char *rf_dso__demangled(const struct rf_dso *d, const struct rf_sym *s);
 static inline const char *rf_dso__sym_name(const struct rf_dso *d, const struct rf_sym *s)
 {
+	if (__builtin_expect(s->mangled, 0))
+		return rf_dso__demangled(d, s);
 	return d->strs + s->name;
 }
+void rf_dso__free_demangled(struct rf_dso *d);
 void rf_dso__free(struct rf_dso *d);
 /* the runtime ELF (opened once); NULL when none */
 struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d);
