@@ -23,6 +23,16 @@ struct rf_hkey {
 	const char *show; /* interned display string (not part of the identity) */
 	uint32_t id_len;
 	char level; /* a symbol's '[k]' or '[.]' */
+	/*
+	 * A symbol's, for perf's entry trees (hists_cc.c), not part of the
+	 * identity: inlined (show is "name (inlined)"), its name alone, its
+	 * end, the map it was found in, and for an inlined function the symbol
+	 * of the range it has (its container's)
+	 */
+	bool inl;
+	uint32_t map;
+	const char *name, *base;
+	uint64_t end;
 };
 
 struct rf_hentry {
@@ -33,6 +43,7 @@ struct rf_hentry {
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
+	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
@@ -64,6 +75,11 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
  * NULL on ENOMEM.
  */
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made);
+/*
+ * A new entry of key, even when one with the same key exists (perf's trees
+ * tell entries apart, hists_cc.c); nothing counted. NULL on ENOMEM.
+ */
+struct rf_hentry *rf_hists__new(struct rf_hists *h, const struct rf_hkey *key);
 /*
  * Every entry, sorted with cmp (qsort's, with ctx); the array is the caller's
  * to free. NULL with *n 0 on ENOMEM or when empty.

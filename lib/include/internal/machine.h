@@ -67,6 +67,7 @@ struct rf_map {
 	uint64_t start, end, pgoff;
 	struct rf_dso *dso;
 	bool identity; /* map_ip(addr) == addr (kernel, anon, [heap]) */
+	uint32_t id; /* rawfrag_frame.map_id */
 };
 
 struct rf_maps {
