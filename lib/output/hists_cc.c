@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "internal/hists_cc.h"
+#include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/out.h"
 
@@ -482,12 +483,12 @@ static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
 		swap_frames(cc, from++, --to);
 }
 
-/* root first, at most max_stack frames from the root as perf counts them in caller order */
-static void caller_order(struct rf_cc *cc)
+/* root first; cut: at most max_stack frames from the root as perf counts them in caller order */
+static void caller_order(struct rf_cc *cc, bool cut)
 {
 	/* inlined functions too: perf lists them in the chain's order (inline_list__append) */
 	reverse(cc, 0, cc->nr_chain);
-	if (cc->nr_chain > cc->max_stack)
+	if (cut && cc->nr_chain > cc->max_stack)
 		cc->nr_chain = cc->max_stack;
 }
 
@@ -502,10 +503,20 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 	cc->nr_chain = 0;
 	cc->inl = false;
 	if ((s->sample_type & dwarf) == dwarf) {
-		ret = rawfrag_callchain__resolve(cc->dw, m, s, a, cc->p.caller ? 0xffff : max);
+		uint32_t nk, from = 0;
+
+		/*
+		 * each part has its own limit: in the caller order perf takes the
+		 * kernel's outermost frames, yet the unwinder's innermost ones
+		 * (it unwinds max_stack addresses, then turns them round)
+		 */
+		ret = rf_callchain__resolve_parts(cc->dw, m, s, a, cc->p.caller ? UINT32_MAX : max,
+						  cc->max_stack, &nk);
 		if (ret < 0)
 			return ret;
-		for (uint32_t i = 0; i < cc->dw->nr; i++)
+		if (cc->p.caller && nk > cc->max_stack)
+			from = nk - cc->max_stack;
+		for (uint32_t i = from; i < cc->dw->nr; i++)
 			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
 				       cc->dw->frames[i].addr, cc->dw->frames[i].map_id))
 				return -ENOMEM;
@@ -515,7 +526,7 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 			return ret;
 	}
 	if (cc->p.caller)
-		caller_order(cc);
+		caller_order(cc, (s->sample_type & dwarf) != dwarf);
 	/* perf's entries part by its compare from the first inlined function on */
 	if (cc->inl && cc->children && !cc->pt_on && cc->pt_sym >= 0 && (ret = pt_start(cc)))
 		return ret;

@@ -178,6 +178,13 @@ void rf_unwind__dso_free(struct rf_dso *d);
 void rf_unwind__state_free(void *state);
 /* the machine's unwinding state (address spaces; created by unwind.c) */
 void **rf_machine__unw_state(struct rawfrag_machine *m);
+/*
+ * rawfrag_callchain__resolve() with a limit for each part: the kernel's
+ * first kmax frames (*nk of them), the unwinder's first umax addresses
+ */
+int rf_callchain__resolve_parts(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
+				const struct rawfrag_sample *s, const struct perf_event_attr *attr,
+				uint32_t kmax, uint32_t umax, uint32_t *nk);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
 
