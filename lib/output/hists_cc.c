@@ -32,7 +32,7 @@ struct ccframe {
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
 	uint32_t nlen; /* the name's length without " (inlined)" */
 	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
-	bool inlined;
+	bool inlined, object;
 };
 
 /*
@@ -99,6 +99,7 @@ struct rf_cc {
 	struct rbn *prb; /* their links in the tree, by number */
 	uint32_t nr_pe, cap_pe, proot;
 	uint32_t *maps; /* the chain's frames' maps */
+	uint64_t *offs; /* their offsets in their symbols */
 	struct ccframe *fr;
 	uint32_t nr_fr, cap_fr;
 	uint32_t *fr_tab; /* open addressing, frame index + 1 */
@@ -229,6 +230,7 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->chain);
 	free(cc->ips);
 	free(cc->maps);
+	free(cc->offs);
 	free(cc->pe);
 	free(cc->prb);
 	free(cc->seen);
@@ -334,7 +336,8 @@ static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
 		cc->fr = v;
 		cc->cap_fr = cap;
 	}
-	f->dso_rank = dso_rank(cc, f->dso);
+	if (f->dso && !f->dso_rank)
+		f->dso_rank = dso_rank(cc, f->dso);
 	cc->fr[cc->nr_fr] = *f;
 	cc->fr_tab[j] = ++cc->nr_fr;
 	return cc->nr_fr - 1;
@@ -344,7 +347,8 @@ static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
 static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct rawfrag_frame *fr)
 {
 	struct ccframe f = { .addr = fr->sym ? fr->ip - fr->symoff : fr->addr,
-			     .inlined = fr->inlined };
+			     .inlined = fr->inlined, .dso_rank = fr->dso ? fr->dso_order : 0,
+			     .object = fr->sym && fr->object && !fr->inlined };
 
 	f.end = f.addr + (fr->sym ? fr->symlen : 0);
 	const char *d = dso_short(fr->dso);
@@ -371,7 +375,7 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	return intern_ccframe(cc, &f);
 }
 
-static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map)
+static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, uint64_t off)
 {
 	if (f == NOFRAME)
 		return -ENOMEM;
@@ -391,10 +395,15 @@ static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map)
 		if (!v)
 			return -ENOMEM;
 		cc->maps = v;
+		w = realloc(cc->offs, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		cc->offs = w;
 		cc->cap_chain = cap;
 	}
 	cc->ips[cc->nr_chain] = ip;
 	cc->maps[cc->nr_chain] = map;
+	cc->offs[cc->nr_chain] = off;
 	cc->inl |= cc->fr[f].inlined;
 	cc->chain[cc->nr_chain++] = f;
 	return 0;
@@ -453,12 +462,13 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 		fr.map_id = 0;
 		if (cpumode == PERF_RECORD_MISC_KERNEL) {
 			f = kernel_frame(cc, h, m, kgen, s, ip);
+			fr.symoff = f != NOFRAME ? ip - cc->fr[f].addr : 0;
 		} else {
 			rawfrag_machine__resolve(m, (int32_t)s->pid, (int32_t)s->tid, ip, cpumode,
 						 &fr);
 			f = intern_frame(cc, h, &fr);
 		}
-		if (chain_push(cc, f, ip, fr.map_id))
+		if (chain_push(cc, f, ip, fr.map_id, fr.symoff))
 			return -ENOMEM;
 	}
 	return 0;
@@ -467,7 +477,7 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
 {
 	uint32_t x = cc->chain[i], z = cc->maps[i];
-	uint64_t y = cc->ips[i];
+	uint64_t y = cc->ips[i], o = cc->offs[i];
 
 	cc->chain[i] = cc->chain[j];
 	cc->chain[j] = x;
@@ -475,6 +485,8 @@ static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
 	cc->ips[j] = y;
 	cc->maps[i] = cc->maps[j];
 	cc->maps[j] = z;
+	cc->offs[i] = cc->offs[j];
+	cc->offs[j] = o;
 }
 
 static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
@@ -518,7 +530,8 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 			from = nk - cc->max_stack;
 		for (uint32_t i = from; i < cc->dw->nr; i++)
 			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
-				       cc->dw->frames[i].addr, cc->dw->frames[i].map_id))
+				       cc->dw->frames[i].addr, cc->dw->frames[i].map_id,
+				       cc->dw->frames[i].symoff))
 				return -ENOMEM;
 	} else if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
 		ret = fp_chain(cc, h, m, kgen, s, max);
@@ -1072,6 +1085,19 @@ out:
 	return ret;
 }
 
+/* perf's entry of a data symbol shows name+offset, of the address that made it */
+static int object_show(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *x, uint32_t c)
+{
+	char b[512];
+	int n;
+
+	if (cc->pt_sym < 0)
+		return 0;
+	n = snprintf(b, sizeof(b), "%s+0x%" PRIx64, cc->fr[cc->chain[c]].name, cc->offs[c]);
+	x->k[cc->pt_sym].show = rf_hists__intern(h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
+	return x->k[cc->pt_sym].show ? 0 : -ENOMEM;
+}
+
 static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
 {
 	for (int i = 0; i < nr; i++)
@@ -1146,6 +1172,8 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 		x = cc->pt_on ? pt_findnew(cc, h, k, &made) : rf_hists__findnew(h, k, &made);
 		if (!x || (made && cc->children && !cc->pt_on && pt_register(cc, x)))
 			return -ENOMEM;
+		if (made && f->object && (ret = object_show(cc, h, x, c)))
+			return ret;
 		if (made) {
 			x->cc_tid = tid + 1;
 			if ((ret = fn(ctx, x)))

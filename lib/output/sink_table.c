@@ -40,7 +40,7 @@ struct tkey {
 struct kframe {
 	uint64_t ip, start, rel_ip, end;
 	uint32_t gen, map;
-	bool valid;
+	bool valid, object;
 	const char *dso, *sym; /* interned in the section's hists */
 };
 #define KFRAMES 512
@@ -391,7 +391,7 @@ static struct kframe *frame_of(struct table_sink *t, struct tsec *sec,
 				 (int32_t)smp->tid, smp->ip, cpumode, &fr);
 	*kf = (struct kframe){ .ip = smp->ip, .gen = gen, .rel_ip = fr.ip,
 			       .start = fr.ip - fr.symoff, .end = fr.ip - fr.symoff + fr.symlen,
-			       .map = fr.map_id };
+			       .map = fr.map_id, .object = fr.object };
 	s = dso_short(fr.dso);
 	if (s && !(kf->dso = rf_hists__intern(&sec->h, s, strlen(s))))
 		return NULL;
@@ -445,6 +445,26 @@ static int tp_key(struct table_sink *t, struct tsample *ts, int i)
 	return 1;
 }
 
+/*
+ * perf's entry of a data symbol shows name+offset, the offset of its
+ * map-relative address from the symbol's mapped start (sort.c)
+ */
+static int object_show(struct tsample *ts, struct rf_hkey *hk)
+{
+	const struct kframe *kf = ts->kf;
+	char b[512];
+	int n;
+
+	hk->end = kf->end;
+	hk->map = kf->map;
+	hk->u = kf->start;
+	hk->id_len = 1;
+	n = snprintf(b, sizeof(b), "%s+0x%" PRIx64, kf->sym,
+		     kf->rel_ip - (kf->ip - (kf->rel_ip - kf->start)));
+	hk->show = rf_hists__intern(&ts->sec->h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
+	return hk->show ? 0 : -ENOMEM;
+}
+
 /* key i of the sample, or a note that the visit gives it; 0 or -ENOMEM */
 static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts, int i)
 {
@@ -493,6 +513,8 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 		hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 		hk->id = ts->kf->dso;
 		hk->show = hk->name = ts->kf->sym;
+		if (ts->kf->sym && ts->kf->object)
+			return object_show(ts, hk);
 		hk->end = ts->kf->end;
 		hk->map = ts->kf->map;
 		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;

@@ -56,6 +56,7 @@ struct rawfrag_machine {
 	int nr_refused;
 	bool no_inline;
 	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
+	uint32_t nr_dsos; /* DSOs made */
 };
 
 bool rf_machine__inline(const struct rawfrag_machine *m)
@@ -299,6 +300,17 @@ static struct rf_dso *dso_findnew(struct rawfrag_machine *m, const char *name, c
 		return NULL;
 	}
 	d->kind = kind;
+	/*
+	 * perf makes a DSO for each entry of the build-id table as it reads the
+	 * header, the others as the maps come: where they lie in its memory,
+	 * what its call graphs order equal branches by, follows
+	 */
+	d->order = (1u << 24) + ++m->nr_dsos;
+	for (int i = 0; i < m->nr_bids; i++)
+		if (!strcmp(m->bids[i].name, d->name) || !strcmp(m->bids[i].name, d->path)) {
+			d->order = (uint32_t)i + 1;
+			break;
+		}
 	if (bid && bid_size <= 20) {
 		memcpy(d->bid, bid, bid_size);
 		d->bid_size = bid_size;
@@ -886,6 +898,7 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	map = &copy;
 	d = map->dso;
 	fr->dso = d->name;
+	fr->dso_order = d->order;
 	fr->map_id = map->id;
 	a = map->identity ? addr : addr - map->start + map->pgoff;
 	if (d->kind != RF_DSO_KERNEL && d->kind != RF_DSO_MODULE && d->kind != RF_DSO_BPF)
@@ -897,6 +910,7 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 		fr->sym = rf_dso__sym_name(d, s);
 		fr->symoff = a < s->end ? a - s->start : a - map->start - s->start;
 		fr->symlen = s->end - s->start;
+		fr->object = s->object;
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@ struct rf_sym {
 	uint64_t start, end;
 	uint32_t name; /* offset in the DSO's string pool */
 	uint8_t bind;
+	bool object; /* STT_OBJECT: perf report shows it as name+offset */
 };
 
 enum rf_dso_kind {
@@ -60,6 +61,7 @@ struct rf_dso {
 	struct rf_sym_cache *cache; /* recent lookups (chains repeat their addresses) */
 	struct rf_symtree *tree; /* perf's tree shape, kept only where symbols overlap */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
+	uint32_t order; /* rawfrag_frame.dso_order */
 	struct rf_dso *next;
 };
 

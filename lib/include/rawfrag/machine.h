@@ -56,6 +56,12 @@ struct rawfrag_frame {
 	uint64_t symlen; /* the symbol's size as perf has it (its end - start) */
 	/* an inlined frame: the symbol at the start of the one it is inlined into */
 	const char *base_sym;
+	/*
+	 * perf's order of its DSO objects (0: no map): the build-id table's,
+	 * then the maps' as they came; a call graph's equal branches follow it
+	 */
+	uint32_t dso_order;
+	bool object; /* the symbol is data (STT_OBJECT): perf report shows name+offset */
 };
 
 struct rawfrag_callchain {
