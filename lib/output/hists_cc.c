@@ -26,7 +26,7 @@
 
 struct ccframe {
 	const char *dso, *sym; /* interned; sym NULL: unresolved ("0x.." of addr) */
-	const char *name, *base; /* the name without " (inlined)"; inlined: its container's */
+	const char *base; /* an inlined function: the symbol at its container's start */
 	uint64_t addr; /* the symbol's start, or the address when unresolved */
 	uint64_t end; /* the symbol's end (an inlined function: its container's) */
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
@@ -88,7 +88,7 @@ struct rf_cc {
 	 * perf's entries_in tree, once a chain holds an inlined function: from
 	 * then on it, not the key's hash, tells the entries (pt_*)
 	 */
-	bool pt_on, inl; /* inl: this chain has an inlined frame */
+	bool pt_on, inl, obj; /* this chain has an inlined frame, a data symbol */
 	int nr_keys, pt_sym; /* the symbol's key slot, -1: none */
 	bool pt_collapse; /* perf's collapse pass (a comm key) */
 	bool slot_dso; /* a DSO key: the symbol's compare leaves the DSO to it */
@@ -99,7 +99,7 @@ struct rf_cc {
 	struct rbn *prb; /* their links in the tree, by number */
 	uint32_t nr_pe, cap_pe, proot;
 	uint32_t *maps; /* the chain's frames' maps */
-	uint64_t *offs; /* their offsets in their symbols */
+	uint64_t *deltas; /* their maps' start - pgoff (perf's unmap_ip) */
 	struct ccframe *fr;
 	uint32_t nr_fr, cap_fr;
 	uint32_t *fr_tab; /* open addressing, frame index + 1 */
@@ -230,7 +230,7 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->chain);
 	free(cc->ips);
 	free(cc->maps);
-	free(cc->offs);
+	free(cc->deltas);
 	free(cc->pe);
 	free(cc->prb);
 	free(cc->seen);
@@ -360,12 +360,11 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 		int n = snprintf(b, sizeof(b), "%s (inlined)", fr->sym);
 
 		f.sym = rf_hists__intern(h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
-		f.name = rf_hists__intern(h, fr->sym, strlen(fr->sym));
 		f.base = rf_hists__intern(h, fr->base_sym ? fr->base_sym : fr->sym,
 					  strlen(fr->base_sym ? fr->base_sym : fr->sym));
-		if (!f.sym || !f.name || !f.base)
+		if (!f.sym || !f.base)
 			return NOFRAME;
-	} else if (fr->sym && !(f.sym = f.name = rf_hists__intern(h, fr->sym, strlen(fr->sym)))) {
+	} else if (fr->sym && !(f.sym = rf_hists__intern(h, fr->sym, strlen(fr->sym)))) {
 		return NOFRAME;
 	}
 	if (fr->dso || fr->sym)
@@ -375,7 +374,7 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	return intern_ccframe(cc, &f);
 }
 
-static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, uint64_t off)
+static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, uint64_t delta)
 {
 	if (f == NOFRAME)
 		return -ENOMEM;
@@ -395,16 +394,17 @@ static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, u
 		if (!v)
 			return -ENOMEM;
 		cc->maps = v;
-		w = realloc(cc->offs, cap * sizeof(*w));
+		w = realloc(cc->deltas, cap * sizeof(*w));
 		if (!w)
 			return -ENOMEM;
-		cc->offs = w;
+		cc->deltas = w;
 		cc->cap_chain = cap;
 	}
 	cc->ips[cc->nr_chain] = ip;
 	cc->maps[cc->nr_chain] = map;
-	cc->offs[cc->nr_chain] = off;
+	cc->deltas[cc->nr_chain] = delta;
 	cc->inl |= cc->fr[f].inlined;
+	cc->obj |= cc->fr[f].object;
 	cc->chain[cc->nr_chain++] = f;
 	return 0;
 }
@@ -458,17 +458,17 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 			}
 			continue;
 		}
-		/* kernel maps are the same objects in every process */
+		/* kernel maps are the same objects in every process, mapped as they are */
 		fr.map_id = 0;
+		fr.addr = fr.ip = 0;
 		if (cpumode == PERF_RECORD_MISC_KERNEL) {
 			f = kernel_frame(cc, h, m, kgen, s, ip);
-			fr.symoff = f != NOFRAME ? ip - cc->fr[f].addr : 0;
 		} else {
 			rawfrag_machine__resolve(m, (int32_t)s->pid, (int32_t)s->tid, ip, cpumode,
 						 &fr);
 			f = intern_frame(cc, h, &fr);
 		}
-		if (chain_push(cc, f, ip, fr.map_id, fr.symoff))
+		if (chain_push(cc, f, ip, fr.map_id, fr.addr - fr.ip))
 			return -ENOMEM;
 	}
 	return 0;
@@ -477,7 +477,7 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
 {
 	uint32_t x = cc->chain[i], z = cc->maps[i];
-	uint64_t y = cc->ips[i], o = cc->offs[i];
+	uint64_t y = cc->ips[i], o = cc->deltas[i];
 
 	cc->chain[i] = cc->chain[j];
 	cc->chain[j] = x;
@@ -485,8 +485,8 @@ static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
 	cc->ips[j] = y;
 	cc->maps[i] = cc->maps[j];
 	cc->maps[j] = z;
-	cc->offs[i] = cc->offs[j];
-	cc->offs[j] = o;
+	cc->deltas[i] = cc->deltas[j];
+	cc->deltas[j] = o;
 }
 
 static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
@@ -513,7 +513,7 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 	int ret;
 
 	cc->nr_chain = 0;
-	cc->inl = false;
+	cc->inl = cc->obj = false;
 	if ((s->sample_type & dwarf) == dwarf) {
 		uint32_t nk, from = 0;
 
@@ -531,7 +531,7 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 		for (uint32_t i = from; i < cc->dw->nr; i++)
 			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
 				       cc->dw->frames[i].addr, cc->dw->frames[i].map_id,
-				       cc->dw->frames[i].symoff))
+				       cc->dw->frames[i].addr - cc->dw->frames[i].ip))
 				return -ENOMEM;
 	} else if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
 		ret = fp_chain(cc, h, m, kgen, s, max);
@@ -778,7 +778,7 @@ static int sym_cmp(const struct rf_cc *cc, const struct rf_hkey *he, const struc
 	if (!he->id_len || !en->id_len)
 		return !he->id_len ? -1 : 1;
 	if (he->inl || en->inl) {
-		r = strcmp(he->name, en->name);
+		r = rf_hkey__name_cmp(he, en);
 		if (r)
 			return r;
 		if (he->u <= en->end && he->end >= en->u)
@@ -862,9 +862,35 @@ static int pt_start(struct rf_cc *cc)
 	return 0;
 }
 
+/*
+ * an entry found again (hists__findnew_entry): from another map object it
+ * takes that map, and the symbol found at its start there (an inlined
+ * function's entry becomes its container's)
+ */
+static void pt_touch(const struct rf_cc *cc, struct rf_hentry *e, const struct rf_hmap *x)
+{
+	struct rf_hkey *s;
+
+	if (cc->pt_sym < 0 || e->m.map == x->map)
+		return;
+	e->m.map = x->map;
+	e->m.delta = x->delta;
+	s = &e->k[cc->pt_sym];
+	if (s->id_len && s->inl && e->m.base) {
+		s->show = e->m.base;
+		s->inl = false;
+	}
+}
+
+/* an entry made: its map and address */
+static void pt_made(struct rf_hentry *e, const struct rf_hmap *x)
+{
+	e->m = *x;
+}
+
 /* hists__findnew_entry(): the entry of key, made when none compares equal */
 static struct rf_hentry *pt_findnew(struct rf_cc *cc, struct rf_hists *h,
-				    const struct rf_hkey *key, bool *made)
+				    const struct rf_hkey *key, const struct rf_hmap *x, bool *made)
 {
 	struct rf_hentry *e;
 	uint32_t up;
@@ -873,21 +899,13 @@ static struct rf_hentry *pt_findnew(struct rf_cc *cc, struct rf_hists *h,
 	*made = false;
 	e = pt_find(cc, cc->prb, cc->proot, key, &up, &left);
 	if (e) {
-		struct rf_hkey *s = cc->pt_sym >= 0 ? &e->k[cc->pt_sym] : NULL;
-
-		/* found from another map: the symbol at its start there */
-		if (s && s->map != key[cc->pt_sym].map) {
-			s->map = key[cc->pt_sym].map;
-			if (s->id_len && s->inl) {
-				s->show = s->name = s->base;
-				s->inl = false;
-			}
-		}
+		pt_touch(cc, e, x);
 		return e;
 	}
 	e = rf_hists__new(h, key);
 	if (!e || pt_register(cc, e))
 		return NULL;
+	pt_made(e, x);
 	rb_link(cc->prb, &cc->proot, up, left, e->pt);
 	*made = true;
 	return e;
@@ -911,21 +929,25 @@ void rf_cc__keys(struct rf_cc *cc, int nr_keys, const enum rf_cc_slot *kinds,
 }
 
 struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct rf_hkey *key,
-			      uint64_t period, uint64_t weight)
+			      const struct rf_hmap *x, uint64_t period, uint64_t weight)
 {
 	struct rf_hentry *e;
 	bool made;
 
-	if (!cc->pt_on) {
-		e = rf_hists__add(h, key, period, weight);
-		if (e && cc->children && pt_register(cc, e))
-			return NULL;
-		return e;
-	}
 	h->nr_samples++;
 	h->total_period += period;
 	h->total_weight += weight;
-	e = pt_findnew(cc, h, key, &made);
+	if (cc->pt_on) {
+		e = pt_findnew(cc, h, key, x, &made);
+	} else {
+		e = rf_hists__findnew(h, key, &made);
+		if (e && made && cc->children && pt_register(cc, e))
+			return NULL;
+		if (e && made)
+			pt_made(e, x);
+		else if (e)
+			pt_touch(cc, e, x);
+	}
 	if (!e)
 		return NULL;
 	e->samples++;
@@ -1085,19 +1107,6 @@ out:
 	return ret;
 }
 
-/* perf's entry of a data symbol shows name+offset, of the address that made it */
-static int object_show(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *x, uint32_t c)
-{
-	char b[512];
-	int n;
-
-	if (cc->pt_sym < 0)
-		return 0;
-	n = snprintf(b, sizeof(b), "%s+0x%" PRIx64, cc->fr[cc->chain[c]].name, cc->offs[c]);
-	x->k[cc->pt_sym].show = rf_hists__intern(h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
-	return x->k[cc->pt_sym].show ? 0 : -ENOMEM;
-}
-
 static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
 {
 	for (int i = 0; i < nr; i++)
@@ -1138,6 +1147,7 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	for (uint32_t c = 0; c < cc->nr_chain; c++) {
 		const struct ccframe *f = &cc->fr[cc->chain[c]];
 		struct rf_hentry *x;
+		struct rf_hmap xm;
 		bool made, dup = false;
 
 		/* a frame without a map keeps the level of the one before (perf's al) */
@@ -1153,11 +1163,9 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 				 */
 				k[i].id = f->dso;
 				k[i].show = f->sym;
-				k[i].name = f->name;
-				k[i].base = f->base;
 				k[i].inl = f->inlined;
+				k[i].obj = f->object;
 				k[i].end = f->end;
-				k[i].map = cc->maps[c];
 				k[i].u = f->addr;
 				k[i].id_len = f->sym ? 1 : 0;
 				k[i].level = level;
@@ -1169,11 +1177,15 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 					  key_same(h->nr_keys, cc->seen[j]->k, k);
 		if (dup)
 			continue;
-		x = cc->pt_on ? pt_findnew(cc, h, k, &made) : rf_hists__findnew(h, k, &made);
+		xm = (struct rf_hmap){ .map = cc->maps[c], .delta = cc->deltas[c], .ip = cc->ips[c],
+				       .base = f->base };
+		x = cc->pt_on ? pt_findnew(cc, h, k, &xm, &made) : rf_hists__findnew(h, k, &made);
 		if (!x || (made && cc->children && !cc->pt_on && pt_register(cc, x)))
 			return -ENOMEM;
-		if (made && f->object && (ret = object_show(cc, h, x, c)))
-			return ret;
+		if (made)
+			pt_made(x, &xm);
+		else
+			pt_touch(cc, x, &xm);
 		if (made) {
 			x->cc_tid = tid + 1;
 			if ((ret = fn(ctx, x)))
@@ -1258,8 +1270,12 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	struct cslot *sl;
 	int ret;
 
-	/* perf's trees may part a repeated chain's entries another way: no reuse */
-	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE) || cc->pt_on)
+	/*
+	 * perf's trees may part a repeated chain's entries another way, and a
+	 * data symbol's entry shows its last map: no reuse
+	 */
+	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE) || cc->pt_on ||
+	    cc->obj)
 		return cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
 	if (!cc->slots && !(cc->slots = calloc(CSLOTS, sizeof(*cc->slots))))
 		return -ENOMEM;

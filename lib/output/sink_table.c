@@ -445,26 +445,6 @@ static int tp_key(struct table_sink *t, struct tsample *ts, int i)
 	return 1;
 }
 
-/*
- * perf's entry of a data symbol shows name+offset, the offset of its
- * map-relative address from the symbol's mapped start (sort.c)
- */
-static int object_show(struct tsample *ts, struct rf_hkey *hk)
-{
-	const struct kframe *kf = ts->kf;
-	char b[512];
-	int n;
-
-	hk->end = kf->end;
-	hk->map = kf->map;
-	hk->u = kf->start;
-	hk->id_len = 1;
-	n = snprintf(b, sizeof(b), "%s+0x%" PRIx64, kf->sym,
-		     kf->rel_ip - (kf->ip - (kf->rel_ip - kf->start)));
-	hk->show = rf_hists__intern(&ts->sec->h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
-	return hk->show ? 0 : -ENOMEM;
-}
-
 /* key i of the sample, or a note that the visit gives it; 0 or -ENOMEM */
 static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts, int i)
 {
@@ -512,11 +492,9 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 		/* a symbol is its DSO and start; an unresolved address is itself */
 		hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 		hk->id = ts->kf->dso;
-		hk->show = hk->name = ts->kf->sym;
-		if (ts->kf->sym && ts->kf->object)
-			return object_show(ts, hk);
+		hk->show = ts->kf->sym;
+		hk->obj = ts->kf->sym && ts->kf->object;
 		hk->end = ts->kf->end;
-		hk->map = ts->kf->map;
 		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;
 		hk->id_len = ts->kf->sym ? 1 : 0;
 		return 0;
@@ -894,8 +872,17 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 		return ret < 0 ? ret : 0;
 	if (t->cc_on && (ret = table_chain(t, rep, &ts)))
 		return ret;
-	e = t->cc_on ? rf_cc__self(ts.sec->cc, &ts.sec->h, ts.key, period, weight) :
-		       rf_hists__add(&ts.sec->h, ts.key, period, weight);
+	if (t->cc_on) {
+		/* perf's he->ip of a sample's own entry is map-relative */
+		struct rf_hmap x = { 0 };
+
+		if (ts.kf)
+			x = (struct rf_hmap){ .map = ts.kf->map, .ip = ts.kf->rel_ip,
+					      .delta = ts.kf->ip - ts.kf->rel_ip };
+		e = rf_cc__self(ts.sec->cc, &ts.sec->h, ts.key, &x, period, weight);
+	} else {
+		e = rf_hists__add(&ts.sec->h, ts.key, period, weight);
+	}
 	if (!e)
 		return -ENOMEM;
 	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
@@ -996,9 +983,9 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 				c->w[i] = imax(c->w[i], hk->show ? len : 9);
 				break;
 			case K_SYM:
-				/* perf's is the name's: an inlined one's mark sticks out */
-				if (hk->show && hk->name)
-					len = (int)strlen(hk->name);
+				/* perf's is the name's: an inlined one's mark, an offset stick out */
+				if (hk->show)
+					len = (int)rf_hkey__name_len(hk);
 				c->w[i] = imax(c->w[i], hk->show ? len + 4 : 16 + 6);
 				if (!hk->show)
 					unres = true;
@@ -1129,6 +1116,17 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 				rawfrag_out__printf(o, "[%c] ", hk->level);
 				rawfrag_out__puts(o, hk->show);
 				n = 4 + (int)strlen(hk->show);
+				/*
+				 * perf's data symbol: +offset of the address that made
+				 * the entry from the symbol in the entry's last map
+				 */
+				if (hk->obj && t->cc_on) {
+					int k = snprintf(b, sizeof(b), "+0x%" PRIx64,
+							 e->m.ip - (hk->u + e->m.delta));
+
+					rawfrag_out__puts(o, b);
+					n += k;
+				}
 			} else {
 				n = snprintf(b, sizeof(b), "[%c] %#.16" PRIx64, hk->level, hk->u);
 				rawfrag_out__puts(o, b);
@@ -1177,7 +1175,7 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 		switch (t->keys[i].kind) {
 		case K_SYM:
 			/* perf's sort__sym_sort: the names, an inlined one's without its mark */
-			r = cmp_str(x->name ? x->name : x->show, y->name ? y->name : y->show);
+			r = x->show && y->show ? rf_hkey__name_cmp(x, y) : cmp_str(x->show, y->show);
 			break;
 		case K_COMM:
 		case K_DSO:

@@ -25,14 +25,40 @@ struct rf_hkey {
 	char level; /* a symbol's '[k]' or '[.]' */
 	/*
 	 * A symbol's, for perf's entry trees (hists_cc.c), not part of the
-	 * identity: inlined (show is "name (inlined)"), its name alone, its
-	 * end, the map it was found in, and for an inlined function the symbol
-	 * of the range it has (its container's)
+	 * identity: inlined (show is "name (inlined)"), data (perf shows
+	 * name+offset), its end
 	 */
-	bool inl;
-	uint32_t map;
-	const char *name, *base;
+	bool inl, obj;
 	uint64_t end;
+};
+
+/* the length of a symbol key's name, without an inlined one's " (inlined)" */
+static inline size_t rf_hkey__name_len(const struct rf_hkey *k)
+{
+	size_t n = __builtin_strlen(k->show);
+
+	return k->inl && n >= 10 ? n - 10 : n;
+}
+
+/* strcmp() of two symbol keys' names */
+static inline int rf_hkey__name_cmp(const struct rf_hkey *a, const struct rf_hkey *b)
+{
+	size_t x = rf_hkey__name_len(a), y = rf_hkey__name_len(b);
+	int r = __builtin_memcmp(a->show, b->show, x < y ? x : y);
+
+	return r ? r : x < y ? -1 : x > y;
+}
+
+/*
+ * What perf's entry keeps of the map of its symbol key (hists_cc.c): the
+ * map object it was last found in, that map's start - pgoff, the address
+ * that made it (perf's he->ip) and, for an inlined function, the symbol at
+ * its container's start (what it turns into in another map)
+ */
+struct rf_hmap {
+	uint32_t map;
+	uint64_t delta, ip;
+	const char *base;
 };
 
 struct rf_hentry {
@@ -44,6 +70,7 @@ struct rf_hentry {
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
 	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
+	struct rf_hmap m; /* with call chains */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };

@@ -90,10 +90,11 @@ void rf_cc__keys(struct rf_cc *cc, int nr_keys, const enum rf_cc_slot *kinds,
 /*
  * The sample's own entry (after rf_cc__chain()): its key's, or with
  * --children once a chain held an inlined function the one perf's tree
- * finds; samples, period, weight and children counted. NULL on ENOMEM.
+ * finds; samples, period, weight and children counted, the map (x) as
+ * perf's entry keeps it. NULL on ENOMEM.
  */
 struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct rf_hkey *key,
-			      uint64_t period, uint64_t weight);
+			      const struct rf_hmap *x, uint64_t period, uint64_t weight);
 
 /*
  * perf's entries in its collapsed order (its trees, merged where perf's
