@@ -6,7 +6,8 @@
  * (util/callchain.c's, with its node boundaries where a chain ends or
  * branches), its sort (graph: by cumulative period, flat and folded: by
  * self period, children before parents on ties) and its printers
- * (ui/stdio/hist.c), so that the output is byte for byte perf's.
+ * (ui/stdio/hist.c), so that the output is byte for byte perf's. With
+ * inlined functions (DWARF-unwound chains) its entry trees too (pt_*).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -826,9 +827,12 @@ static int pt_register(struct rf_cc *cc, struct rf_hentry *e)
 	return 0;
 }
 
-/* where key goes in the tree: the entry that compares equal, else its parent and side */
+/*
+ * where key goes in the tree: the entry that compares equal, else its
+ * parent and side; all: never an equal one (it goes right of it)
+ */
 static struct rf_hentry *pt_find(const struct rf_cc *cc, struct rbn *t, uint32_t root,
-				 const struct rf_hkey *key, uint32_t *up, bool *left)
+				 const struct rf_hkey *key, uint32_t *up, bool *left, bool all)
 {
 	uint32_t x = root;
 
@@ -837,7 +841,7 @@ static struct rf_hentry *pt_find(const struct rf_cc *cc, struct rbn *t, uint32_t
 	while (x) {
 		int r = pt_cmp(cc, cc->pe[x - 1]->k, key);
 
-		if (!r)
+		if (!r && !all)
 			return cc->pe[x - 1];
 		*up = x;
 		*left = r < 0;
@@ -854,8 +858,11 @@ static int pt_start(struct rf_cc *cc)
 		uint32_t up;
 		bool left;
 
-		/* a total order so far: no two entries compare equal */
-		pt_find(cc, cc->prb, cc->proot, cc->pe[i - 1]->k, &up, &left);
+		/*
+		 * a total order so far: equal ones only where the hash is finer
+		 * than perf (unresolved addresses of two DSOs without a DSO key)
+		 */
+		pt_find(cc, cc->prb, cc->proot, cc->pe[i - 1]->k, &up, &left, true);
 		rb_link(cc->prb, &cc->proot, up, left, i);
 	}
 	cc->pt_on = true;
@@ -897,7 +904,7 @@ static struct rf_hentry *pt_findnew(struct rf_cc *cc, struct rf_hists *h,
 	bool left;
 
 	*made = false;
-	e = pt_find(cc, cc->prb, cc->proot, key, &up, &left);
+	e = pt_find(cc, cc->prb, cc->proot, key, &up, &left, false);
 	if (e) {
 		pt_touch(cc, e, x);
 		return e;
@@ -1078,7 +1085,7 @@ int rf_cc__entries(struct rf_cc *cc, struct rf_hentry ***out, size_t *n)
 		uint32_t up;
 		bool left;
 
-		it = pt_find(cc, ct, croot, he->k, &up, &left);
+		it = pt_find(cc, ct, croot, he->k, &up, &left, false);
 		if (!it) {
 			rb_link(ct, &croot, up, left, ord[i]);
 			continue;

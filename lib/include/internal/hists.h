@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RF_HISTS_MAX_KEYS 16
 
@@ -35,7 +36,7 @@ struct rf_hkey {
 /* the length of a symbol key's name, without an inlined one's " (inlined)" */
 static inline size_t rf_hkey__name_len(const struct rf_hkey *k)
 {
-	size_t n = __builtin_strlen(k->show);
+	size_t n = strlen(k->show);
 
 	return k->inl && n >= 10 ? n - 10 : n;
 }
@@ -44,7 +45,7 @@ static inline size_t rf_hkey__name_len(const struct rf_hkey *k)
 static inline int rf_hkey__name_cmp(const struct rf_hkey *a, const struct rf_hkey *b)
 {
 	size_t x = rf_hkey__name_len(a), y = rf_hkey__name_len(b);
-	int r = __builtin_memcmp(a->show, b->show, x < y ? x : y);
+	int r = memcmp(a->show, b->show, x < y ? x : y);
 
 	return r ? r : x < y ? -1 : x > y;
 }
