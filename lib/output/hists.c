@@ -151,6 +151,29 @@ static int tab_grow(struct rf_hists *h)
 	return 0;
 }
 
+static struct rf_hentry *insert(struct rf_hists *h, const struct rf_hkey *key, uint64_t hash)
+{
+	struct rf_hentry *e;
+
+	if (h->nr >= h->cap && tab_grow(h))
+		return NULL;
+	e = calloc(1, sizeof(*e) + h->nr_keys * sizeof(e->k[0]));
+	if (!e)
+		return NULL;
+	e->hash = hash;
+	e->seq = (uint32_t)h->nr;
+	memcpy(e->k, key, h->nr_keys * sizeof(e->k[0]));
+	e->next = h->tab[hash & (h->cap - 1)];
+	h->tab[hash & (h->cap - 1)] = e;
+	h->nr++;
+	return e;
+}
+
+struct rf_hentry *rf_hists__new(struct rf_hists *h, const struct rf_hkey *key)
+{
+	return insert(h, key, key_hash(h, key));
+}
+
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made)
 {
 	struct rf_hentry *e = h->last;
@@ -164,17 +187,9 @@ struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *ke
 	for (e = h->tab[hash & (h->cap - 1)]; e; e = e->next)
 		if (e->hash == hash && key_eq(h, e->k, key))
 			goto found;
-	if (h->nr >= h->cap && tab_grow(h))
-		return NULL;
-	e = calloc(1, sizeof(*e) + h->nr_keys * sizeof(e->k[0]));
+	e = insert(h, key, hash);
 	if (!e)
 		return NULL;
-	e->hash = hash;
-	e->seq = (uint32_t)h->nr;
-	memcpy(e->k, key, h->nr_keys * sizeof(e->k[0]));
-	e->next = h->tab[hash & (h->cap - 1)];
-	h->tab[hash & (h->cap - 1)] = e;
-	h->nr++;
 	*made = true;
 found:
 	h->last = e;

@@ -6,7 +6,8 @@
  * (util/callchain.c's, with its node boundaries where a chain ends or
  * branches), its sort (graph: by cumulative period, flat and folded: by
  * self period, children before parents on ties) and its printers
- * (ui/stdio/hist.c), so that the output is byte for byte perf's.
+ * (ui/stdio/hist.c), so that the output is byte for byte perf's. With
+ * inlined functions (DWARF-unwound chains) its entry trees too (pt_*).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,11 +27,13 @@
 
 struct ccframe {
 	const char *dso, *sym; /* interned; sym NULL: unresolved ("0x.." of addr) */
+	const char *base; /* an inlined function: the symbol at its container's start */
 	uint64_t addr; /* the symbol's start, or the address when unresolved */
+	uint64_t end; /* the symbol's end (an inlined function: its container's) */
 	uint32_t dso_rank; /* perf orders a node's children by DSO first */
 	uint32_t nlen; /* the name's length without " (inlined)" */
 	char level; /* 'k', '.', or 0: no map, the previous frame's level holds */
-	bool inlined;
+	bool inlined, object;
 };
 
 /*
@@ -82,6 +85,22 @@ struct rf_cc {
 	struct rf_cc_params p;
 	bool children;
 	uint32_t max_stack;
+	/*
+	 * perf's entries_in tree, once a chain holds an inlined function: from
+	 * then on it, not the key's hash, tells the entries (pt_*)
+	 */
+	bool pt_on, inl, obj; /* this chain has an inlined frame, a data symbol */
+	int nr_keys, pt_sym; /* the symbol's key slot, -1: none */
+	bool pt_collapse; /* perf's collapse pass (a comm key) */
+	bool slot_dso; /* a DSO key: the symbol's compare leaves the DSO to it */
+	enum rf_cc_slot kinds[RF_HISTS_MAX_KEYS];
+	rf_cc_slot_cmp_fn slot_cmp;
+	void *slot_ctx;
+	struct rf_hentry **pe; /* every entry, by its number - 1: the order made */
+	struct rbn *prb; /* their links in the tree, by number */
+	uint32_t nr_pe, cap_pe, proot;
+	uint32_t *maps; /* the chain's frames' maps */
+	uint64_t *deltas; /* their maps' start - pgoff (perf's unmap_ip) */
 	struct ccframe *fr;
 	uint32_t nr_fr, cap_fr;
 	uint32_t *fr_tab; /* open addressing, frame index + 1 */
@@ -101,6 +120,8 @@ struct rf_cc {
 	struct rawfrag_out *o; /* while printing */
 	uint64_t min_hit;
 };
+
+static int pt_start(struct rf_cc *cc);
 
 /* ---- -g ---- */
 
@@ -185,6 +206,7 @@ struct rf_cc *rf_cc__new(const struct rf_cc_params *p, bool children, uint32_t m
 		return NULL;
 	cc->p = *p;
 	cc->children = children;
+	cc->pt_sym = -1;
 	cc->max_stack = max_stack ? max_stack : 127; /* perf's default, the kernel's too */
 	cc->fr_tabcap = 1024;
 	cc->fr_tab = calloc(cc->fr_tabcap, sizeof(*cc->fr_tab));
@@ -208,6 +230,10 @@ void rf_cc__delete(struct rf_cc *cc)
 	free(cc->kc);
 	free(cc->chain);
 	free(cc->ips);
+	free(cc->maps);
+	free(cc->deltas);
+	free(cc->pe);
+	free(cc->prb);
 	free(cc->seen);
 	rawfrag_callchain__delete(cc->dw);
 	for (uint32_t i = 0; cc->slots && i < CSLOTS; i++) {
@@ -311,7 +337,8 @@ static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
 		cc->fr = v;
 		cc->cap_fr = cap;
 	}
-	f->dso_rank = dso_rank(cc, f->dso);
+	if (f->dso && !f->dso_rank)
+		f->dso_rank = dso_rank(cc, f->dso);
 	cc->fr[cc->nr_fr] = *f;
 	cc->fr_tab[j] = ++cc->nr_fr;
 	return cc->nr_fr - 1;
@@ -321,7 +348,10 @@ static uint32_t intern_ccframe(struct rf_cc *cc, struct ccframe *f)
 static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct rawfrag_frame *fr)
 {
 	struct ccframe f = { .addr = fr->sym ? fr->ip - fr->symoff : fr->addr,
-			     .inlined = fr->inlined };
+			     .inlined = fr->inlined, .dso_rank = fr->dso ? fr->dso_order : 0,
+			     .object = fr->sym && fr->object && !fr->inlined };
+
+	f.end = f.addr + (fr->sym ? fr->symlen : 0);
 	const char *d = dso_short(fr->dso);
 
 	if (d && !(f.dso = rf_hists__intern(h, d, strlen(d))))
@@ -331,7 +361,9 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 		int n = snprintf(b, sizeof(b), "%s (inlined)", fr->sym);
 
 		f.sym = rf_hists__intern(h, b, n < (int)sizeof(b) ? (size_t)n : sizeof(b) - 1);
-		if (!f.sym)
+		f.base = rf_hists__intern(h, fr->base_sym ? fr->base_sym : fr->sym,
+					  strlen(fr->base_sym ? fr->base_sym : fr->sym));
+		if (!f.sym || !f.base)
 			return NOFRAME;
 	} else if (fr->sym && !(f.sym = rf_hists__intern(h, fr->sym, strlen(fr->sym)))) {
 		return NOFRAME;
@@ -343,7 +375,7 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	return intern_ccframe(cc, &f);
 }
 
-static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
+static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, uint64_t delta)
 {
 	if (f == NOFRAME)
 		return -ENOMEM;
@@ -359,9 +391,21 @@ static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip)
 		if (!w)
 			return -ENOMEM;
 		cc->ips = w;
+		v = realloc(cc->maps, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		cc->maps = v;
+		w = realloc(cc->deltas, cap * sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		cc->deltas = w;
 		cc->cap_chain = cap;
 	}
 	cc->ips[cc->nr_chain] = ip;
+	cc->maps[cc->nr_chain] = map;
+	cc->deltas[cc->nr_chain] = delta;
+	cc->inl |= cc->fr[f].inlined;
+	cc->obj |= cc->fr[f].object;
 	cc->chain[cc->nr_chain++] = f;
 	return 0;
 }
@@ -410,6 +454,9 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 		}
 		if (ctx)
 			continue;
+		/* kernel maps are the same objects in every process, mapped as they are */
+		fr.map_id = 0;
+		fr.addr = fr.ip = 0;
 		if (cpumode == PERF_RECORD_MISC_KERNEL) {
 			f = kernel_frame(cc, h, m, kgen, s, ip);
 		} else {
@@ -417,7 +464,7 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 						 &fr);
 			f = intern_frame(cc, h, &fr);
 		}
-		if (chain_push(cc, f, ip))
+		if (chain_push(cc, f, ip, fr.map_id, fr.addr - fr.ip))
 			return -ENOMEM;
 	}
 	return 0;
@@ -425,13 +472,17 @@ static int fp_chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine
 
 static void swap_frames(struct rf_cc *cc, uint32_t i, uint32_t j)
 {
-	uint32_t x = cc->chain[i];
-	uint64_t y = cc->ips[i];
+	uint32_t x = cc->chain[i], z = cc->maps[i];
+	uint64_t y = cc->ips[i], o = cc->deltas[i];
 
 	cc->chain[i] = cc->chain[j];
 	cc->chain[j] = x;
 	cc->ips[i] = cc->ips[j];
 	cc->ips[j] = y;
+	cc->maps[i] = cc->maps[j];
+	cc->maps[j] = z;
+	cc->deltas[i] = cc->deltas[j];
+	cc->deltas[j] = o;
 }
 
 static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
@@ -440,12 +491,12 @@ static void reverse(struct rf_cc *cc, uint32_t from, uint32_t to)
 		swap_frames(cc, from++, --to);
 }
 
-/* root first, at most max_stack frames from the root as perf counts them in caller order */
-static void caller_order(struct rf_cc *cc)
+/* root first; cut: at most max_stack frames from the root as perf counts them in caller order */
+static void caller_order(struct rf_cc *cc, bool cut)
 {
 	/* inlined functions too: perf lists them in the chain's order (inline_list__append) */
 	reverse(cc, 0, cc->nr_chain);
-	if (cc->nr_chain > cc->max_stack)
+	if (cut && cc->nr_chain > cc->max_stack)
 		cc->nr_chain = cc->max_stack;
 }
 
@@ -458,13 +509,25 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 	int ret;
 
 	cc->nr_chain = 0;
+	cc->inl = cc->obj = false;
 	if ((s->sample_type & dwarf) == dwarf) {
-		ret = rawfrag_callchain__resolve(cc->dw, m, s, a, cc->p.caller ? 0xffff : max);
+		uint32_t nk, from = 0;
+
+		/*
+		 * each part has its own limit: in the caller order perf takes the
+		 * kernel's outermost frames, yet the unwinder's innermost ones
+		 * (it unwinds max_stack addresses, then turns them round)
+		 */
+		ret = rf_callchain__resolve_parts(cc->dw, m, s, a, cc->p.caller ? UINT32_MAX : max,
+						  cc->max_stack, &nk);
 		if (ret < 0)
 			return ret;
-		for (uint32_t i = 0; i < cc->dw->nr; i++)
+		if (cc->p.caller && nk > cc->max_stack)
+			from = nk - cc->max_stack;
+		for (uint32_t i = from; i < cc->dw->nr; i++)
 			if (chain_push(cc, intern_frame(cc, h, &cc->dw->frames[i]),
-				       cc->dw->frames[i].addr))
+				       cc->dw->frames[i].addr, cc->dw->frames[i].map_id,
+				       cc->dw->frames[i].addr - cc->dw->frames[i].ip))
 				return -ENOMEM;
 	} else if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain) {
 		ret = fp_chain(cc, h, m, kgen, s, max);
@@ -472,7 +535,10 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 			return ret;
 	}
 	if (cc->p.caller)
-		caller_order(cc);
+		caller_order(cc, (s->sample_type & dwarf) != dwarf);
+	/* perf's entries part by its compare from the first inlined function on */
+	if (cc->inl && cc->children && !cc->pt_on && cc->pt_sym >= 0 && (ret = pt_start(cc)))
+		return ret;
 	return (int)cc->nr_chain;
 }
 
@@ -658,6 +724,391 @@ static int tree_add(struct rf_cc *cc, struct rf_hentry *e, const uint32_t *c,
 	return 0;
 }
 
+
+/*
+ * ---- perf's entry trees ----
+ *
+ * perf keeps the entries in a red-black tree (hists->entries_in) searched
+ * with its sort keys' compare; an inlined function is a symbol object of
+ * its own with its container's range, and compares by name, then as equal
+ * when the ranges overlap (_sort__sym_cmp). That is no total order: which
+ * entry a frame adds to depends on the tree's shape. And an entry found
+ * from another map object (another process) takes the symbol found at its
+ * start there (hists__findnew_entry): an inlined function's entry becomes
+ * its container's. Entries that then compare equal are merged by the
+ * collapse pass (a comm key), which walks the first tree in order. Until a
+ * chain has an inlined function the compare is a total order, the same as
+ * the hash's identity; then the tree is built from the entries in the
+ * order they were made and is the identity from then on.
+ */
+
+static void in_order(const struct rf_cc *cc, uint32_t x, uint32_t *v, uint32_t *k);
+
+static int sgn64(uint64_t d)
+{
+	return (int64_t)d < 0 ? -1 : d != 0;
+}
+
+/* perf's cmp_null(l, r): what has none sorts last */
+static int cmp_null(const void *l, const void *r)
+{
+	return !l ? (r ? -1 : 0) : 1;
+}
+
+/* sort__sym_cmp(he, en): < 0 en goes left of he */
+static int sym_cmp(const struct rf_cc *cc, const struct rf_hkey *he, const struct rf_hkey *en)
+{
+	int r;
+
+	if (!he->id_len && !en->id_len)
+		return sgn64(en->u - he->u);
+	if (!cc->slot_dso) {
+		/* _sort__dso_cmp(en, he) */
+		if (!he->id || !en->id)
+			r = cmp_null(he->id, en->id);
+		else
+			r = strcmp(en->id, he->id);
+		if (r)
+			return r;
+	}
+	if (!he->id_len || !en->id_len)
+		return !he->id_len ? -1 : 1;
+	if (he->inl || en->inl) {
+		r = rf_hkey__name_cmp(he, en);
+		if (r)
+			return r;
+		if (he->u <= en->end && he->end >= en->u)
+			return 0;
+	}
+	if (he->u != en->u)
+		return sgn64(en->u - he->u);
+	return sgn64(en->end - he->end);
+}
+
+/* hist_entry__cmp(he, en) */
+static int pt_cmp(const struct rf_cc *cc, const struct rf_hkey *he, const struct rf_hkey *en)
+{
+	for (int i = 0; i < cc->nr_keys; i++) {
+		int r = cc->kinds[i] == RF_CC_SLOT_SYM ? sym_cmp(cc, &he[i], &en[i]) :
+							 cc->slot_cmp(cc->slot_ctx, i, &en[i], &he[i]);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* an entry made: numbered in the order made */
+static int pt_register(struct rf_cc *cc, struct rf_hentry *e)
+{
+	if (e->pt)
+		return 0;
+	if (cc->nr_pe + 1 >= cc->cap_pe) {
+		uint32_t cap = cc->cap_pe ? cc->cap_pe * 2 : 1024;
+		struct rf_hentry **v = realloc(cc->pe, cap * sizeof(*v));
+		struct rbn *r;
+
+		if (!v)
+			return -ENOMEM;
+		cc->pe = v;
+		if (!(r = realloc(cc->prb, (cap + 1) * sizeof(*r))))
+			return -ENOMEM;
+		cc->prb = r;
+		cc->cap_pe = cap;
+	}
+	cc->pe[cc->nr_pe] = e;
+	e->pt = ++cc->nr_pe;
+	cc->prb[e->pt] = (struct rbn){ 0 };
+	return 0;
+}
+
+/*
+ * where key goes in the tree: the entry that compares equal, else its
+ * parent and side; all: never an equal one (it goes right of it)
+ */
+static struct rf_hentry *pt_find(const struct rf_cc *cc, struct rbn *t, uint32_t root,
+				 const struct rf_hkey *key, uint32_t *up, bool *left, bool all)
+{
+	uint32_t x = root;
+
+	*up = 0;
+	*left = false;
+	while (x) {
+		int r = pt_cmp(cc, cc->pe[x - 1]->k, key);
+
+		if (!r && !all)
+			return cc->pe[x - 1];
+		*up = x;
+		*left = r < 0;
+		x = *left ? t[x].l : t[x].r;
+	}
+	return NULL;
+}
+
+/* the tree of the entries made so far, in the order made */
+static int pt_start(struct rf_cc *cc)
+{
+	rf_cc__flush(cc);
+	for (uint32_t i = 1; i <= cc->nr_pe; i++) {
+		uint32_t up;
+		bool left;
+
+		/*
+		 * a total order so far: equal ones only where the hash is finer
+		 * than perf (unresolved addresses of two DSOs without a DSO key)
+		 */
+		pt_find(cc, cc->prb, cc->proot, cc->pe[i - 1]->k, &up, &left, true);
+		rb_link(cc->prb, &cc->proot, up, left, i);
+	}
+	cc->pt_on = true;
+	return 0;
+}
+
+/*
+ * an entry found again (hists__findnew_entry): from another map object it
+ * takes that map, and the symbol found at its start there (an inlined
+ * function's entry becomes its container's)
+ */
+static void pt_touch(const struct rf_cc *cc, struct rf_hentry *e, const struct rf_hmap *x)
+{
+	struct rf_hkey *s;
+
+	if (cc->pt_sym < 0 || e->m.map == x->map)
+		return;
+	e->m.map = x->map;
+	e->m.delta = x->delta;
+	s = &e->k[cc->pt_sym];
+	if (s->id_len && s->inl && e->m.base) {
+		s->show = e->m.base;
+		s->inl = false;
+	}
+}
+
+/* an entry made: its map and address */
+static void pt_made(struct rf_hentry *e, const struct rf_hmap *x)
+{
+	e->m = *x;
+}
+
+/* hists__findnew_entry(): the entry of key, made when none compares equal */
+static struct rf_hentry *pt_findnew(struct rf_cc *cc, struct rf_hists *h,
+				    const struct rf_hkey *key, const struct rf_hmap *x, bool *made)
+{
+	struct rf_hentry *e;
+	uint32_t up;
+	bool left;
+
+	*made = false;
+	e = pt_find(cc, cc->prb, cc->proot, key, &up, &left, false);
+	if (e) {
+		pt_touch(cc, e, x);
+		return e;
+	}
+	e = rf_hists__new(h, key);
+	if (!e || pt_register(cc, e))
+		return NULL;
+	pt_made(e, x);
+	rb_link(cc->prb, &cc->proot, up, left, e->pt);
+	*made = true;
+	return e;
+}
+
+void rf_cc__keys(struct rf_cc *cc, int nr_keys, const enum rf_cc_slot *kinds,
+		 rf_cc_slot_cmp_fn cmp, void *ctx, bool collapse)
+{
+	cc->nr_keys = nr_keys;
+	cc->pt_sym = -1;
+	cc->slot_dso = false;
+	for (int i = 0; i < nr_keys; i++) {
+		cc->kinds[i] = kinds[i];
+		if (kinds[i] == RF_CC_SLOT_SYM && cc->pt_sym < 0)
+			cc->pt_sym = i;
+		cc->slot_dso |= kinds[i] == RF_CC_SLOT_DSO;
+	}
+	cc->slot_cmp = cmp;
+	cc->slot_ctx = ctx;
+	cc->pt_collapse = collapse;
+}
+
+struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct rf_hkey *key,
+			      const struct rf_hmap *x, uint64_t period, uint64_t weight)
+{
+	struct rf_hentry *e;
+	bool made;
+
+	h->nr_samples++;
+	h->total_period += period;
+	h->total_weight += weight;
+	if (cc->pt_on) {
+		e = pt_findnew(cc, h, key, x, &made);
+	} else {
+		e = rf_hists__findnew(h, key, &made);
+		if (e && made && cc->children && pt_register(cc, e))
+			return NULL;
+		if (e && made)
+			pt_made(e, x);
+		else if (e)
+			pt_touch(cc, e, x);
+	}
+	if (!e)
+		return NULL;
+	e->samples++;
+	e->period += period;
+	e->weight += weight;
+	e->acc += period;
+	return e;
+}
+
+/*
+ * merge_chain_branch(): every chain of src's tree that ends in a node, in
+ * its order (a node, then its children as its tree has them), appended to
+ * dst's tree with that node's period; dst's depth stays
+ */
+static int merge_node(struct rf_cc *cc, struct rf_hentry *dst, uint32_t n, uint32_t depth,
+		      uint32_t **path, uint64_t **ips, uint32_t *cap)
+{
+	uint32_t nk = 0, k = 0, *v, d;
+	int ret = 0;
+
+	if (depth >= *cap) {
+		uint32_t c = *cap ? *cap * 2 : 64, *p = realloc(*path, c * sizeof(*p));
+		uint64_t *q;
+
+		if (!p)
+			return -ENOMEM;
+		*path = p;
+		if (!(q = realloc(*ips, c * sizeof(*q))))
+			return -ENOMEM;
+		*ips = q;
+		*cap = c;
+	}
+	(*path)[depth] = cc->nd[n].frame;
+	(*ips)[depth] = cc->nd[n].ip;
+	if (cc->nd[n].hit) {
+		d = dst->cc_depth;
+		ret = tree_add(cc, dst, *path, *ips, depth + 1, cc->nd[n].hit);
+		dst->cc_depth = d;
+		if (ret)
+			return ret;
+	}
+	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
+		nk++;
+	if (!nk)
+		return 0;
+	if (!(v = malloc(nk * sizeof(*v))))
+		return -ENOMEM;
+	in_order(cc, cc->nd[n].rb_root, v, &k);
+	for (uint32_t i = 0; i < k && !ret; i++)
+		ret = merge_node(cc, dst, v[i], depth + 1, path, ips, cap);
+	free(v);
+	return ret;
+}
+
+static int merge_tree(struct rf_cc *cc, struct rf_hentry *dst, const struct rf_hentry *src)
+{
+	uint32_t *path = NULL, cap = 0, nk = 0, k = 0, *v;
+	uint64_t *ips = NULL;
+	int ret = 0;
+
+	if (!src->cc_root)
+		return 0;
+	for (uint32_t c = cc->nd[src->cc_root].child; c; c = cc->nd[c].sibling)
+		nk++;
+	if (!nk)
+		return 0;
+	if (!(v = malloc(nk * sizeof(*v))))
+		return -ENOMEM;
+	in_order(cc, cc->nd[src->cc_root].rb_root, v, &k);
+	for (uint32_t i = 0; i < k && !ret; i++)
+		ret = merge_node(cc, dst, v[i], 0, &path, &ips, &cap);
+	free(v);
+	free(path);
+	free(ips);
+	return ret;
+}
+
+static void tree_walk(const struct rbn *t, uint32_t root, uint32_t *out, uint32_t *k)
+{
+	uint32_t x = root;
+
+	/* in order, without recursion: leftmost, then successors */
+	while (x && t[x].l)
+		x = t[x].l;
+	while (x) {
+		out[(*k)++] = x;
+		if (t[x].r) {
+			for (x = t[x].r; t[x].l;)
+				x = t[x].l;
+		} else {
+			while (t[x].p && t[t[x].p].r == x)
+				x = t[x].p;
+			x = t[x].p;
+		}
+	}
+}
+
+int rf_cc__entries(struct rf_cc *cc, struct rf_hentry ***out, size_t *n)
+{
+	const bool graph = cc->p.mode != RF_CC_NONE;
+	uint32_t *ord, k = 0, croot = 0, m = 0;
+	struct rf_hentry **v;
+	struct rbn *ct;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!cc->pt_on)
+		return 0;
+	rf_cc__flush(cc);
+	ord = malloc((cc->nr_pe + 1) * sizeof(*ord));
+	v = malloc((cc->nr_pe + 1) * sizeof(*v));
+	ct = calloc(cc->nr_pe + 1, sizeof(*ct));
+	if (!ord || !v || !ct) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	tree_walk(cc->prb, cc->proot, ord, &k);
+	if (!cc->pt_collapse) {
+		for (uint32_t i = 0; i < k; i++)
+			v[i] = cc->pe[ord[i] - 1];
+		m = k;
+		goto done;
+	}
+	/* hists__collapse_resort(): in that order into a second tree, merging equals */
+	for (uint32_t i = 0; i < k; i++) {
+		struct rf_hentry *he = cc->pe[ord[i] - 1], *it;
+		uint32_t up;
+		bool left;
+
+		it = pt_find(cc, ct, croot, he->k, &up, &left, false);
+		if (!it) {
+			rb_link(ct, &croot, up, left, ord[i]);
+			continue;
+		}
+		it->samples += he->samples;
+		it->period += he->period;
+		it->weight += he->weight;
+		it->acc += he->acc;
+		if (graph && (ret = merge_tree(cc, it, he)))
+			goto out;
+	}
+	k = 0;
+	tree_walk(ct, croot, ord, &k);
+	for (uint32_t i = 0; i < k; i++)
+		v[i] = cc->pe[ord[i] - 1];
+	m = k;
+done:
+	*out = v;
+	*n = m;
+	v = NULL;
+	ret = 1;
+out:
+	free(ord);
+	free(ct);
+	free(v);
+	return ret;
+}
+
 static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
 {
 	for (int i = 0; i < nr; i++)
@@ -698,6 +1149,7 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	for (uint32_t c = 0; c < cc->nr_chain; c++) {
 		const struct ccframe *f = &cc->fr[cc->chain[c]];
 		struct rf_hentry *x;
+		struct rf_hmap xm;
 		bool made, dup = false;
 
 		/* a frame without a map keeps the level of the one before (perf's al) */
@@ -707,22 +1159,35 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 			if (kinds[i] == RF_CC_SLOT_DSO) {
 				k[i].id = k[i].show = f->dso;
 			} else if (kinds[i] == RF_CC_SLOT_SYM) {
-				/* perf's inlined function is a symbol of its container's range: the same entry */
+				/*
+				 * by the hash, perf's inlined function is a symbol of its
+				 * container's range: the same entry (perf's trees part them)
+				 */
 				k[i].id = f->dso;
 				k[i].show = f->sym;
+				k[i].inl = f->inlined;
+				k[i].obj = f->object;
+				k[i].end = f->end;
 				k[i].u = f->addr;
 				k[i].id_len = f->sym ? 1 : 0;
 				k[i].level = level;
 			}
 		}
-		/* recursion: an entry gets a sample's period once */
+		/* recursion: an entry gets a sample's period once (perf's he_cache) */
 		for (uint32_t j = 0; j < nseen && !dup; j++)
-			dup = key_same(h->nr_keys, cc->seen[j]->k, k);
+			dup = cc->pt_on ? !pt_cmp(cc, cc->seen[j]->k, k) :
+					  key_same(h->nr_keys, cc->seen[j]->k, k);
 		if (dup)
 			continue;
-		x = rf_hists__findnew(h, k, &made);
-		if (!x)
+		xm = (struct rf_hmap){ .map = cc->maps[c], .delta = cc->deltas[c], .ip = cc->ips[c],
+				       .base = f->base };
+		x = cc->pt_on ? pt_findnew(cc, h, k, &xm, &made) : rf_hists__findnew(h, k, &made);
+		if (!x || (made && cc->children && !cc->pt_on && pt_register(cc, x)))
 			return -ENOMEM;
+		if (made)
+			pt_made(x, &xm);
+		else
+			pt_touch(cc, x, &xm);
 		if (made) {
 			x->cc_tid = tid + 1;
 			if ((ret = fn(ctx, x)))
@@ -807,7 +1272,12 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	struct cslot *sl;
 	int ret;
 
-	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE))
+	/*
+	 * perf's trees may part a repeated chain's entries another way, and a
+	 * data symbol's entry shows its last map: no reuse
+	 */
+	if (!n || n > CSLOT_MAX || (!cc->children && cc->p.mode == RF_CC_NONE) || cc->pt_on ||
+	    cc->obj)
 		return cc_add(cc, h, e, key, kinds, period, tid, fn, ctx);
 	if (!cc->slots && !(cc->slots = calloc(CSLOTS, sizeof(*cc->slots))))
 		return -ENOMEM;

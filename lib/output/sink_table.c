@@ -38,9 +38,9 @@ struct tkey {
 
 /* a kernel address's DSO and symbol, valid while the kernel's maps stay the same */
 struct kframe {
-	uint64_t ip, start, rel_ip;
-	uint32_t gen;
-	bool valid;
+	uint64_t ip, start, rel_ip, end;
+	uint32_t gen, map;
+	bool valid, object;
 	const char *dso, *sym; /* interned in the section's hists */
 };
 #define KFRAMES 512
@@ -390,7 +390,8 @@ static struct kframe *frame_of(struct table_sink *t, struct tsec *sec,
 	rawfrag_machine__resolve(rawfrag_report__machine(rep), (int32_t)smp->pid,
 				 (int32_t)smp->tid, smp->ip, cpumode, &fr);
 	*kf = (struct kframe){ .ip = smp->ip, .gen = gen, .rel_ip = fr.ip,
-			       .start = fr.ip - fr.symoff };
+			       .start = fr.ip - fr.symoff, .end = fr.ip - fr.symoff + fr.symlen,
+			       .map = fr.map_id, .object = fr.object };
 	s = dso_short(fr.dso);
 	if (s && !(kf->dso = rf_hists__intern(&sec->h, s, strlen(s))))
 		return NULL;
@@ -492,6 +493,8 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 		hk->level = level_of(smp->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 		hk->id = ts->kf->dso;
 		hk->show = ts->kf->sym;
+		hk->obj = ts->kf->sym && ts->kf->object;
+		hk->end = ts->kf->end;
 		hk->u = ts->kf->sym ? ts->kf->start : ts->kf->rel_ip;
 		hk->id_len = ts->kf->sym ? 1 : 0;
 		return 0;
@@ -608,22 +611,36 @@ static int cc_new(void *ctx, struct rf_hentry *e)
 	return first_show(c->t, c->rep, c->ts, e);
 }
 
-/* the sample's call chain: its entry's tree and, with --children, its frames' entries */
+static int slot_cmp(void *ctx, int i, const struct rf_hkey *x, const struct rf_hkey *y);
+
+/* the sample's call chain, before its entry is found (perf's trees may need it) */
+static int table_chain(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts)
+{
+	struct tsec *sec = ts->sec;
+	bool comm = false;
+	int ret;
+
+	if (!sec->cc) {
+		if (!(sec->cc = rf_cc__new(&t->ccp, t->children, t->max_stack)))
+			return -ENOMEM;
+		for (int i = 0; i < t->nr_keys; i++)
+			comm |= t->keys[i].kind == K_COMM;
+		rf_cc__keys(sec->cc, t->nr_keys, t->kinds, slot_cmp, t, comm);
+	}
+	ret = rf_cc__chain(sec->cc, &sec->h, rawfrag_report__machine(rep),
+			   rawfrag_report__kernel_gen(rep), ts->smp,
+			   rawfrag_evsel__attr(ts->ev->evsel));
+	return ret < 0 ? ret : 0;
+}
+
+/* the chain into the entry's tree and, with --children, its frames' entries */
 static int table_cc(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts,
 		    struct rf_hentry *e, uint64_t period)
 {
 	struct cc_ctx c = { .t = t, .rep = rep, .ts = ts };
-	struct tsec *sec = ts->sec;
-	int ret;
 
-	if (!sec->cc && !(sec->cc = rf_cc__new(&t->ccp, t->children, t->max_stack)))
-		return -ENOMEM;
-	ret = rf_cc__chain(sec->cc, &sec->h, rawfrag_report__machine(rep),
-			   rawfrag_report__kernel_gen(rep), ts->smp,
-			   rawfrag_evsel__attr(ts->ev->evsel));
-	if (ret < 0)
-		return ret;
-	return rf_cc__add(sec->cc, &sec->h, e, ts->key, t->kinds, period, ts->smp->tid, cc_new, &c);
+	return rf_cc__add(ts->sec->cc, &ts->sec->h, e, ts->key, t->kinds, period, ts->smp->tid,
+			  cc_new, &c);
 }
 
 /* what a section's samples share: its event's name, period, tracepoint decoder */
@@ -853,7 +870,19 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	ret = filtered(t, rep, &ts);
 	if (ret)
 		return ret < 0 ? ret : 0;
-	e = rf_hists__add(&ts.sec->h, ts.key, period, weight);
+	if (t->cc_on && (ret = table_chain(t, rep, &ts)))
+		return ret;
+	if (t->cc_on) {
+		/* perf's he->ip of a sample's own entry is map-relative */
+		struct rf_hmap x = { 0 };
+
+		if (ts.kf)
+			x = (struct rf_hmap){ .map = ts.kf->map, .ip = ts.kf->rel_ip,
+					      .delta = ts.kf->ip - ts.kf->rel_ip };
+		e = rf_cc__self(ts.sec->cc, &ts.sec->h, ts.key, &x, period, weight);
+	} else {
+		e = rf_hists__add(&ts.sec->h, ts.key, period, weight);
+	}
 	if (!e)
 		return -ENOMEM;
 	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
@@ -954,6 +983,9 @@ static void widths(struct table_sink *t, struct tsec *sec, struct rf_hentry **v,
 				c->w[i] = imax(c->w[i], hk->show ? len : 9);
 				break;
 			case K_SYM:
+				/* perf's is the name's: an inlined one's mark, an offset stick out */
+				if (hk->show)
+					len = (int)rf_hkey__name_len(hk);
 				c->w[i] = imax(c->w[i], hk->show ? len + 4 : 16 + 6);
 				if (!hk->show)
 					unres = true;
@@ -1084,6 +1116,17 @@ static void print_row(struct table_sink *t, struct cols *c, const struct rf_hent
 				rawfrag_out__printf(o, "[%c] ", hk->level);
 				rawfrag_out__puts(o, hk->show);
 				n = 4 + (int)strlen(hk->show);
+				/*
+				 * perf's data symbol: +offset of the address that made
+				 * the entry from the symbol in the entry's last map
+				 */
+				if (hk->obj && t->cc_on) {
+					int k = snprintf(b, sizeof(b), "+0x%" PRIx64,
+							 e->m.ip - (hk->u + e->m.delta));
+
+					rawfrag_out__puts(o, b);
+					n += k;
+				}
 			} else {
 				n = snprintf(b, sizeof(b), "[%c] %#.16" PRIx64, hk->level, hk->u);
 				rawfrag_out__puts(o, b);
@@ -1142,9 +1185,12 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
 		int r = 0;
 
 		switch (t->keys[i].kind) {
+		case K_SYM:
+			/* perf's sort__sym_sort: the names, an inlined one's without its mark */
+			r = x->show && y->show ? rf_hkey__name_cmp(x, y) : cmp_str(x->show, y->show);
+			break;
 		case K_COMM:
 		case K_DSO:
-		case K_SYM:
 		case K_TRACE:
 		case K_TFIELDS:
 			r = cmp_str(x->show, y->show);
@@ -1179,6 +1225,40 @@ static int entry_cmp(const void *pa, const void *pb, void *ctx)
  * DSO (none last), symbol (unresolved ones by address, none last, then by
  * start), tid and CPU ascending, tracepoint bytes greatest first
  */
+static int slot_cmp(void *ctx, int i, const struct rf_hkey *x, const struct rf_hkey *y)
+{
+	struct table_sink *t = ctx;
+	int r = 0;
+
+	switch (t->keys[i].kind) {
+	case K_COMM:
+	case K_DSO:
+		r = cmp_str(x->id, y->id);
+		break;
+	case K_TRACE: /* perf's sort__trace_cmp: the lines */
+	case K_TFIELDS:
+		r = cmp_str(x->show, y->show);
+		break;
+	case K_SYM:
+		if (!x->id_len && !y->id_len) {
+			r = (int64_t)(x->u - y->u) < 0 ? -1 : x->u != y->u;
+			break;
+		}
+		r = cmp_str(x->id, y->id);
+		if (!r && (!x->id_len || !y->id_len))
+			r = x->id_len ? -1 : 1;
+		if (!r && x->u != y->u)
+			r = x->u < y->u ? -1 : 1;
+		break;
+	case K_PID:
+	case K_CPU:
+	case K_FIELD:
+		r = num_key_cmp(t->keys[i].kind, x, y);
+		break;
+	}
+	return r;
+}
+
 static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
@@ -1186,35 +1266,8 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 	struct table_sink *t = ctx;
 
 	for (int i = 0; i < t->nr_keys; i++) {
-		const struct rf_hkey *x = &a->k[i], *y = &b->k[i];
-		int r = 0;
+		int r = slot_cmp(t, i, &a->k[i], &b->k[i]);
 
-		switch (t->keys[i].kind) {
-		case K_COMM:
-		case K_DSO:
-			r = cmp_str(x->id, y->id);
-			break;
-		case K_TRACE: /* perf's sort__trace_cmp: the lines */
-		case K_TFIELDS:
-			r = cmp_str(x->show, y->show);
-			break;
-		case K_SYM:
-			if (!x->id_len && !y->id_len) {
-				r = (int64_t)(x->u - y->u) < 0 ? -1 : x->u != y->u;
-				break;
-			}
-			r = cmp_str(x->id, y->id);
-			if (!r && (!x->id_len || !y->id_len))
-				r = x->id_len ? -1 : 1;
-			if (!r && x->u != y->u)
-				r = x->u < y->u ? -1 : 1;
-			break;
-		case K_PID:
-		case K_CPU:
-		case K_FIELD:
-			r = num_key_cmp(t->keys[i].kind, x, y);
-			break;
-		}
 		if (r)
 			return r;
 	}
@@ -1345,6 +1398,7 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	struct rf_hentry **v;
 	struct cols c;
 	size_t n;
+	int r;
 
 	if (nr > 1000) {
 		nr /= 1000;
@@ -1362,12 +1416,17 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 		rf_cc__flush(sec->cc);
 	/*
 	 * --children: perf's order is its trees', not a sort's (hists_cc.c): the
-	 * entries as made into its collapsed tree, that one's order into the
-	 * output tree; neither comparison is a total order
+	 * entries as made into its collapsed tree (or perf's own entry trees,
+	 * which inlined frames need), that one's order into the output tree;
+	 * neither comparison is a total order
 	 */
-	v = rf_hists__sorted(&sec->h, &n, t->children ? NULL : entry_cmp, t);
-	if (t->children && (rf_cc__rb_order(v, n, collapse_cmp, t) ||
-			    rf_cc__rb_order(v, n, entry_cmp, t)))
+	r = sec->cc ? rf_cc__entries(sec->cc, &v, &n) : 0;
+	if (!r) {
+		v = rf_hists__sorted(&sec->h, &n, t->children ? NULL : entry_cmp, t);
+		if (t->children && rf_cc__rb_order(v, n, collapse_cmp, t))
+			r = -ENOMEM;
+	}
+	if (r < 0 || (t->children && rf_cc__rb_order(v, n, entry_cmp, t)))
 		n = 0;
 	widths(t, sec, v, n, &c);
 	if (!t->quiet && !t->json) {

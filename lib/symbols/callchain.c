@@ -69,20 +69,30 @@ static int kernel_chain(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
 	return 0;
 }
 
-int rawfrag_callchain__resolve(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
-			       const struct rawfrag_sample *s, const struct perf_event_attr *attr,
-			       uint32_t max_stack)
+int rf_callchain__resolve_parts(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
+				const struct rawfrag_sample *s, const struct perf_event_attr *attr,
+				uint32_t kmax, uint32_t umax, uint32_t *nk)
 {
 	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	int ret = 0;
 
 	cc->nr = 0;
 	cc->truncated = false;
+	if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain)
+		ret = kernel_chain(cc, m, s, kmax);
+	*nk = cc->nr;
+	if (!ret && (s->sample_type & dwarf) == dwarf)
+		ret = rf_unwind__sample(m, cc, s, attr, umax);
+	return ret < 0 ? ret : (int)cc->nr;
+}
+
+int rawfrag_callchain__resolve(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
+			       const struct rawfrag_sample *s, const struct perf_event_attr *attr,
+			       uint32_t max_stack)
+{
+	uint32_t nk;
+
 	if (!max_stack)
 		max_stack = MAX_STACK_DEFAULT;
-	if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain)
-		ret = kernel_chain(cc, m, s, max_stack);
-	if (!ret && (s->sample_type & dwarf) == dwarf)
-		ret = rf_unwind__sample(m, cc, s, attr, max_stack);
-	return ret < 0 ? ret : (int)cc->nr;
+	return rf_callchain__resolve_parts(cc, m, s, attr, max_stack, max_stack, &nk);
 }

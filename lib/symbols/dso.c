@@ -69,6 +69,7 @@ int rf_dso__add_sym(struct rf_dso *d, uint64_t start, uint64_t len, uint8_t bind
 	s->end = start + len;
 	s->bind = bind;
 	s->mangled = false;
+	s->object = false;
 	s->name = (uint32_t)d->strs_len;
 	memcpy(d->strs + d->strs_len, name, nlen);
 	d->strs[d->strs_len + nlen] = 0;

@@ -55,6 +55,8 @@ struct rawfrag_machine {
 	char **refused; /* paths already warned about (symfile.c), owned */
 	int nr_refused;
 	bool no_inline;
+	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
+	uint32_t nr_dsos; /* DSOs made */
 };
 
 bool rf_machine__inline(const struct rawfrag_machine *m)
@@ -186,14 +188,18 @@ static int maps_room(struct rf_maps *ms, int more)
 	return 0;
 }
 
-/* insert nm; what it overlaps is cut away (perf's maps__fixup_overlappings) */
-static int maps_insert(struct rf_maps *ms, const struct rf_map *nm)
+/*
+ * insert a new map made of nm; what it overlaps is cut away (perf's
+ * maps__fixup_overlappings: the pieces left are new maps too)
+ */
+static int maps_insert(struct rawfrag_machine *m, struct rf_maps *ms, const struct rf_map *map)
 {
-	struct rf_map left = { 0 }, right = { 0 };
+	struct rf_map left = { 0 }, right = { 0 }, n = *map, *nm = &n;
 	int i = 0, j, nl = 0, nr = 0, add;
 
 	if (nm->end <= nm->start || maps_room(ms, 3))
 		return nm->end <= nm->start ? 0 : -ENOMEM;
+	nm->id = ++m->last_map_id;
 	while (i < ms->nr && ms->v[i].end <= nm->start)
 		i++;
 	j = i;
@@ -203,12 +209,14 @@ static int maps_insert(struct rf_maps *ms, const struct rf_map *nm)
 	if (j > i && ms->v[i].start < nm->start) {
 		left = ms->v[i];
 		left.end = nm->start;
+		left.id = ++m->last_map_id;
 		nl = 1;
 	}
 	if (j > i && ms->v[j - 1].end > nm->end) {
 		right = ms->v[j - 1];
 		right.pgoff += nm->end - right.start;
 		right.start = nm->end;
+		right.id = ++m->last_map_id;
 		nr = 1;
 	}
 	add = nl + 1 + nr;
@@ -292,6 +300,17 @@ static struct rf_dso *dso_findnew(struct rawfrag_machine *m, const char *name, c
 		return NULL;
 	}
 	d->kind = kind;
+	/*
+	 * perf makes a DSO for each entry of the build-id table as it reads the
+	 * header, the others as the maps come: where they lie in its memory,
+	 * what its call graphs order equal branches by, follows
+	 */
+	d->order = (1u << 24) + ++m->nr_dsos;
+	for (int i = 0; i < m->nr_bids; i++)
+		if (!strcmp(m->bids[i].name, d->name) || !strcmp(m->bids[i].name, d->path)) {
+			d->order = (uint32_t)i + 1;
+			break;
+		}
 	if (bid && bid_size <= 20) {
 		memcpy(d->bid, bid, bid_size);
 		d->bid_size = bid_size;
@@ -371,7 +390,7 @@ static int user_mmap(struct rawfrag_machine *m, int32_t pid, uint64_t start, uin
 	}
 	if (!map.dso)
 		return -ENOMEM;
-	return maps_insert(&p->maps, &map);
+	return maps_insert(m, &p->maps, &map);
 }
 
 /* "[name]" of a module path: basename up to the first '.', '-' as '_' */
@@ -403,7 +422,7 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 		map.dso = m->kernel;
 		if (!len)
 			map.end = UINT64_MAX;
-		return maps_insert(&m->kmaps, &map);
+		return maps_insert(m, &m->kmaps, &map);
 	}
 	if (file[0] != '/' && file[0] != '[')
 		return 0;
@@ -412,7 +431,7 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 	if (!map.dso)
 		return -ENOMEM;
 	/* its symbols come from kallsyms, with the kernel's (dso_load) */
-	return maps_insert(&m->kmaps, &map);
+	return maps_insert(m, &m->kmaps, &map);
 }
 
 static const char *rec_str(const struct rawfrag_record *rec, uint32_t off)
@@ -479,6 +498,9 @@ static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 		return -ENOMEM;
 	memcpy(child->maps.v, parent->maps.v, (size_t)parent->maps.nr * sizeof(*child->maps.v));
 	child->maps.nr = parent->maps.nr;
+	/* perf's maps__clone(): the child's maps are new objects */
+	for (int i = 0; i < child->maps.nr; i++)
+		child->maps.v[i].id = ++m->last_map_id;
 	return 0;
 }
 
@@ -511,7 +533,7 @@ static int do_ksymbol(struct rawfrag_machine *m, const struct rawfrag_record *re
 	}
 	map.start = addr;
 	map.end = addr + len;
-	return maps_insert(&m->kmaps, &map);
+	return maps_insert(m, &m->kmaps, &map);
 }
 
 static int add_bid(struct rawfrag_machine *m, const uint8_t *p, uint64_t avail, bool swap,
@@ -876,6 +898,8 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	map = &copy;
 	d = map->dso;
 	fr->dso = d->name;
+	fr->dso_order = d->order;
+	fr->map_id = map->id;
 	a = map->identity ? addr : addr - map->start + map->pgoff;
 	if (d->kind != RF_DSO_KERNEL && d->kind != RF_DSO_MODULE && d->kind != RF_DSO_BPF)
 		fr->ip = a;
@@ -885,6 +909,8 @@ int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid
 	if (s) {
 		fr->sym = rf_dso__sym_name(d, s);
 		fr->symoff = a < s->end ? a - s->start : a - map->start - s->start;
+		fr->symlen = s->end - s->start;
+		fr->object = s->object;
 	}
 	return 0;
 }
@@ -1026,7 +1052,7 @@ struct rawfrag_machine *rawfrag_machine__new(struct rawfrag_file *f,
 		struct rf_map km = { .start = 1ULL << 63, .end = UINT64_MAX, .dso = m->kernel,
 				     .identity = true };
 
-		fail = maps_insert(&m->kmaps, &km) != 0;
+		fail = maps_insert(m, &m->kmaps, &km) != 0;
 	}
 	if (fail) {
 		rawfrag_machine__delete(m);

@@ -420,8 +420,11 @@ static int load_one(struct rf_dso *d, struct symload *L, const GElf_Sym *s, Elf_
 	name = (const char *)str->d_buf + s->st_name;
 	nlen = strnlen(name, str->d_size - s->st_name);
 	/* an unterminated last name is taken as it is, not demangled */
-	return add_sym(d, v, s->st_size, GELF_ST_BIND(s->st_info), name, nlen,
-		       !L->kernel && nlen < str->d_size - s->st_name);
+	if (add_sym(d, v, s->st_size, GELF_ST_BIND(s->st_info), name, nlen,
+		    !L->kernel && nlen < str->d_size - s->st_name))
+		return -ENOMEM;
+	d->syms[d->nr_syms - 1].object = GELF_ST_TYPE(s->st_info) == STT_OBJECT;
+	return 0;
 }
 
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt, bool kernel,

@@ -339,6 +339,8 @@ static unw_accessors_t accessors = {
 static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 			const struct rawfrag_frame *fr)
 {
+	const struct rf_sym *s;
+	const char *base;
 	struct rf_dso *d;
 	uint64_t a;
 	char **names;
@@ -348,6 +350,13 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 	    !(d = rf_machine__frame_dso(u->m, (int32_t)u->s->pid, fr->addr, &a)) ||
 	    d->kind != RF_DSO_USER || d->name[0] == '[' || !strncmp(d->name, "/tmp/perf-", 10))
 		return 0;
+	/*
+	 * perf's inlined symbol has its container's range; perf report turns
+	 * it into the symbol found at that start (hists__findnew_entry)
+	 */
+	s = rf_dso__find_cached(d, a);
+	s = s ? rf_dso__find_cached(d, s->start) : NULL;
+	base = s ? rf_dso__sym_name(d, s) : fr->sym;
 	/* the address as objdump sees it: perf's map__rip_2objdump() */
 	if (d->rt)
 		a += d->rt->text_vaddr - d->rt->text_off;
@@ -356,8 +365,10 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 		struct rawfrag_frame in = *fr;
 
 		in.inlined = strcmp(names[i], fr->sym) != 0;
-		if (in.inlined)
+		if (in.inlined) {
 			in.sym = names[i];
+			in.base_sym = base;
+		}
 		if (rf_callchain__push(cc, &in))
 			return -ENOMEM;
 	}

@@ -13,7 +13,7 @@
 # graph with --weight or --format json (entries' own numbers only): exit 2,
 # and without them those modes leave the chains out.
 source "$(dirname "$0")/lib.sh"
-t_plan 43
+t_plan 60
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -46,6 +46,10 @@ t_setup "perf records sched_switch -g -a" \
 	"$PERF" record -q -g -e sched:sched_switch -a -o swg.data -- sh -c 'for i in $(seq 30); do ls /proc >/dev/null; sleep 0.01; done'
 t_setup "perf records cpu-clock --call-graph dwarf" \
 	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw.data -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done'
+t_setup "perf records cpu-clock --call-graph dwarf: sort's threads" \
+	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw2.data -- sh -c 'seq 200000 | shuf --random-source=/dev/zero >n.txt; sort -n n.txt >/dev/null'
+t_setup "perf records cpu-clock --call-graph dwarf: short processes" \
+	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw3.data -- sh -c 'for i in $(seq 40); do date; sed s/a/b/ /etc/passwd; done >/dev/null'
 t_setup "perf records sched_switch without -g" \
 	"$PERF" record -q -e sched:sched_switch -a -o sw.data -- sleep 0.2
 
@@ -60,12 +64,24 @@ done
 for k in "" "--no-children" "-g none" "-g folded" "--percent-limit 5" "-s prev_comm,next_comm"; do
 	same "sched_switch -g -a" swg.data $k
 done
-# DWARF-unwound chains. A known gap: perf's graph and its --children
-# entries merge inlined functions its own way (by name in the tree, by the
-# container's range in the entries), not reproduced everywhere yet; the
-# graph is compared without them (--no-inline), folded and flat with them
-for k in "--no-children --no-inline" "--no-children -g folded" "--no-children -g flat" "--no-children -g none"; do
+# DWARF-unwound chains, with the inlined functions perf adds (addr2line's):
+# perf's --children entries are its tree's (an inlined function compares by
+# name, equal on overlapping ranges, and turns into its container found
+# from another process), the comm key's collapse merges them again;
+# --max-stack keeps the kernel's outermost and the unwinder's innermost
+# frames. Equal branches follow perf's DSO objects' order in its memory,
+# taken as the order it makes them (build-id table, then maps): should
+# that differ, the result says so (lines in another order)
+for k in "--no-children --no-inline" "--no-children -g folded" "--no-children -g flat" \
+	"--no-children -g none" "" "-g folded" "-g none" "-g flat" "-g caller" "-g callee" \
+	"-s dso,sym" "-g folded --max-stack 5" "--max-stack 3"; do
 	same "--call-graph dwarf" dw.data $k
+done
+for k in "" "-g folded" "-s dso,sym" "--max-stack 3" "-g callee --max-stack 4"; do
+	same "--call-graph dwarf, sort" dw2.data $k
+done
+for k in "" "-g callee" "-s dso,sym -g none"; do
+	same "--call-graph dwarf, date+sed" dw3.data $k
 done
 
 # a pipe: perf decides before the attributes arrive, so no Children column,

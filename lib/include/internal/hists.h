@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RF_HISTS_MAX_KEYS 16
 
@@ -23,6 +24,42 @@ struct rf_hkey {
 	const char *show; /* interned display string (not part of the identity) */
 	uint32_t id_len;
 	char level; /* a symbol's '[k]' or '[.]' */
+	/*
+	 * A symbol's, for perf's entry trees (hists_cc.c), not part of the
+	 * identity: inlined (show is "name (inlined)"), data (perf shows
+	 * name+offset), its end
+	 */
+	bool inl, obj;
+	uint64_t end;
+};
+
+/* the length of a symbol key's name, without an inlined one's " (inlined)" */
+static inline size_t rf_hkey__name_len(const struct rf_hkey *k)
+{
+	size_t n = strlen(k->show);
+
+	return k->inl && n >= 10 ? n - 10 : n;
+}
+
+/* strcmp() of two symbol keys' names */
+static inline int rf_hkey__name_cmp(const struct rf_hkey *a, const struct rf_hkey *b)
+{
+	size_t x = rf_hkey__name_len(a), y = rf_hkey__name_len(b);
+	int r = memcmp(a->show, b->show, x < y ? x : y);
+
+	return r ? r : x < y ? -1 : x > y;
+}
+
+/*
+ * What perf's entry keeps of the map of its symbol key (hists_cc.c): the
+ * map object it was last found in, that map's start - pgoff, the address
+ * that made it (perf's he->ip) and, for an inlined function, the symbol at
+ * its container's start (what it turns into in another map)
+ */
+struct rf_hmap {
+	uint32_t map;
+	uint64_t delta, ip;
+	const char *base;
 };
 
 struct rf_hentry {
@@ -34,6 +71,8 @@ struct rf_hentry {
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
 	uint32_t seq; /* made as the seq-th entry: the order perf inserts them in */
+	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
+	struct rf_hmap m; /* with call chains */
 	void *ext; /* the owner's (the hists never read or free it) */
 	struct rf_hkey k[];
 };
@@ -65,6 +104,11 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
  * NULL on ENOMEM.
  */
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made);
+/*
+ * A new entry of key, even when one with the same key exists (perf's trees
+ * tell entries apart, hists_cc.c); nothing counted. NULL on ENOMEM.
+ */
+struct rf_hentry *rf_hists__new(struct rf_hists *h, const struct rf_hkey *key);
 /*
  * Every entry, sorted with cmp (qsort's, with ctx) and stable: equals stay in
  * the order they were made in, as does everything when cmp is NULL (so that

@@ -75,6 +75,34 @@ int rf_cc__add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 	       const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
 	       uint32_t tid, rf_cc_new_fn fn, void *ctx);
 
+/* a key slot's order in perf's trees (a, the new entry's, before b: < 0) */
+typedef int (*rf_cc_slot_cmp_fn)(void *ctx, int i, const struct rf_hkey *a,
+				 const struct rf_hkey *b);
+
+/*
+ * The sections' keys, for perf's entry trees: their kinds, the order of
+ * the slots other than the symbol's, and whether perf collapses (a comm
+ * key). Before the first sample.
+ */
+void rf_cc__keys(struct rf_cc *cc, int nr_keys, const enum rf_cc_slot *kinds,
+		 rf_cc_slot_cmp_fn cmp, void *ctx, bool collapse);
+
+/*
+ * The sample's own entry (after rf_cc__chain()): its key's, or with
+ * --children once a chain held an inlined function the one perf's tree
+ * finds; samples, period, weight and children counted, the map (x) as
+ * perf's entry keeps it. NULL on ENOMEM.
+ */
+struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct rf_hkey *key,
+			      const struct rf_hmap *x, uint64_t period, uint64_t weight);
+
+/*
+ * perf's entries in its collapsed order (its trees, merged where perf's
+ * collapse pass merges) into *v (the caller's to free): 1; 0 when the key's
+ * hash is their identity (rf_hists__sorted() then), -ENOMEM.
+ */
+int rf_cc__entries(struct rf_cc *cc, struct rf_hentry ***v, size_t *n);
+
 /* what repeated chains added, to the entries and trees: before reading them */
 void rf_cc__flush(struct rf_cc *cc);
 

@@ -15,6 +15,7 @@ struct rf_sym {
 	uint32_t name; /* offset in the DSO's string pool */
 	uint8_t bind;
 	bool mangled; /* a C++ name demangled when first asked for (rf_dso__sym_name()) */
+	bool object; /* STT_OBJECT: perf report shows it as name+offset */
 };
 
 enum rf_dso_kind {
@@ -63,6 +64,7 @@ struct rf_dso {
 	struct rf_symtree *tree; /* perf's tree shape, kept only where symbols overlap */
 	struct rf_demangled *dm; /* names demangled so far, by name offset */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
+	uint32_t order; /* rawfrag_frame.dso_order */
 	struct rf_dso *next;
 };
 
@@ -70,6 +72,7 @@ struct rf_map {
 	uint64_t start, end, pgoff;
 	struct rf_dso *dso;
 	bool identity; /* map_ip(addr) == addr (kernel, anon, [heap]) */
+	uint32_t id; /* rawfrag_frame.map_id */
 };
 
 struct rf_maps {
@@ -191,6 +194,13 @@ void rf_unwind__dso_free(struct rf_dso *d);
 void rf_unwind__state_free(void *state);
 /* the machine's unwinding state (address spaces; created by unwind.c) */
 void **rf_machine__unw_state(struct rawfrag_machine *m);
+/*
+ * rawfrag_callchain__resolve() with a limit for each part: the kernel's
+ * first kmax frames (*nk of them), the unwinder's first umax addresses
+ */
+int rf_callchain__resolve_parts(struct rawfrag_callchain *cc, struct rawfrag_machine *m,
+				const struct rawfrag_sample *s, const struct perf_event_attr *attr,
+				uint32_t kmax, uint32_t umax, uint32_t *nk);
 /* append a frame to cc; -ENOMEM */
 int rf_callchain__push(struct rawfrag_callchain *cc, const struct rawfrag_frame *fr);
 

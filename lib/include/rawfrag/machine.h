@@ -47,6 +47,21 @@ struct rawfrag_frame {
 	const char *dso; /* NULL: no map ([unknown]) */
 	uint8_t cpumode; /* PERF_RECORD_MISC_* */
 	bool inlined; /* a function inlined at this address (sym is its name, no dso shown) */
+	/*
+	 * perf's map object the address was found in: a new number for each
+	 * mmap, for each piece of an older map one cuts off, and for each map a
+	 * new process copies (0: none); one DSO in two processes has two
+	 */
+	uint32_t map_id;
+	uint64_t symlen; /* the symbol's size as perf has it (its end - start) */
+	/* an inlined frame: the symbol at the start of the one it is inlined into */
+	const char *base_sym;
+	/*
+	 * perf's order of its DSO objects (0: no map): the build-id table's,
+	 * then the maps' as they came; a call graph's equal branches follow it
+	 */
+	uint32_t dso_order;
+	bool object; /* the symbol is data (STT_OBJECT): perf report shows name+offset */
 };
 
 struct rawfrag_callchain {
