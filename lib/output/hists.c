@@ -208,10 +208,7 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
 	e = rf_hists__findnew(h, key, &made);
 	if (!e)
 		return NULL;
-	e->samples++;
-	e->period += period;
-	e->weight += weight;
-	e->acc += period;
+	rf_hentry__count(e, period, weight);
 	return e;
 }
 

@@ -952,10 +952,7 @@ struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct
 	}
 	if (!e)
 		return NULL;
-	e->samples++;
-	e->period += period;
-	e->weight += weight;
-	e->acc += period;
+	rf_hentry__count(e, period, weight);
 	return e;
 }
 
@@ -1344,18 +1341,19 @@ static void in_order(const struct rf_cc *cc, uint32_t x, uint32_t *v, uint32_t *
 	}
 }
 
-struct kid {
-	uint64_t cumul;
+/* a node, its value and its place before the sort */
+struct ranked {
+	uint64_t value;
 	uint32_t pos, node;
 };
 
-static int kid_cmp(const void *pa, const void *pb)
+/* greatest value first; perf's trees put equals to the right, in their order */
+static int ranked_cmp(const void *pa, const void *pb)
 {
-	const struct kid *a = pa, *b = pb;
+	const struct ranked *a = pa, *b = pb;
 
-	if (a->cumul != b->cumul)
-		return a->cumul > b->cumul ? -1 : 1;
-	/* perf inserts them in the order above, equals to the right */
+	if (a->value != b->value)
+		return a->value > b->value ? -1 : 1;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
@@ -1364,7 +1362,7 @@ static uint32_t *kids(const struct rf_cc *cc, uint32_t n, uint64_t min_hit, bool
 		      uint32_t *nr)
 {
 	uint32_t k = 0, m = 0, *v;
-	struct kid *s;
+	struct ranked *s;
 
 	*nr = 0;
 	for (uint32_t c = cc->nd[n].child; c; c = cc->nd[c].sibling)
@@ -1383,8 +1381,8 @@ static uint32_t *kids(const struct rf_cc *cc, uint32_t n, uint64_t min_hit, bool
 	}
 	for (uint32_t i = 0; i < k; i++)
 		if (cumul(cc, v[i]) >= min_hit)
-			s[m++] = (struct kid){ .cumul = cumul(cc, v[i]), .pos = i, .node = v[i] };
-	qsort(s, m, sizeof(*s), kid_cmp);
+			s[m++] = (struct ranked){ .value = cumul(cc, v[i]), .pos = i, .node = v[i] };
+	qsort(s, m, sizeof(*s), ranked_cmp);
 	for (uint32_t i = 0; i < m; i++)
 		v[i] = s[i].node;
 	free(s);
@@ -1578,20 +1576,6 @@ static int flat_collect(const struct rf_cc *cc, uint32_t n, uint32_t **v, uint32
 	return 0;
 }
 
-struct flat_item {
-	uint64_t hit;
-	uint32_t pos, node;
-};
-
-static int hit_cmp(const void *pa, const void *pb)
-{
-	const struct flat_item *a = pa, *b = pb;
-
-	if (a->hit != b->hit)
-		return a->hit > b->hit ? -1 : 1;
-	/* perf's tree keeps the order of insertion among equals */
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
 
 /* the frames from the root down to n: flat one a line, folded joined by ';' */
 static void path(struct rf_cc *cc, uint32_t n, uint32_t root, bool flat, bool *first)
@@ -1616,14 +1600,14 @@ static void print_flat(struct rf_cc *cc, const struct rf_hentry *e, uint64_t tot
 {
 	const bool flat = cc->p.mode == RF_CC_FLAT;
 	uint32_t *v = NULL, nr = 0, cap = 0;
-	struct flat_item *it = NULL;
+	struct ranked *it = NULL;
 
 	if (flat_collect(cc, e->cc_root, &v, &nr, &cap) || !nr ||
 	    !(it = malloc(nr * sizeof(*it))))
 		goto out;
 	for (uint32_t i = 0; i < nr; i++)
-		it[i] = (struct flat_item){ .hit = cc->nd[v[i]].hit, .pos = i, .node = v[i] };
-	qsort(it, nr, sizeof(*it), hit_cmp);
+		it[i] = (struct ranked){ .value = cc->nd[v[i]].hit, .pos = i, .node = v[i] };
+	qsort(it, nr, sizeof(*it), ranked_cmp);
 	for (uint32_t j = 0; j < nr; j++) {
 		uint32_t n = it[j].node;
 		bool first = true;

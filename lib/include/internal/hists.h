@@ -104,6 +104,14 @@ struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
  * NULL on ENOMEM.
  */
 struct rf_hentry *rf_hists__findnew(struct rf_hists *h, const struct rf_hkey *key, bool *made);
+/* a sample of period and weight counted in e (its own and, until chains add more, acc) */
+static inline void rf_hentry__count(struct rf_hentry *e, uint64_t period, uint64_t weight)
+{
+	e->samples++;
+	e->period += period;
+	e->weight += weight;
+	e->acc += period;
+}
 /*
  * A new entry of key, even when one with the same key exists (perf's trees
  * tell entries apart, hists_cc.c); nothing counted. NULL on ENOMEM.
