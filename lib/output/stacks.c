@@ -494,12 +494,13 @@ static int comm_node(struct rf_stack_walk *w, struct rf_stacks *st, struct rawfr
 	if (!b)
 		return -ENOMEM;
 	memcpy(b, comm, (size_t)len);
+	/* perf's Python gives the sample's pid and tid unsigned: -1 is 4294967295 */
 	if (w->flame) {
 		/* flamegraph.py: pid 0 is the kernel's, others "comm (pid)" */
 		if (smp->pid == 0)
 			return rf_stacks__child(st, RF_STACKS_ROOT, b, (size_t)len,
 						RF_STACK_KERNEL, node);
-		n = len + snprintf(b + len, 48, " (%d)", (int32_t)smp->pid);
+		n = len + snprintf(b + len, 48, " (%u)", smp->pid);
 		return rf_stacks__child(st, RF_STACKS_ROOT, b, (size_t)n, RF_STACK_USER, node);
 	}
 	for (int i = 0; i < len; i++)
@@ -507,9 +508,9 @@ static int comm_node(struct rf_stack_walk *w, struct rf_stacks *st, struct rawfr
 			b[i] = '_';
 	n = len;
 	if (w->pid)
-		n += snprintf(b + n, 24, "-%d", (int32_t)smp->pid);
+		n += snprintf(b + n, 24, "-%u", smp->pid);
 	if (w->tid)
-		n += snprintf(b + n, 24, "%c%d", w->pid ? '/' : '-', (int32_t)smp->tid);
+		n += snprintf(b + n, 24, "%c%u", w->pid ? '/' : '-', smp->tid);
 	return rf_stacks__child(st, RF_STACKS_ROOT, b, (size_t)n, RF_STACK_USER, node);
 }
 
