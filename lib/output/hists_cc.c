@@ -375,30 +375,30 @@ static uint32_t intern_frame(struct rf_cc *cc, struct rf_hists *h, const struct 
 	return intern_ccframe(cc, &f);
 }
 
+/* *p resized to cap elements of size sz; -ENOMEM leaves it as it was */
+static int grow(void **p, size_t cap, size_t sz)
+{
+	void *v = realloc(*p, cap * sz);
+
+	if (!v)
+		return -ENOMEM;
+	*p = v;
+	return 0;
+}
+
 static int chain_push(struct rf_cc *cc, uint32_t f, uint64_t ip, uint32_t map, uint64_t delta)
 {
 	if (f == NOFRAME)
 		return -ENOMEM;
 	if (cc->nr_chain == cc->cap_chain) {
 		uint32_t cap = cc->cap_chain ? cc->cap_chain * 2 : 256;
-		uint32_t *v = realloc(cc->chain, cap * sizeof(*v));
-		uint64_t *w;
 
-		if (!v)
+		/* the chain's parallel arrays; the capacity grows once all have */
+		if (grow((void **)&cc->chain, cap, sizeof(*cc->chain)) ||
+		    grow((void **)&cc->ips, cap, sizeof(*cc->ips)) ||
+		    grow((void **)&cc->maps, cap, sizeof(*cc->maps)) ||
+		    grow((void **)&cc->deltas, cap, sizeof(*cc->deltas)))
 			return -ENOMEM;
-		cc->chain = v;
-		w = realloc(cc->ips, cap * sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		cc->ips = w;
-		v = realloc(cc->maps, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		cc->maps = v;
-		w = realloc(cc->deltas, cap * sizeof(*w));
-		if (!w)
-			return -ENOMEM;
-		cc->deltas = w;
 		cc->cap_chain = cap;
 	}
 	cc->ips[cc->nr_chain] = ip;
