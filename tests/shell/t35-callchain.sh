@@ -73,19 +73,21 @@ def ip_of(l):
 perf, ours = blocks(sys.argv[1]), blocks(sys.argv[2])
 folded = 0
 for i, b in enumerate(perf):
-    groups, order = {}, []
+    # an ip's inline expansion is one run of lines; the same ip may come again
+    # later (an interrupt taken where the chain already passed), so runs, not ips
+    runs = []
     for l in b[1:]:
         ip = ip_of(l)
-        if ip not in groups: groups[ip] = []; order.append(ip)
-        groups[ip].append(l)
-    inl = {ip for ip in order if all(l.endswith(" (inlined)") for l in groups[ip])}
-    folded += len(inl)
+        if runs and runs[-1][0] == ip: runs[-1][1].append(l)
+        else: runs.append((ip, [l]))
+    inl = {ip for ip, ls in runs if all(l.endswith(" (inlined)") for l in ls)}
+    folded += sum(1 for ip, ls in runs if ip in inl)
     pb = [b[0]]
-    for ip in order:
-        if ip in inl: pb.append("INLINED " + ip)
+    for ip, ls in runs:
+        if all(l.endswith(" (inlined)") for l in ls): pb.append("INLINED " + ip)
         # a frame whose inline expansion ends in its own function: perf prints its
         # line once more without "(inlined)"; --no-inline prints it once
-        else: pb.extend(dict.fromkeys(l for l in groups[ip] if not l.endswith(" (inlined)")))
+        else: pb.extend(dict.fromkeys(l for l in ls if not l.endswith(" (inlined)")))
     print("P", "\x1f".join(pb))
     if i < len(ours):
         ob = [ours[i][0]] + ["INLINED " + ip_of(l) if ip_of(l) in inl else l for l in ours[i][1:]]
