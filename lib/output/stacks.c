@@ -53,6 +53,11 @@ static uint64_t hash_node(uint32_t parent, uint32_t name)
 
 static int64_t intern(struct rf_stacks *st, const char *name, size_t len);
 
+int64_t rf_stacks__intern(struct rf_stacks *st, const char *name, size_t len)
+{
+	return intern(st, name, len);
+}
+
 struct rf_stacks *rf_stacks__new(const char *root_name)
 {
 	struct rf_stacks *st = calloc(1, sizeof(*st));
@@ -241,17 +246,24 @@ int rf_stacks__child(struct rf_stacks *st, uint32_t parent, const char *name, si
 		     uint8_t kind, uint32_t *node)
 {
 	int64_t off = intern(st, name, len);
-	struct rf_stack_node *n;
-	uint32_t j, id;
 
 	if (off < 0)
 		return -ENOMEM;
+	return rf_stacks__child_ord(st, parent, (uint32_t)off, (uint32_t)len, kind, node);
+}
+
+int rf_stacks__child_ord(struct rf_stacks *st, uint32_t parent, uint32_t off, uint32_t len,
+			 uint8_t kind, uint32_t *node)
+{
+	struct rf_stack_node *n;
+	uint32_t j, id;
+
 	if (st->nr * 2 >= st->ncap && ntab_grow(st))
 		return -ENOMEM;
-	j = (uint32_t)hash_node(parent, (uint32_t)off) & (st->ncap - 1);
+	j = (uint32_t)hash_node(parent, off) & (st->ncap - 1);
 	for (; (id = st->ntab[j]) != RF_STACKS_NONE; j = (j + 1) & (st->ncap - 1)) {
 		n = &st->nodes[id];
-		if (n->parent == parent && n->name == (uint32_t)off) {
+		if (n->parent == parent && n->name == off) {
 			*node = id;
 			return 0;
 		}
@@ -261,8 +273,7 @@ int rf_stacks__child(struct rf_stacks *st, uint32_t parent, const char *name, si
 	id = st->nr++;
 	st->nodes[id] = (struct rf_stack_node){ .parent = parent, .first = RF_STACKS_NONE,
 						.last = RF_STACKS_NONE, .next = RF_STACKS_NONE,
-						.name = (uint32_t)off, .len = (uint32_t)len,
-						.kind = kind };
+						.name = off, .len = len, .kind = kind };
 	for (int w = 0; w < st->nr_w; w++)
 		if (st->self[w])
 			st->self[w][id] = 0;
@@ -462,8 +473,68 @@ void rf_stack_walk__fini(struct rf_stack_walk *w)
 {
 	rawfrag_callchain__delete(w->cc);
 	free(w->buf);
+	free(w->memo);
 	w->cc = NULL;
 	w->buf = NULL;
+	w->memo = NULL;
+	w->memo_cap = w->memo_nr = 0;
+}
+
+static uint32_t memo_slot(const struct rf_stack_walk *w, const char *sym, bool k)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)sym ^ k) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & (w->memo_cap - 1);
+}
+
+static struct rf_stack_memo *memo_find(struct rf_stack_walk *w, const struct rf_stacks *st,
+				       const char *sym, bool k)
+{
+	struct rf_stack_memo *e;
+
+	if (w->memo_st != st) {
+		w->memo_nr = 0;
+		if (w->memo)
+			memset(w->memo, 0, w->memo_cap * sizeof(*w->memo));
+		w->memo_st = st;
+	}
+	if (!w->memo_nr)
+		return NULL;
+	for (uint32_t j = memo_slot(w, sym, k);; j = (j + 1) & (w->memo_cap - 1)) {
+		e = &w->memo[j];
+		if (!e->sym)
+			return NULL;
+		if (e->sym == sym && e->k == k)
+			return e;
+	}
+}
+
+/* best effort: without memory the name is hashed again next time */
+static void memo_add(struct rf_stack_walk *w, const char *sym, bool k, uint32_t ord, uint32_t len)
+{
+	uint32_t j;
+
+	if ((w->memo_nr + 1) * 2 > w->memo_cap) {
+		uint32_t cap = w->memo_cap ? w->memo_cap * 2 : 4096, old = w->memo_cap;
+		struct rf_stack_memo *t = calloc(cap, sizeof(*t)), *o = w->memo;
+
+		if (!t)
+			return;
+		w->memo = t;
+		w->memo_cap = cap;
+		for (uint32_t i = 0; i < old; i++) {
+			if (!o[i].sym)
+				continue;
+			for (j = memo_slot(w, o[i].sym, o[i].k); t[j].sym; j = (j + 1) & (cap - 1))
+				;
+			t[j] = o[i];
+		}
+		free(o);
+	}
+	for (j = memo_slot(w, sym, k); w->memo[j].sym; j = (j + 1) & (w->memo_cap - 1))
+		;
+	w->memo[j] = (struct rf_stack_memo){ .sym = sym, .ord = ord, .len = len, .k = k };
+	w->memo_nr++;
 }
 
 static char *walk_room(struct rf_stack_walk *w, size_t n)
@@ -532,24 +603,35 @@ static int frame_node(struct rf_stack_walk *w, struct rf_stacks *st, uint32_t pa
 {
 	const char *sym = fr->sym ? fr->sym : "[unknown]";
 	bool k = kernel_dso(fr->dso, w->flame);
-	size_t len = strlen(sym);
+	uint8_t kind = w->flame && k ? RF_STACK_KERNEL : RF_STACK_USER;
+	const struct rf_stack_memo *e = NULL;
+	const char *name = sym;
+	size_t len;
+	int64_t ord;
 	char *b;
 
-	if (w->flame)
-		return rf_stacks__child(st, parent, sym, len,
-					k ? RF_STACK_KERNEL : RF_STACK_USER, node);
-	if (!strchr(sym, ';') && !(k && w->kernel))
-		return rf_stacks__child(st, parent, sym, len, RF_STACK_USER, node);
-	b = walk_room(w, len + 5);
-	if (!b)
-		return -ENOMEM;
-	for (size_t i = 0; i < len; i++)
-		b[i] = sym[i] == ';' ? ':' : sym[i];
-	if (k && w->kernel) {
-		memcpy(b + len, "_[k]", 4);
-		len += 4;
+	if (!fr->inlined && (e = memo_find(w, st, sym, k)))
+		return rf_stacks__child_ord(st, parent, e->ord, e->len, kind, node);
+	len = strlen(sym);
+	/* stackcollapse.py: ';' is its separator, --kernel marks kernel frames */
+	if (!w->flame && (strchr(sym, ';') || (k && w->kernel))) {
+		b = walk_room(w, len + 5);
+		if (!b)
+			return -ENOMEM;
+		for (size_t i = 0; i < len; i++)
+			b[i] = sym[i] == ';' ? ':' : sym[i];
+		if (k && w->kernel) {
+			memcpy(b + len, "_[k]", 4);
+			len += 4;
+		}
+		name = b;
 	}
-	return rf_stacks__child(st, parent, b, len, RF_STACK_USER, node);
+	ord = rf_stacks__intern(st, name, len);
+	if (ord < 0)
+		return -ENOMEM;
+	if (!fr->inlined)
+		memo_add(w, sym, k, (uint32_t)ord, (uint32_t)len);
+	return rf_stacks__child_ord(st, parent, (uint32_t)ord, (uint32_t)len, kind, node);
 }
 
 int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,

@@ -12,6 +12,7 @@
 #ifndef __RAWFRAG_INTERNAL_STACKS_H
 #define __RAWFRAG_INTERNAL_STACKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,11 @@ const char *rf_stacks__weight_name(const struct rf_stacks *st, int w);
  */
 int rf_stacks__child(struct rf_stacks *st, uint32_t parent, const char *name, size_t len,
 		     uint8_t kind, uint32_t *node);
+/* the ordinal of name[0..len), made on first use; -ENOMEM */
+int64_t rf_stacks__intern(struct rf_stacks *st, const char *name, size_t len);
+/* rf_stacks__child() for a name already interned (ord, its length len) */
+int rf_stacks__child_ord(struct rf_stacks *st, uint32_t parent, uint32_t ord, uint32_t len,
+			 uint8_t kind, uint32_t *node);
 /* add v to node's self value of weight w; 0 or -ENOMEM */
 int rf_stacks__add(struct rf_stacks *st, uint32_t node, int w, uint64_t v);
 
@@ -88,6 +94,19 @@ struct rf_stack_walk {
 	struct rawfrag_callchain *cc;
 	char *buf; /* a name being made */
 	size_t cap;
+	/*
+	 * A frame's symbol name lives as long as the session's DSO that holds it,
+	 * so its address stands for its text: (address, kernel mark) to the name's
+	 * ordinal, which saves hashing and comparing the bytes of every frame.
+	 * Inlined frames' names come from a cache that frees them: not memoized.
+	 */
+	struct rf_stack_memo {
+		const char *sym;
+		uint32_t ord, len;
+		bool k;
+	} *memo;
+	uint32_t memo_cap, memo_nr;
+	const struct rf_stacks *memo_st; /* the trie the ordinals are of */
 };
 
 /*
