@@ -278,15 +278,15 @@ static int apply_record(struct rawfrag_file *f, struct rawfrag_record *rec)
 	return r < 0 ? r : 1;
 }
 
+/* how far ahead file_next_fast() asks for the bytes (measured: 1 KiB best) */
+#define RF_PREFETCH_AHEAD 1024
+
 /*
  * The common record of a file, checked and counted as the long way would: a
  * kernel record of at least 8 bytes, not LOST/LOST_SAMPLES (their bodies are
  * counted), inside the mapped window with no pages to drop. 1 with rec
  * filled, 0: take the long way.
  */
-#ifndef RF_PREFETCH_AHEAD
-#define RF_PREFETCH_AHEAD 1024
-#endif
 
 static inline int file_next_fast(struct rawfrag_file *f, struct rawfrag_record *rec)
 {
