@@ -49,3 +49,17 @@ awk -v n="${n:-0}" -v c="$cpu" -v s="$secs" -v k="$rss_kb" 'BEGIN {
 	printf "  report --format sqlite: %.2f CPU s (%.2f M samples per CPU second), %.2f s wall, peak %d MB\n",
 		c, n / (c > 0 ? c : 0.001) / 1e6, s, k / 1024 }'
 echo "  samples in the db: $(count "$dir/tp.db")"
+# what the library alone does: the samples rows only, nothing decoded (best of 3)
+floor=$dir/sqlite-floor
+if ${CC:-gcc} -O2 -o "$floor" "$top/scripts/sqlite-floor.c" -lsqlite3 2>"$dir/err.out"; then
+	best=
+	for _ in 1 2 3; do
+		r=$("$floor" "${n:-1000000}" "$dir/floor.db" | awk '{print $(NF-1)}')
+		[ -z "$best" ] || [ "${r:-0}" -gt "$best" ] && best=$r
+	done
+	rm -f "$dir/floor.db"
+	echo "  libsqlite3's own floor, perf's samples rows alone (25 columns, one prepared"
+	echo "  statement, one transaction, no other table or index): $(awk -v r="$best" 'BEGIN { printf "%.2f", r / 1e6 }') M rows/s"
+else
+	echo "  libsqlite3's floor: not measured (cannot build scripts/sqlite-floor.c: $(head -c 200 "$dir/err.out"))"
+fi
