@@ -138,7 +138,11 @@ def main():
                     verdict = 'STILLBORN (does not build: %s)' % err
                     bad.append(m['id'])
                 else:
-                    rc, last, failed, _ = run_tests(tree, env, pats)
+                    # one failure is enough to kill it; against the whole suite
+                    # only where no test fails unmutated (that one would stop it)
+                    fast = not whole or not broken
+                    rc, last, failed, _ = run_tests(
+                        tree, dict(env, RAWFRAG_TEST_FAILFAST='1') if fast else env, pats)
                     if whole:
                         failed = [l for l in failed if failing_tests([l]) - broken]
                         rc = rc if failed else 0

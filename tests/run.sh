@@ -6,6 +6,8 @@
 # with their reasons, and the line "N passed, N failed, N skipped"; exit 1 if anything
 # failed.
 #   tests/run.sh [PATTERN...]   only the tests whose name contains a PATTERN
+#   RAWFRAG_TEST_FAILFAST=1      no test after the first that fails (make mutate:
+#                                one failure kills the mutant, the rest is not needed)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-$top/build/out}
@@ -28,6 +30,7 @@ wanted() { # name: selected by the command line's patterns (all when none)
 run_one() { # name cmd...
 	local name=$1; shift
 	wanted "$name" || return 0
+	[ "${RAWFRAG_TEST_FAILFAST:-0}" = 1 ] && grep -q '^FAIL ' "$sum" && return 0
 	echo "# --- $name"
 	local out rc
 	out=$("$@" 2>&1 </dev/null); rc=$?
