@@ -602,14 +602,21 @@ static int frame_node(struct rf_stack_walk *w, struct rf_stacks *st, uint32_t pa
 		      const struct rawfrag_frame *fr, uint32_t *node)
 {
 	const char *sym = fr->sym ? fr->sym : "[unknown]";
-	bool k = kernel_dso(fr->dso, w->flame);
-	uint8_t kind = w->flame && k ? RF_STACK_KERNEL : RF_STACK_USER;
+	bool k;
+	uint8_t kind;
 	const struct rf_stack_memo *e = NULL;
 	const char *name = sym;
 	size_t len;
 	int64_t ord;
 	char *b;
 
+	/* a chain's frames run through one DSO after another: compare names once a run */
+	if (!fr->dso || fr->dso != w->last_dso) {
+		w->last_dso = fr->dso;
+		w->last_kernel = kernel_dso(fr->dso, w->flame);
+	}
+	k = w->last_kernel;
+	kind = w->flame && k ? RF_STACK_KERNEL : RF_STACK_USER;
 	if (!fr->inlined && (e = memo_find(w, st, sym, k)))
 		return rf_stacks__child_ord(st, parent, e->ord, e->len, kind, node);
 	len = strlen(sym);

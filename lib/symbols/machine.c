@@ -154,10 +154,18 @@ bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path)
 
 /* ---- maps ---- */
 
-struct rf_map *rf_maps__find(const struct rf_maps *ms, uint64_t addr)
+struct rf_map *rf_maps__find(struct rf_maps *ms, uint64_t addr)
 {
-	int lo = 0, hi = ms->nr;
+	int lo = 0, hi = ms->nr, k = ms->hint;
 
+	/*
+	 * A chain's frames come from a few maps, one after another: try the
+	 * last one found first. It is the search's answer when it holds addr
+	 * and the next map starts above addr.
+	 */
+	if (k < ms->nr && ms->v[k].start <= addr && addr < ms->v[k].end &&
+	    (k + 1 == ms->nr || ms->v[k + 1].start > addr))
+		return &ms->v[k];
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 
@@ -166,8 +174,10 @@ struct rf_map *rf_maps__find(const struct rf_maps *ms, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo && addr < ms->v[lo - 1].end)
+	if (lo && addr < ms->v[lo - 1].end) {
+		ms->hint = lo - 1;
 		return &ms->v[lo - 1];
+	}
 	return NULL;
 }
 

@@ -85,6 +85,7 @@ struct rf_maps {
 	 * its chains (which that cache can steer) stay perf's
 	 */
 	uint32_t flush_gen;
+	int hint; /* rf_maps__find()'s last answer, tried first */
 };
 
 struct rawfrag_machine;
@@ -182,7 +183,8 @@ bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path);
 /* load a user DSO's symbols (debug files, build-id cache, the file) */
 void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
 /* the map containing addr in maps (NULL if none) */
-struct rf_map *rf_maps__find(const struct rf_maps *ms, uint64_t addr);
+/* the map holding addr (perf's search: the last to start at or below it), or NULL */
+struct rf_map *rf_maps__find(struct rf_maps *ms, uint64_t addr);
 /* process pid's maps, NULL if unknown */
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
 

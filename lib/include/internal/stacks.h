@@ -107,6 +107,9 @@ struct rf_stack_walk {
 	} *memo;
 	uint32_t memo_cap, memo_nr;
 	const struct rf_stacks *memo_st; /* the trie the ordinals are of */
+	/* the last frame's DSO name (the session's, by address) and whether it is the kernel */
+	const char *last_dso;
+	bool last_kernel;
 };
 
 /*
