@@ -197,17 +197,21 @@ found:
 }
 
 struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
-				uint64_t period, uint64_t weight)
+				uint64_t period, uint64_t weight, bool filtered)
 {
 	struct rf_hentry *e;
 	bool made;
 
-	h->nr_samples++;
-	h->total_period += period;
-	h->total_weight += weight;
 	e = rf_hists__findnew(h, key, &made);
 	if (!e)
 		return NULL;
+	if (made)
+		e->filtered = filtered;
+	if (!e->filtered) {
+		h->nr_samples++;
+		h->total_period += period;
+		h->total_weight += weight;
+	}
 	rf_hentry__count(e, period, weight);
 	return e;
 }

@@ -53,6 +53,7 @@ static const struct {
 	  "format=json   one JSON object per entry or bucket\n"
 	  "field_separator=SEP  perf's -t\n"
 	  "comms=LIST, dsos=LIST  perf's --comms, --dsos\n"
+	  "pids=LIST, tids=LIST  perf report's --pid, --tid: entries, not samples\n"
 	  "percentage=relative|absolute  shares after the filters\n" },
 	{ "folded", rf_sink_folded_open,
 	  "(stacks)      perf's stackcollapse.py lines: comm;root;...;leaf count, sorted\n"

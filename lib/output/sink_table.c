@@ -24,6 +24,7 @@
 #include "internal/hists_cc.h"
 #include "internal/opts.h"
 #include "internal/report.h"
+#include "internal/select.h"
 #include "internal/table_hist.h"
 #include "internal/tracepoint.h"
 
@@ -107,6 +108,9 @@ struct table_sink {
 	char *sort_str;
 	char *sep_own;
 	struct tfilter comms, dsos;
+	/* --pid, --tid: for the table perf's filters of entries, not a selection */
+	struct rf_list pids, tids;
+	bool has_pids, has_tids;
 	struct tsec *sec;
 	int nr_sec;
 	/* threads' names interned in section sec, by tid (most samples repeat a few) */
@@ -761,9 +765,13 @@ static bool in_list(const struct tfilter *f, const char *s, size_t len)
 	return false;
 }
 
-/* --comms, --dsos: 1 when the sample is left out, 0 kept, -ENOMEM */
+/* --comms, --dsos, --pid, --tid: 1 when the sample is left out, 0 kept, -ENOMEM */
 static int filtered(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts)
 {
+	if (t->has_pids && !rf_list__has(&t->pids, (uint32_t)ts->smp->pid))
+		return 1;
+	if (t->has_tids && !rf_list__has(&t->tids, (uint32_t)ts->smp->tid))
+		return 1;
 	if (t->comms.n) {
 		int len;
 		const char *c = rf_report__comm(rep, ts->smp, &len);
@@ -819,7 +827,7 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	struct tsample ts;
 	struct rf_hentry *e;
 	uint64_t period, weight;
-	int ret;
+	int ret, left_out;
 
 	/* only the slots of the keys are cleared: the whole struct (800 bytes) cost more */
 	ts.ev = ev;
@@ -867,9 +875,17 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	ts.sec->all_samples++;
 	ts.sec->all_period += period;
 	ts.sec->all_weight += weight;
-	ret = filtered(t, rep, &ts);
-	if (ret)
-		return ret < 0 ? ret : 0;
+	/*
+	 * perf files a sample left out by a filter in its entry all the same:
+	 * an entry its first sample made is filtered for good, one made by a
+	 * kept sample takes the later left-out ones too. With call chains a
+	 * left-out sample is dropped here, before its chain.
+	 */
+	left_out = filtered(t, rep, &ts);
+	if (left_out < 0)
+		return left_out;
+	if (left_out && t->cc_on)
+		return 0;
 	if (t->cc_on && (ret = table_chain(t, rep, &ts)))
 		return ret;
 	if (t->cc_on) {
@@ -881,10 +897,12 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 					      .delta = ts.kf->ip - ts.kf->rel_ip };
 		e = rf_cc__self(ts.sec->cc, &ts.sec->h, ts.key, &x, period, weight);
 	} else {
-		e = rf_hists__add(&ts.sec->h, ts.key, period, weight);
+		e = rf_hists__add(&ts.sec->h, ts.key, period, weight, left_out);
 	}
 	if (!e)
 		return -ENOMEM;
+	if (e->filtered)
+		return 0; /* never shown: no buckets, no names */
 	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
 		return ret;
 	if (e->samples == 1 && (ret = first_show(t, rep, &ts, e)))
@@ -1397,7 +1415,7 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	char unit = ' ';
 	struct rf_hentry **v;
 	struct cols c;
-	size_t n;
+	size_t n, k;
 	int r;
 
 	if (nr > 1000) {
@@ -1428,6 +1446,12 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	}
 	if (r < 0 || (t->children && rf_cc__rb_order(v, n, entry_cmp, t)))
 		n = 0;
+	/* perf neither shows nor measures the filtered entries */
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i]->filtered)
+			v[k++] = v[i];
+	n = k;
 	widths(t, sec, v, n, &c);
 	if (!t->quiet && !t->json) {
 		rawfrag_out__printf(o, "# Samples: %lu%c of event '%s'\n", nr, unit, evname);
@@ -1848,6 +1872,8 @@ static void table_free(void *priv)
 		free(t->keys[i].field);
 		free(t->keys[i].event);
 	}
+	rf_list__free(&t->pids);
+	rf_list__free(&t->tids);
 	for (int i = 0; i < t->comms.n; i++)
 		free(t->comms.v[i]);
 	for (int i = 0; i < t->dsos.n; i++)
@@ -1940,6 +1966,14 @@ static int parse_more(struct table_sink *t, const char *const *kv, struct rawfra
 	if (((s = rf_sink_opt(kv, "comms")) && parse_list(&t->comms, s, err)) ||
 	    ((s = rf_sink_opt(kv, "dsos")) && parse_list(&t->dsos, s, err)))
 		return -ENOMEM;
+	if ((s = rf_sink_opt(kv, "pids")) && (t->has_pids = true) && rf_list__parse(&t->pids, s)) {
+		rf_err_set(err, -EINVAL, "table: bad pid list (want e.g. 1,5-9)");
+		return -EINVAL;
+	}
+	if ((s = rf_sink_opt(kv, "tids")) && (t->has_tids = true) && rf_list__parse(&t->tids, s)) {
+		rf_err_set(err, -EINVAL, "table: bad tid list (want e.g. 1,5-9)");
+		return -EINVAL;
+	}
 	return 0;
 nomem:
 	rf_err_set(err, -ENOMEM, "out of memory");
@@ -1992,7 +2026,8 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	static const char *const keys[] = { "sort", "show_nr_samples", "show_total_period",
 					    "percent_limit", "quiet", "callgraph", "children",
 					    "max_stack", "weight", "hist", "format", "percentage",
-					    "field_separator", "comms", "dsos", NULL };
+					    "field_separator", "comms", "dsos", "pids", "tids",
+					    NULL };
 	struct table_sink *t;
 
 	if (rf_sink_opts_known("table", opts->kv, keys, err))

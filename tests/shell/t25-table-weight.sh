@@ -9,7 +9,7 @@
 # --comms, --dsos, --percentage, the trace and trace_fields keys against perf report's
 # bytes; bad fields and options: exit 2 naming them.
 source "$(dirname "$0")/lib.sh"
-t_plan 34
+t_plan 37
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -157,6 +157,12 @@ same -s comm -n --comms dd,cat --percentage relative
 same -s comm,dso -n --dsos libc.so.6 --comms dd
 same -s dso,sym -n --dsos libc.so.6
 same -s comm,trace -n --percent-limit 1
+# --pid/--tid filter perf's entries, not its samples: the entry of -s sym that the
+# first sample (of pid $first) made holds every process's samples, and is shown
+first=$("$PERF" script -i rd.data -F pid 2>/dev/null | awk 'NR == 1 { print $1 }')
+same -s sym -n --pid "$first"
+same -s comm -n --show-total-period --pid "$first"
+same -s comm,sym -n --tid "$first" --percentage relative
 # trace_fields: a column per field; __syscall_nr is not in the print format (perf prints
 # its value), fd/buf/count are there as "fd: 0x..." (perf's token is empty)
 same -s trace_fields -n

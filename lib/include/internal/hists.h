@@ -70,6 +70,12 @@ struct rf_hentry {
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
+	/*
+	 * Its first sample was left out by --comms, --dsos, --pid or --tid:
+	 * perf's he->filtered, kept for the entry's life (later samples only
+	 * add to it), so the entry is not shown and its samples count as left out
+	 */
+	bool filtered;
 	uint32_t seq; /* made as the seq-th entry: the order perf inserts them in */
 	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
 	struct rf_hmap m; /* with call chains */
@@ -95,10 +101,12 @@ void rf_hists__fini(struct rf_hists *h);
 const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len);
 /*
  * Add a sample of period and weight to the entry of key (nr_keys slots, ids
- * and shows interned); the entry is made on its first sample. NULL on ENOMEM.
+ * and shows interned); the entry is made on its first sample, filtered when
+ * that one is. The totals count the samples of entries not filtered. NULL on
+ * ENOMEM.
  */
 struct rf_hentry *rf_hists__add(struct rf_hists *h, const struct rf_hkey *key,
-				uint64_t period, uint64_t weight);
+				uint64_t period, uint64_t weight, bool filtered);
 /*
  * The entry of key, made (nothing counted) when there is none; *made tells.
  * NULL on ENOMEM.

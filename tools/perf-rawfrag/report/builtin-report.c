@@ -187,8 +187,12 @@ static int table_options(struct report *r)
 	    (r->sep && add_kv(r, "field_separator", r->sep)) ||
 	    (r->comms && add_kv(r, "comms", r->comms)) ||
 	    (r->dsos && add_kv(r, "dsos", r->dsos)) ||
+	    (r->ropts.pids && add_kv(r, "pids", r->ropts.pids)) ||
+	    (r->ropts.tids && add_kv(r, "tids", r->ropts.tids)) ||
 	    (r->format_set && add_kv(r, "format", r->format)))
 		return -ENOMEM;
+	/* perf report's --pid/--tid filter the table's entries, not the samples */
+	r->ropts.pids = r->ropts.tids = NULL;
 	r->format = "table";
 	if ((r->sort && add_kv(r, "sort", r->sort)) ||
 	    (r->show_nr && add_kv(r, "show_nr_samples", "1")) ||
