@@ -12,9 +12,10 @@
 #  - the table (--sort pid,comm, --sort comm,dso,sym, ...) = perf report
 #    --stdio byte for byte but the tip line;
 #  - pprof: -raw's stacks per pid/tid label and -tags pid = perf script's;
-#  - sqlite: threads, samples and call paths = export-to-sqlite.py's.
+#  - sqlite: threads, samples and call paths = export-to-sqlite.py's;
+#  - --pid -1 / --tid -1 select them as perf script's options do.
 source "$(dirname "$0")/lib.sh"
-t_plan 22
+t_plan 27
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -41,7 +42,7 @@ t_setup "perf records cpu-clock -g" "$PERF" record -q -g -e cpu-clock -c 100000 
 t_setup "perf records sched_switch -g -a" "$PERF" record -q -g -e sched:sched_switch -a -o tp.data -- \
 	sh -c 'for i in $(seq 30); do ls /proc >/dev/null; sleep 0.005; done'
 
-# every Nth sample's pid and tid set to 0xffffffff, in place in a copy
+# every Nth sample's pid and tid set to 0xffffffff, in a copy (teach: see below)
 cat >negpid.py <<'EOF'
 import struct, sys
 src, dst, every = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -65,29 +66,43 @@ def tid_at(off):
     if not st & 2:  # PERF_SAMPLE_TID
         return None
     return off + 8 + 8 * (bool(st & ident) + bool(st & 1))  # IDENTIFIER and IP come first
-off, n, done = doff, 0, 0
-while off + 8 <= doff + dsz:
-    typ, misc, size = struct.unpack_from("<IHH", b, off)
-    if size < 8:
-        sys.exit("bad record size at %d" % off)
-    if typ == 9:  # PERF_RECORD_SAMPLE
-        n += 1
-        at = tid_at(off)
-        if at is not None and n % every == 0:
-            struct.pack_into("<II", b, at, 0xffffffff, 0xffffffff)
-            done += 1
-    off += size
+def samples():
+    off = doff
+    while off + 8 <= doff + dsz:
+        typ, misc, size = struct.unpack_from("<IHH", b, off)
+        if size < 8:
+            sys.exit("bad record size at %d" % off)
+        if typ == 9 and tid_at(off) is not None:  # PERF_RECORD_SAMPLE
+            yield off
+        off += size
+planted = [o for i, o in enumerate(samples()) if (i + 1) % every == 0]
+# teach: the middle one keeps its pid (tid -1 only): perf's thread -1 takes
+# that pid, and the -1/-1 samples after it are resolved in its maps
+teach = len(planted) // 2 if len(sys.argv) > 4 and sys.argv[4] == "teach" else -1
+for i, o in enumerate(planted):
+    at = tid_at(o)
+    if i == teach:
+        struct.pack_into("<I", b, at + 4, 0xffffffff)
+    else:
+        struct.pack_into("<II", b, at, 0xffffffff, 0xffffffff)
+done = len(planted) - (teach >= 0)
 open(dst, "wb").write(b)
 print(done)
 EOF
 declare -A NEG
-for f in cc:4 tp:7; do
-	t_setup "pid/tid -1 planted in ${f%:*}.data" sh -c "$PY negpid.py ${f%:*}.data ${f%:*}-neg.data ${f#*:} >${f%:*}.nneg"
-	NEG[${f%:*}]=$(cat "${f%:*}.nneg")
-	# perf sees them: the fixture is what it says
-	t_setup "perf script sees ${NEG[${f%:*}]} samples of -1/-1 in ${f%:*}-neg.data" sh -c \
-		"[ \"\$('$PERF' script -i ${f%:*}-neg.data -F pid,tid 2>/dev/null | grep -c '^ *-1/-1 *\$')\" = ${NEG[${f%:*}]} ] && [ ${NEG[${f%:*}]} -ge 2 ]"
-done
+plant() { # name every [teach]
+	t_setup "pid/tid -1 planted in $1.data" sh -c "$PY negpid.py $1.data $1-neg.data $2 ${3:-} >$1.nneg"
+	# perf sees them (and a real exiting task's of an -a recording): the
+	# fixture is what it says; the counts below are perf's
+	NEG[$1]=$("$PERF" script -i $1-neg.data -F pid,tid 2>/dev/null | grep -c '^ *-1/-1 *$')
+	t_setup "perf script sees the $(cat $1.nneg) samples of -1/-1 planted in $1-neg.data" \
+		test "${NEG[$1]}" -ge "$(cat $1.nneg)" -a "$(cat $1.nneg)" -ge 2
+}
+plant cc 4 teach
+plant tp 7
+# the taught half: perf names the program's functions in -1/-1 stacks
+t_setup "perf script resolves top/mid/leaf in -1/-1 samples after the one of tid -1 only" sh -c \
+	"'$PERF' script -i cc-neg.data -F pid,tid,ip,sym 2>/dev/null | awk '/^ *-1\/-1/ { on = 1; next } /^ *[0-9]/ { on = 0 } on && \$2 == \"leaf\" { n++ } END { exit !(n > 0) }'"
 
 # ---- folded: stackcollapse.py (tracepoint samples too) byte for byte ----
 cat >sc.py <<EOF
@@ -124,6 +139,31 @@ folded "sched_switch -g -a" tp-neg.data --kernel --include-pid
 "$RAWFRAG" report -i cc-neg.data --format folded --include-pid --include-tid >f.out 2>&1
 t_eq "cpu-clock -g: the -1 samples are stacks of ':-1-4294967295/4294967295'" "${NEG[cc]}" \
 	"$(awk '/^:-1-4294967295\/4294967295;/ { n += $NF } END { print n + 0 }' f.out)"
+
+# --pid/--tid -1 select them, as perf script's do
+"$PERF" script -i cc-neg.data --pid -1 -s sc.py -- --include-pid 2>"$T/perf.err" | grep -v ' 0$' >"$T/perf.out"
+"$RAWFRAG" report -i cc-neg.data --pid -1 --format folded --include-pid >"$T/ours.out" 2>"$T/ours.err"
+n=$(awk '{ n += $NF } END { print n + 0 }' "$T/perf.out")
+if [ "$n" -ge 1 ] && [ "$n" -lt "${NEG[cc]}" ] && cmp -s "$T/perf.out" "$T/ours.out"; then
+	t_ok "--pid -1 --format folded --include-pid = stackcollapse.py under perf script --pid -1 ($n samples: the -1/-1 ones before thread -1 learnt a pid)"
+else
+	t_fail "--pid -1 --format folded" "perf: $n samples of ${NEG[cc]}" "$(diff "$T/perf.out" "$T/ours.out" | head -6)" \
+		"$(head -c 300 "$T/ours.err")"
+fi
+F=comm,pid,tid,time,ip,sym,dso
+for sel in "--tid -1" "--pid -1,0"; do
+	"$PERF" script -i tp-neg.data $sel -F $F >"$T/perf.out" 2>"$T/perf.err"
+	"$RAWFRAG" report -i tp-neg.data $sel -F $F >"$T/ours.out" 2>"$T/ours.err"
+	n=$(grep -c '^ *:-1 ' "$T/perf.out")
+	if [ "$n" = "${NEG[tp]}" ] && cmp -s "$T/perf.out" "$T/ours.out"; then
+		t_ok "sched_switch: $sel -F $F = perf script's ($n samples of :-1, byte-identical)"
+	else
+		t_fail "sched_switch: $sel -F $F" "perf: $n of :-1" "$(diff "$T/perf.out" "$T/ours.out" | head -6)" \
+			"$(head -c 300 "$T/ours.err")"
+	fi
+done
+t_run "--pid -2: exit 2 (only -1 is a pid below 0)" 2 "$RAWFRAG" report -i cc-neg.data --pid -2
+t_grep "... the message names the list" "bad list '-2'" "$T/err"
 
 # ---- flamegraph-json: flamegraph.py -f json as a tree ----
 cat >canon.py <<'EOF'
@@ -181,18 +221,22 @@ else
 import collections, re, sys
 def perf_side(path):
     """perf script -F pid,tid,ip,sym: (pid/tid, names leaf first) counted"""
-    c, cur = collections.Counter(), None
+    out, cur = [], None
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
         if line.startswith("\t"):
             p = line.strip().split(None, 1)
             cur[1].append(p[1] if len(p) > 1 else "[unknown]")
         elif line.strip():
-            if cur:
-                c[(cur[0], tuple(cur[1]))] += 1
             cur = (line.split()[0], [])
-    if cur:
-        c[(cur[0], tuple(cur[1]))] += 1
+            out.append(cur)
+    # an empty chain: the sample's ip and symbol, as perf script -G prints them
+    g = [l.split(None, 2) for l in open(path + ".G", errors="replace")]
+    c = collections.Counter()
+    for i, (who, names) in enumerate(out):
+        if not names:
+            names = [g[i][2].strip() if len(g[i]) > 2 else "[unknown]"]
+        c[(who, tuple(names))] += 1
     return c
 def raw_side(path):
     """go tool pprof -raw: (pid/tid labels, location names leaf first) counted"""
@@ -239,6 +283,7 @@ EOF
 		"$RAWFRAG" report -i $f-neg.data --format pprof --labels pid,tid -o $f.pb.gz 2>"$T/err" &&
 			go tool pprof -symbolize=none -raw $f.pb.gz >$f.raw 2>>"$T/err"
 		"$PERF" script -i $f-neg.data -F pid,tid,ip,sym >$f.script 2>/dev/null
+		"$PERF" script -i $f-neg.data -F pid,tid,ip,sym -G >$f.script.G 2>/dev/null
 		r=$($PY pst.py $f.script $f.raw 2>&1)
 		if [ "${r#ok}" != "$r" ]; then t_ok "pprof, $f-neg.data: -raw's stacks per pid/tid label = perf script's (${r#ok })"
 		else t_fail "pprof, $f-neg.data: stacks per pid/tid label" "$r" "$(head -c 400 "$T/err")"; fi
