@@ -26,76 +26,21 @@ done
 EVIL="'); DROP TABLE" # 14 bytes: a comm holds 15
 EVIL_SQL="'\\'); DROP TABLE'" # the same as a ClickHouse string literal
 
+. "$TOP/scripts/clickhouse-local.sh"
 # four free loopback ports: HTTP and native of two servers
-read -r H1 H2 N1 N2 < <(python3 - <<'EOF'
-import socket
-ss = [socket.socket() for _ in range(4)]
-for s in ss:
-    s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in ss])
-EOF
-)
-stop_servers() {
-	local p
-	for p in "$T"/s1/pid "$T"/s2/pid; do
-		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
-	done
-	for _ in $(seq 50); do
-		pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1 || break
-		sleep 0.2
-	done
-}
-trap 'stop_servers; [ "${KEEP:-0}" = 1 ] || rm -rf "$T"' EXIT
+read -r H1 H2 N1 N2 < <(ch_ports 4)
+trap 'ch_stop "$T/s1" "$T/s2"; [ "${KEEP:-0}" = 1 ] || rm -rf "$T"' EXIT
 
-# server DIR HTTP NATIVE: a config of ours (data, logs, users in DIR), cluster
+# each server: a config of ours (data, logs, users in its directory), cluster
 # "fleet" of both native ports, shard 1 first on both
-server() {
-	mkdir -p "$1/data" "$1/tmp" "$1/log"
-	cat >"$1/users.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
- <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
- <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-  <profile>default</profile><quota>default</quota></default></users>
- <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
-  <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>
- </interval></default></quotas>
-</yandex>
-EOF
-	cat >"$1/config.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
- <logger><level>warning</level><log>$1/log/server.log</log><errorlog>$1/log/err.log</errorlog>
-  <size>10M</size><count>1</count></logger>
- <listen_host>127.0.0.1</listen_host>
- <http_port>$2</http_port>
- <tcp_port>$3</tcp_port>
- <path>$1/data/</path>
- <tmp_path>$1/tmp/</tmp_path>
- <user_files_path>$1/data/user_files/</user_files_path>
- <users_config>$1/users.xml</users_config>
- <default_profile>default</default_profile>
- <default_database>default</default_database>
- <mark_cache_size>67108864</mark_cache_size>
- <uncompressed_cache_size>67108864</uncompressed_cache_size>
- <remote_servers><fleet>
+FLEET=" <remote_servers><fleet>
   <shard><replica><host>127.0.0.1</host><port>$N1</port></replica></shard>
   <shard><replica><host>127.0.0.1</host><port>$N2</port></replica></shard>
- </fleet></remote_servers>
-</yandex>
-EOF
-	clickhouse-server --config-file="$1/config.xml" --daemon --pid-file="$1/pid" \
-		>"$1/log/start.out" 2>&1
-}
-server "$T/s1" "$H1" "$N1"
-server "$T/s2" "$H2" "$N2"
-up=0
-for _ in $(seq 150); do
-	[ "$(curl -s "http://127.0.0.1:$H1/ping")$(curl -s "http://127.0.0.1:$H2/ping")" = "Ok.Ok." ] && { up=1; break; }
-	sleep 0.2
-done
-if [ $up = 0 ]; then
-	why=$(cat "$T"/s*/log/start.out "$T"/s*/log/err.log 2>/dev/null | grep -v '^$' | tail -n 3 | tr '\n' ' ')
+ </fleet></remote_servers>"
+ch_start "$T/s1" "$H1" "$N1" 2000000000 "$FLEET"
+ch_start "$T/s2" "$H2" "$N2" 2000000000 "$FLEET"
+if ! ch_wait "$H1" "$H2"; then
+	why=$(ch_why "$T/s1" "$T/s2")
 	t_skip_rest "clickhouse-server did not answer on 127.0.0.1:$H1/$H2 in 30 s: ${why:-no message}"
 fi
 U1="http://127.0.0.1:$H1/?database=default"
@@ -343,8 +288,8 @@ t_run "--cluster without --schema: exit 2" 2 \
 t_run "a database the server does not have: exit non-zero" 2 \
 	"$RAWFRAG" report -i b.data --format clickhouse -o "http://127.0.0.1:$H1/?database=nosuch"
 
-stop_servers
-if pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1; then
+ch_stop "$T/s1" "$T/s2"
+if ch_alive "$T/s1" "$T/s2"; then
 	t_fail "both servers stopped"
 else
 	t_ok "both servers stopped"
