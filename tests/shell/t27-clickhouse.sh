@@ -15,7 +15,7 @@
 # error; names from the file (comm, an event named to inject) stay data. The
 # servers are stopped at the end.
 source "$(dirname "$0")/lib.sh"
-t_plan 39
+t_plan 41
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -276,6 +276,56 @@ t_grep "... with the server's message" "HTTP 501: .*Method write is not supporte
 t_eq "... counting no file; a second try refuses" "0 2" \
 	"$(q1 "SELECT count() FROM fb.files") $("$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF" >/dev/null 2>uf.err; echo $?)"
 t_grep "... naming the unfinished load's rows" "[0-9]+ rows of an unfinished load of this file \(host a, file id [0-9a-f]{16}\) are in samples" uf.err
+
+# bounded batches: a load of a file 4 times bigger in 1 MiB INSERTs
+# (Reader.write's batch_mb) has the same peak RSS: memory does not grow with
+# the file. The files: a pipe recording's records repeated K and 4K times.
+PYDIR=${PYDIR:-$O/python}
+if ! PYTHONPATH=$PYDIR python3 -c 'import rawfrag' 2>/dev/null; then
+	t_skip_n 2 "bounded batches" "the rawfrag Python module is not built (batch_mb is a library option)"
+else
+	t_setup "perf records cpu-clock -g (pipe)" sh -c "'$PERF' record -q -g -e cpu-clock -c 100000 -o - -- sh work.sh >pipe.data"
+	cat >rep.py <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+off, first = 16, None
+while off + 8 <= len(b):
+    typ, misc, size = struct.unpack_from("<IHH", b, off)
+    if typ < 64 and first is None:
+        first = off
+    if typ == 66:  # TRACING_DATA: its payload follows the record
+        size += struct.unpack_from("<I", b, off + 8)[0]
+    off += size
+with open(sys.argv[2], "wb") as f:
+    f.write(b[:first])
+    for _ in range(int(sys.argv[3])):
+        f.write(b[first:off])
+PY
+	n1=$("$O/perf-rawfrag" report -i pipe.data --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
+	K=$(( (40000 + ${n1:-1} - 1) / ${n1:-1} ))
+	t_setup "the files of K and 4K times the records" sh -c \
+		"python3 rep.py pipe.data k1.data $K && python3 rep.py pipe.data k4.data $((4 * K))"
+	load() { # file database: "peak-RSS-KB rows level-0-parts files"
+		q1 "CREATE DATABASE $2"
+		PYTHONPATH=$PYDIR /usr/bin/time -f %M -o "$2.rss" python3 -c '
+import rawfrag, sys
+rawfrag.open(sys.argv[1]).write("clickhouse", sys.argv[2], host="k", batch_mb=1)' \
+			"$1" "http://127.0.0.1:$H1/?database=$2" >"$2.err" 2>&1
+		echo "$(tail -n 1 "$2.rss") $(q1 "SELECT count() FROM $2.samples") $(q1 "SELECT count()
+			FROM system.parts WHERE database = '$2' AND table = 'samples' AND level = 0") $(q1 "SELECT count() FROM $2.files")"
+	}
+	read -r r1 rows1 parts1 f1 < <(load k1.data bk1)
+	read -r r4 rows4 parts4 f4 < <(load k4.data bk4)
+	t_eq "batch_mb=1: every sample in, in several INSERTs ($parts1, $parts4), one files row" \
+		"$((K * n1)) 1 $((4 * K * n1)) 1 ok" \
+		"$rows1 $f1 $rows4 $f4 $([ "${parts1:-0}" -ge 2 ] && [ "${parts4:-0}" -ge $((2 * parts1)) ] && echo ok)"
+	if [ -n "$r1" ] && [ -n "$r4" ] && [ "$r4" -le $((r1 + r1 / 10 + 4096)) ]; then
+		t_ok "batch_mb=1: peak RSS flat in the file's size: $r1 KB for $(($(stat -c %s k1.data) >> 20)) MB, $r4 KB for $(($(stat -c %s k4.data) >> 20)) MB"
+	else
+		t_fail "batch_mb=1: peak RSS flat in the file's size" "$r1 KB for k1.data, $r4 KB for k4.data (4x)" \
+			"$(head -c 300 bk4.err)"
+	fi
+fi
 
 # errors
 t_run "a dead port: exit non-zero" 2 \
