@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "internal/opts.h"
-#include "internal/machine.h"
 #include "internal/report.h"
-#include "internal/stream.h"
 
 static bool event_matches(const char *list, const char *name)
 {
@@ -181,11 +179,11 @@ static __attribute__((noinline)) int select_sample(struct rawfrag_report *rep, i
 static __attribute__((noinline)) int exiting(struct rawfrag_report *rep,
 					    const struct rawfrag_sample *smp)
 {
-	if (rf_session__thread_pid(rep->sess, (int32_t)smp->pid, (int32_t)smp->tid,
+	if (rawfrag_session__thread_pid(rep->sess, (int32_t)smp->pid, (int32_t)smp->tid,
 				   &rep->exiting_pid))
 		return -1;
 	if (rep->m)
-		rf_machine__set_exiting(rep->m, rep->exiting_pid);
+		rawfrag_machine__set_exiting(rep->m, rep->exiting_pid);
 	return 0;
 }
 

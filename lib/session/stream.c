@@ -566,7 +566,8 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 	return 0;
 }
 
-int rf_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid, int32_t *out)
+int rawfrag_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid,
+				int32_t *out)
 {
 	struct rf_stream *st = stream_get(s);
 

@@ -57,7 +57,7 @@ struct rawfrag_machine {
 	bool no_inline;
 	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
 	uint32_t nr_dsos; /* DSOs made */
-	int32_t exiting_pid; /* whose maps pid -1 has (rf_machine__set_exiting) */
+	int32_t exiting_pid; /* whose maps pid -1 has (rawfrag_machine__set_exiting) */
 };
 
 bool rf_machine__inline(const struct rawfrag_machine *m)
@@ -261,7 +261,7 @@ static struct rf_proc *proc_find(struct rawfrag_machine *m, int32_t pid, bool cr
 	return p;
 }
 
-void rf_machine__set_exiting(struct rawfrag_machine *m, int32_t pid)
+void rawfrag_machine__set_exiting(struct rawfrag_machine *m, int32_t pid)
 {
 	m->exiting_pid = pid;
 }

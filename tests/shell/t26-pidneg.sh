@@ -13,9 +13,10 @@
 #    --stdio byte for byte but the tip line;
 #  - pprof: -raw's stacks per pid/tid label and -tags pid = perf script's;
 #  - sqlite: threads, samples and call paths = export-to-sqlite.py's;
-#  - --pid -1 / --tid -1 select them as perf script's options do.
+#  - --pid -1 / --tid -1 select them as perf script's options do;
+#  - Python's Reader gives them as report --format json does.
 source "$(dirname "$0")/lib.sh"
-t_plan 27
+t_plan 28
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -314,4 +315,24 @@ else
 			t_fail "sqlite, cpu-clock -g: $t" "$(diff perf.rows our.rows | head -6)" "$(head -c 300 "$T/err")"
 		fi
 	done
+fi
+
+# Python's Reader resolves them as the report does (each sample's to_dict()
+# = report --format json's line)
+if PYTHONPATH=${PYTHONPATH:-$O/python} $PY -c 'import rawfrag' 2>/dev/null; then
+	"$RAWFRAG" report -i cc-neg.data --format json >cc.json 2>"$T/err"
+	PYTHONPATH=${PYTHONPATH:-$O/python} $PY - cc-neg.data cc.json >py.out 2>&1 <<'PY'
+import json, sys, rawfrag
+py = [s.to_dict() for s in rawfrag.open(sys.argv[1])]
+js = [json.loads(l) for l in open(sys.argv[2])]
+neg = sum(1 for s in py if s["pid"] == -1)
+bad = [i for i, (a, b) in enumerate(zip(py, js)) if a != b]
+print("%d samples, %d of pid -1, %d differ%s" % (len(py), neg, len(bad) + abs(len(py) - len(js)),
+      (": first " + json.dumps(py[bad[0]])[:200]) if bad else ""))
+sys.exit(0 if py and len(py) == len(js) and not bad and neg else 1)
+PY
+	if [ $? = 0 ]; then t_ok "Python: every Sample.to_dict() = report --format json ($(cat py.out))"
+	else t_fail "Python: Sample.to_dict() = report --format json" "$(head -c 600 py.out)"; fi
+else
+	t_skip "Python: Sample.to_dict() = report --format json" "the rawfrag Python module is not built"
 fi

@@ -183,14 +183,8 @@ bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path);
 void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
 /* the map containing addr in maps (NULL if none) */
 struct rf_map *rf_maps__find(const struct rf_maps *ms, uint64_t addr);
-/* process pid's maps, NULL if unknown; pid -1: see rf_machine__set_exiting() */
+/* process pid's maps, NULL if unknown; pid -1: see rawfrag_machine__set_exiting() */
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
-/*
- * The process of the sample about to be resolved when its pid is -1 (a task
- * caught exiting): perf resolves it through its thread (by tid), which has
- * the pid its other samples or COMM/FORK gave, else -1 (no maps).
- */
-void rf_machine__set_exiting(struct rawfrag_machine *m, int32_t pid);
 
 /* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,

@@ -22,8 +22,6 @@ static inline struct rf_stream **rf_session__stream(struct rawfrag_session *s)
 	return &((struct rf_session_head *)s)->stream;
 }
 void rf_stream__delete(struct rf_stream *st);
-/* rf_threads__pid() on the session's thread table (perf's thread of a sample) */
-int rf_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid, int32_t *out);
 /* a message through the session's print callback ("rawfrag: " prefixed) */
 void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
