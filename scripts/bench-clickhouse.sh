@@ -20,57 +20,15 @@ command -v clickhouse-server >/dev/null && command -v clickhouse-client >/dev/nu
 	echo "bench: clickhouse: no clickhouse-server (make deps)" >&2
 	exit 0
 }
+. "$top/scripts/clickhouse-local.sh"
 srv=$(mktemp -d "${TMPDIR:-/tmp}/rawfrag-bench-ch.XXXXXX")
+trap 'ch_stop "$srv"; rm -rf "$srv"' EXIT
+read -r H N < <(ch_ports 2)
+ch_start "$srv" "$H" "$N" 4000000000
 pid=
-stop() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	for _ in $(seq 50); do [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-	rm -rf "$srv"
-}
-trap stop EXIT
-read -r H N < <(python3 -c 'import socket
-ss = [socket.socket() for _ in range(2)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in ss])')
-mkdir -p "$srv/data" "$srv/tmp" "$srv/log"
-cat >"$srv/users.xml" <<XML
-<?xml version="1.0"?>
-<yandex>
- <profiles><default><max_memory_usage>4000000000</max_memory_usage></default></profiles>
- <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-  <profile>default</profile><quota>default</quota></default></users>
- <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
-  <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>
- </interval></default></quotas>
-</yandex>
-XML
-cat >"$srv/config.xml" <<XML
-<?xml version="1.0"?>
-<yandex>
- <logger><level>warning</level><log>$srv/log/server.log</log><errorlog>$srv/log/err.log</errorlog>
-  <size>10M</size><count>1</count></logger>
- <listen_host>127.0.0.1</listen_host>
- <http_port>$H</http_port>
- <tcp_port>$N</tcp_port>
- <path>$srv/data/</path>
- <tmp_path>$srv/tmp/</tmp_path>
- <user_files_path>$srv/data/user_files/</user_files_path>
- <users_config>$srv/users.xml</users_config>
- <default_profile>default</default_profile>
- <default_database>default</default_database>
- <mark_cache_size>67108864</mark_cache_size>
- <uncompressed_cache_size>67108864</uncompressed_cache_size>
-</yandex>
-XML
-clickhouse-server --config-file="$srv/config.xml" --daemon --pid-file="$srv/pid" \
-	>"$srv/log/start.out" 2>&1
-for _ in $(seq 150); do
-	[ "$(curl -s "http://127.0.0.1:$H/ping")" = "Ok." ] && [ -s "$srv/pid" ] && break
-	sleep 0.2
-done
-pid=$(cat "$srv/pid" 2>/dev/null)
-if [ -z "$pid" ] || [ "$(curl -s "http://127.0.0.1:$H/ping")" != "Ok." ]; then
-	echo "bench: clickhouse: the server did not start: $(tail -n 3 "$srv/log/err.log" 2>/dev/null)" >&2
+ch_wait "$H" && pid=$(ch_pid "$srv")
+if [ -z "$pid" ]; then
+	echo "bench: clickhouse: the server did not start: $(ch_why "$srv")" >&2
 	exit 0
 fi
 tck=$(getconf CLK_TCK)

@@ -57,9 +57,18 @@ static int update_evsels(struct rawfrag_report *rep)
 	return 0;
 }
 
+/* pid or tid -1: a task caught exiting */
+static inline bool is_exiting(const struct rawfrag_sample *smp)
+{
+	return __builtin_expect(smp->pid == UINT32_MAX || smp->tid == UINT32_MAX, 0);
+}
+
 static bool keep_filtered(struct rawfrag_report *rep, const struct rawfrag_sample *smp)
 {
-	if (rep->has_pid && !rf_list__has(&rep->pids, smp->pid))
+	/* perf's --pid is its thread's pid: for pid -1, the one it learnt before */
+	uint32_t pid = is_exiting(smp) ? (uint32_t)rep->exiting_pid : smp->pid;
+
+	if (rep->has_pid && !rf_list__has(&rep->pids, pid))
 		return false;
 	if (rep->has_tid && !rf_list__has(&rep->tids, smp->tid))
 		return false;
@@ -162,6 +171,22 @@ static __attribute__((noinline)) int select_sample(struct rawfrag_report *rep, i
 	return w;
 }
 
+/*
+ * perf finds a sample's thread by tid and keeps the first pid it learns for
+ * it: a sample of pid -1 after others of its tid is resolved (maps) and
+ * selected (--pid) as that pid, and one of tid -1 teaches thread -1 its pid.
+ */
+static __attribute__((noinline)) int exiting(struct rawfrag_report *rep,
+					    const struct rawfrag_sample *smp)
+{
+	if (rawfrag_session__thread_pid(rep->sess, (int32_t)smp->pid, (int32_t)smp->tid,
+				   &rep->exiting_pid))
+		return -1;
+	if (rep->m)
+		rawfrag_machine__set_exiting(rep->m, rep->exiting_pid);
+	return 0;
+}
+
 static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			 const struct rawfrag_event *ev)
 {
@@ -178,6 +203,8 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	}
 	if (rep->tap_sample)
 		rep->tap_sample(rep->tap, s, ev);
+	if (is_exiting(smp) && exiting(rep, smp))
+		return -ENOMEM;
 	if (rep->select) {
 		int keep = select_sample(rep, idx, ev);
 
@@ -325,14 +352,15 @@ static int time_span(struct rawfrag_report *rep, struct rawfrag_err *err)
 	return rf_time__resolve(&rep->time, sp.first, sp.last);
 }
 
-static int parse_list(struct rf_list *l, bool *has, const char *s, struct rawfrag_err *err)
+static int parse_list(struct rf_list *l, bool *has, const char *s, bool minus_one,
+		      struct rawfrag_err *err)
 {
 	char msg[300];
 
 	if (!s)
 		return 0;
-	if (rf_list__parse(l, s)) {
-		snprintf(msg, sizeof(msg), "bad list '%s' (e.g. 0,2-3)", s);
+	if (rf_list__parse(l, s, minus_one)) {
+		snprintf(msg, sizeof(msg), "bad list '%s' (e.g. 0,2-3%s)", s, minus_one ? ",-1" : "");
 		rf_err_set(err, -EINVAL, msg);
 		return -EINVAL;
 	}
@@ -386,9 +414,9 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 		rf_err_set(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (parse_list(&rep->pids, &rep->has_pid, opts->pids, err) ||
-	    parse_list(&rep->tids, &rep->has_tid, opts->tids, err) ||
-	    parse_list(&rep->cpus, &rep->has_cpu, opts->cpus, err))
+	if (parse_list(&rep->pids, &rep->has_pid, opts->pids, true, err) ||
+	    parse_list(&rep->tids, &rep->has_tid, opts->tids, true, err) ||
+	    parse_list(&rep->cpus, &rep->has_cpu, opts->cpus, false, err))
 		goto fail;
 	if (opts->time) {
 		if (rf_time__parse(&rep->time, opts->time)) {

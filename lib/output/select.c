@@ -30,19 +30,25 @@ static int range_cmp(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-int rf_list__parse(struct rf_list *l, const char *s)
+int rf_list__parse(struct rf_list *l, const char *s, bool minus_one)
 {
 	int cap = 0;
 
 	l->nr = 0;
 	l->r = NULL;
 	while (*s) {
+		bool neg = minus_one && s[0] == '-' && s[1] == '1' && (!s[2] || s[2] == ',');
 		uint64_t lo, hi;
 
-		if (parse_u64(&s, &lo))
+		/* a task caught exiting has pid and tid -1: the u32 fields' all-ones */
+		if (neg) {
+			lo = UINT32_MAX;
+			s += 2;
+		} else if (parse_u64(&s, &lo)) {
 			goto bad;
+		}
 		hi = lo;
-		if (*s == '-') {
+		if (!neg && *s == '-') {
 			s++;
 			if (parse_u64(&s, &hi) || hi < lo)
 				goto bad;

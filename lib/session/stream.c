@@ -566,6 +566,16 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 	return 0;
 }
 
+int rawfrag_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid,
+				int32_t *out)
+{
+	struct rf_stream *st = stream_get(s);
+
+	if (!st || (!st->threads && !(st->threads = rf_threads__new())))
+		return -ENOMEM;
+	return rf_threads__pid(st->threads, pid, tid, out);
+}
+
 const char *rawfrag_session__thread_comm(struct rawfrag_session *s, int32_t pid, int32_t tid,
 					 int *len)
 {

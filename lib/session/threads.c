@@ -153,6 +153,16 @@ int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bo
 	return 0;
 }
 
+int rf_threads__pid(struct rf_threads *t, int32_t pid, int32_t tid, int32_t *out)
+{
+	struct rf_thread *th = thread_findnew(t, pid, tid);
+
+	if (!th)
+		return -ENOMEM;
+	*out = th->pid;
+	return 0;
+}
+
 const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len)
 {
 	struct rf_thread *th = thread_findnew(t, pid, tid);

@@ -57,6 +57,7 @@ struct rawfrag_machine {
 	bool no_inline;
 	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
 	uint32_t nr_dsos; /* DSOs made */
+	int32_t exiting_pid; /* whose maps pid -1 has (rawfrag_machine__set_exiting) */
 };
 
 bool rf_machine__inline(const struct rawfrag_machine *m)
@@ -270,9 +271,18 @@ static struct rf_proc *proc_find(struct rawfrag_machine *m, int32_t pid, bool cr
 	return p;
 }
 
+void rawfrag_machine__set_exiting(struct rawfrag_machine *m, int32_t pid)
+{
+	m->exiting_pid = pid;
+}
+
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid)
 {
-	struct rf_proc *p = proc_find(m, pid, false);
+	struct rf_proc *p;
+
+	if (pid == -1)
+		pid = m->exiting_pid;
+	p = proc_find(m, pid, false);
 
 	return p ? &p->maps : NULL;
 }
@@ -1038,6 +1048,7 @@ struct rawfrag_machine *rawfrag_machine__new(struct rawfrag_file *f,
 	if (!m)
 		return NULL;
 	m->vdso_fd = -1;
+	m->exiting_pid = -1;
 	m->print = RAWFRAG_OPTS_GET(opts, print, NULL);
 	m->no_inline = RAWFRAG_OPTS_GET(opts, no_inline, false);
 	m->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);

@@ -273,6 +273,16 @@ static PyObject *new_sample(rfpy_reader *r, const struct ev_cache *c,
 		memcpy(s->comm, comm, l);
 		s->comm_len = (uint8_t)l;
 	}
+	/* pid or tid -1 (a task caught exiting): resolved in its thread's process, as perf does */
+	if ((smp->pid == UINT32_MAX || smp->tid == UINT32_MAX) && r->sym.m) {
+		int32_t pid;
+
+		if (rawfrag_session__thread_pid(r->sess, (int32_t)smp->pid, (int32_t)smp->tid, &pid)) {
+			Py_DECREF(s);
+			return PyErr_NoMemory();
+		}
+		rawfrag_machine__set_exiting(r->sym.m, pid);
+	}
 	s->violations = violations(r, c, rec, smp);
 	if (!s->violations || raw_members(r, s, c, rec, smp) ||
 	    rfpy_sym_fill(&r->sym, s, smp, rawfrag_evsel__attr(c->ev), arch_of(r))) {

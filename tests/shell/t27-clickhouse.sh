@@ -15,7 +15,7 @@
 # error; names from the file (comm, an event named to inject) stay data. The
 # servers are stopped at the end.
 source "$(dirname "$0")/lib.sh"
-t_plan 39
+t_plan 41
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -26,76 +26,21 @@ done
 EVIL="'); DROP TABLE" # 14 bytes: a comm holds 15
 EVIL_SQL="'\\'); DROP TABLE'" # the same as a ClickHouse string literal
 
+. "$TOP/scripts/clickhouse-local.sh"
 # four free loopback ports: HTTP and native of two servers
-read -r H1 H2 N1 N2 < <(python3 - <<'EOF'
-import socket
-ss = [socket.socket() for _ in range(4)]
-for s in ss:
-    s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in ss])
-EOF
-)
-stop_servers() {
-	local p
-	for p in "$T"/s1/pid "$T"/s2/pid; do
-		[ -s "$p" ] && kill "$(cat "$p")" 2>/dev/null
-	done
-	for _ in $(seq 50); do
-		pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1 || break
-		sleep 0.2
-	done
-}
-trap 'stop_servers; [ "${KEEP:-0}" = 1 ] || rm -rf "$T"' EXIT
+read -r H1 H2 N1 N2 < <(ch_ports 4)
+trap 'ch_stop "$T/s1" "$T/s2"; [ "${KEEP:-0}" = 1 ] || rm -rf "$T"' EXIT
 
-# server DIR HTTP NATIVE: a config of ours (data, logs, users in DIR), cluster
+# each server: a config of ours (data, logs, users in its directory), cluster
 # "fleet" of both native ports, shard 1 first on both
-server() {
-	mkdir -p "$1/data" "$1/tmp" "$1/log"
-	cat >"$1/users.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
- <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
- <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-  <profile>default</profile><quota>default</quota></default></users>
- <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
-  <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time>
- </interval></default></quotas>
-</yandex>
-EOF
-	cat >"$1/config.xml" <<EOF
-<?xml version="1.0"?>
-<yandex>
- <logger><level>warning</level><log>$1/log/server.log</log><errorlog>$1/log/err.log</errorlog>
-  <size>10M</size><count>1</count></logger>
- <listen_host>127.0.0.1</listen_host>
- <http_port>$2</http_port>
- <tcp_port>$3</tcp_port>
- <path>$1/data/</path>
- <tmp_path>$1/tmp/</tmp_path>
- <user_files_path>$1/data/user_files/</user_files_path>
- <users_config>$1/users.xml</users_config>
- <default_profile>default</default_profile>
- <default_database>default</default_database>
- <mark_cache_size>67108864</mark_cache_size>
- <uncompressed_cache_size>67108864</uncompressed_cache_size>
- <remote_servers><fleet>
+FLEET=" <remote_servers><fleet>
   <shard><replica><host>127.0.0.1</host><port>$N1</port></replica></shard>
   <shard><replica><host>127.0.0.1</host><port>$N2</port></replica></shard>
- </fleet></remote_servers>
-</yandex>
-EOF
-	clickhouse-server --config-file="$1/config.xml" --daemon --pid-file="$1/pid" \
-		>"$1/log/start.out" 2>&1
-}
-server "$T/s1" "$H1" "$N1"
-server "$T/s2" "$H2" "$N2"
-up=0
-for _ in $(seq 150); do
-	[ "$(curl -s "http://127.0.0.1:$H1/ping")$(curl -s "http://127.0.0.1:$H2/ping")" = "Ok.Ok." ] && { up=1; break; }
-	sleep 0.2
-done
-if [ $up = 0 ]; then
-	why=$(cat "$T"/s*/log/start.out "$T"/s*/log/err.log 2>/dev/null | grep -v '^$' | tail -n 3 | tr '\n' ' ')
+ </fleet></remote_servers>"
+ch_start "$T/s1" "$H1" "$N1" 2000000000 "$FLEET"
+ch_start "$T/s2" "$H2" "$N2" 2000000000 "$FLEET"
+if ! ch_wait "$H1" "$H2"; then
+	why=$(ch_why "$T/s1" "$T/s2")
 	t_skip_rest "clickhouse-server did not answer on 127.0.0.1:$H1/$H2 in 30 s: ${why:-no message}"
 fi
 U1="http://127.0.0.1:$H1/?database=default"
@@ -332,6 +277,56 @@ t_eq "... counting no file; a second try refuses" "0 2" \
 	"$(q1 "SELECT count() FROM fb.files") $("$RAWFRAG" report -i a.data --format clickhouse --host a -o "$UF" >/dev/null 2>uf.err; echo $?)"
 t_grep "... naming the unfinished load's rows" "[0-9]+ rows of an unfinished load of this file \(host a, file id [0-9a-f]{16}\) are in samples" uf.err
 
+# bounded batches: a load of a file 4 times bigger in 1 MiB INSERTs
+# (Reader.write's batch_mb) has the same peak RSS: memory does not grow with
+# the file. The files: a pipe recording's records repeated K and 4K times.
+PYDIR=${PYDIR:-$O/python}
+if ! PYTHONPATH=$PYDIR python3 -c 'import rawfrag' 2>/dev/null; then
+	t_skip_n 2 "bounded batches" "the rawfrag Python module is not built (batch_mb is a library option)"
+else
+	t_setup "perf records cpu-clock -g (pipe)" sh -c "'$PERF' record -q -g -e cpu-clock -c 100000 -o - -- sh work.sh >pipe.data"
+	cat >rep.py <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+off, first = 16, None
+while off + 8 <= len(b):
+    typ, misc, size = struct.unpack_from("<IHH", b, off)
+    if typ < 64 and first is None:
+        first = off
+    if typ == 66:  # TRACING_DATA: its payload follows the record
+        size += struct.unpack_from("<I", b, off + 8)[0]
+    off += size
+with open(sys.argv[2], "wb") as f:
+    f.write(b[:first])
+    for _ in range(int(sys.argv[3])):
+        f.write(b[first:off])
+PY
+	n1=$("$O/perf-rawfrag" report -i pipe.data --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
+	K=$(( (40000 + ${n1:-1} - 1) / ${n1:-1} ))
+	t_setup "the files of K and 4K times the records" sh -c \
+		"python3 rep.py pipe.data k1.data $K && python3 rep.py pipe.data k4.data $((4 * K))"
+	load() { # file database: "peak-RSS-KB rows level-0-parts files"
+		q1 "CREATE DATABASE $2"
+		PYTHONPATH=$PYDIR /usr/bin/time -f %M -o "$2.rss" python3 -c '
+import rawfrag, sys
+rawfrag.open(sys.argv[1]).write("clickhouse", sys.argv[2], host="k", batch_mb=1)' \
+			"$1" "http://127.0.0.1:$H1/?database=$2" >"$2.err" 2>&1
+		echo "$(tail -n 1 "$2.rss") $(q1 "SELECT count() FROM $2.samples") $(q1 "SELECT count()
+			FROM system.parts WHERE database = '$2' AND table = 'samples' AND level = 0") $(q1 "SELECT count() FROM $2.files")"
+	}
+	read -r r1 rows1 parts1 f1 < <(load k1.data bk1)
+	read -r r4 rows4 parts4 f4 < <(load k4.data bk4)
+	t_eq "batch_mb=1: every sample in, in several INSERTs ($parts1, $parts4), one files row" \
+		"$((K * n1)) 1 $((4 * K * n1)) 1 ok" \
+		"$rows1 $f1 $rows4 $f4 $([ "${parts1:-0}" -ge 2 ] && [ "${parts4:-0}" -ge $((2 * parts1)) ] && echo ok)"
+	if [ -n "$r1" ] && [ -n "$r4" ] && [ "$r4" -le $((r1 + r1 / 10 + 4096)) ]; then
+		t_ok "batch_mb=1: peak RSS flat in the file's size: $r1 KB for $(($(stat -c %s k1.data) >> 20)) MB, $r4 KB for $(($(stat -c %s k4.data) >> 20)) MB"
+	else
+		t_fail "batch_mb=1: peak RSS flat in the file's size" "$r1 KB for k1.data, $r4 KB for k4.data (4x)" \
+			"$(head -c 300 bk4.err)"
+	fi
+fi
+
 # errors
 t_run "a dead port: exit non-zero" 2 \
 	"$RAWFRAG" report -i a.data --format clickhouse --host a -o "http://127.0.0.1:1/"
@@ -343,8 +338,8 @@ t_run "--cluster without --schema: exit 2" 2 \
 t_run "a database the server does not have: exit non-zero" 2 \
 	"$RAWFRAG" report -i b.data --format clickhouse -o "http://127.0.0.1:$H1/?database=nosuch"
 
-stop_servers
-if pgrep -F "$T/s1/pid" >/dev/null 2>&1 || pgrep -F "$T/s2/pid" >/dev/null 2>&1; then
+ch_stop "$T/s1" "$T/s2"
+if ch_alive "$T/s1" "$T/s2"; then
 	t_fail "both servers stopped"
 else
 	t_ok "both servers stopped"

@@ -182,10 +182,9 @@ void rf_machine__warn(const struct rawfrag_machine *m, const char *fmt, ...)
 bool rf_machine__first_refusal(struct rawfrag_machine *m, const char *path);
 /* load a user DSO's symbols (debug files, build-id cache, the file) */
 void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
-/* the map containing addr in maps (NULL if none) */
 /* the map holding addr (perf's search: the last to start at or below it), or NULL */
 struct rf_map *rf_maps__find(struct rf_maps *ms, uint64_t addr);
-/* process pid's maps, NULL if unknown */
+/* process pid's maps, NULL if unknown; pid -1: see rawfrag_machine__set_exiting() */
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
 
 /* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */

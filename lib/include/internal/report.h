@@ -47,6 +47,7 @@ struct rawfrag_report {
 	/* selection */
 	char *events;
 	bool has_pid, has_tid, has_cpu, has_time, filtered;
+	int32_t exiting_pid; /* the pid perf gives a sample of pid or tid -1 (its thread's) */
 	struct rf_list pids, tids, cpus;
 	struct rf_time time;
 	struct rawfrag_where *where;

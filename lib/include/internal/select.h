@@ -17,8 +17,8 @@ struct rf_list {
 		uint64_t lo, hi;
 	} *r;
 };
-/* 0 or -EINVAL; an empty list matches nothing */
-int rf_list__parse(struct rf_list *l, const char *s);
+/* 0 or -EINVAL; an empty list matches nothing; minus_one: "-1" is an entry (pid/tid lists) */
+int rf_list__parse(struct rf_list *l, const char *s, bool minus_one);
 bool rf_list__has(const struct rf_list *l, uint64_t v);
 void rf_list__free(struct rf_list *l);
 

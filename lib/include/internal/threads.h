@@ -22,5 +22,7 @@ int rf_threads__event(struct rf_threads *t, const struct rawfrag_record *rec, bo
  * the next call; NULL if none was set (perf shows ":tid").
  */
 const char *rf_threads__comm(struct rf_threads *t, int32_t pid, int32_t tid, int *len);
+/* the pid of thread tid as perf knows it (the first known of its samples), -1 if none; -ENOMEM */
+int rf_threads__pid(struct rf_threads *t, int32_t pid, int32_t tid, int32_t *out);
 
 #endif

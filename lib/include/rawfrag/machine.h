@@ -84,6 +84,13 @@ RAWFRAG_API void rawfrag_machine__delete(struct rawfrag_machine *m);
 RAWFRAG_API int rawfrag_machine__process_record(struct rawfrag_machine *m,
 						const struct rawfrag_record *rec, bool swap);
 
+/*
+ * The process whose maps resolve pid -1 from now on: for a sample of pid -1
+ * (a task caught exiting), what rawfrag_session__thread_pid() gives it, as
+ * perf resolves it through its thread; -1 (the default): no maps.
+ */
+RAWFRAG_API void rawfrag_machine__set_exiting(struct rawfrag_machine *m, int32_t pid);
+
 /* Resolve addr in process pid for cpumode (PERF_RECORD_MISC_KERNEL/USER/..). */
 RAWFRAG_API int rawfrag_machine__resolve(struct rawfrag_machine *m, int32_t pid, int32_t tid,
 					 uint64_t addr, uint8_t cpumode,

@@ -134,6 +134,14 @@ RAWFRAG_API bool rawfrag_record__describes(uint32_t type);
  */
 RAWFRAG_API const char *rawfrag_session__thread_comm(struct rawfrag_session *s, int32_t pid,
 						     int32_t tid, int *len);
+/*
+ * The pid of thread tid in the same table (*out, -1 when none is known):
+ * perf keeps the first pid it learns for a tid, so a sample of pid -1 (a
+ * task caught exiting) belongs to the process its thread's COMM, FORK or
+ * earlier samples named. 0 or -ENOMEM.
+ */
+RAWFRAG_API int rawfrag_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid,
+					    int32_t *out);
 
 /*
  * Something that wants every non-sample kernel record in delivery order, after

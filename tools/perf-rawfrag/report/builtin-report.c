@@ -86,7 +86,7 @@ static const char report_usage[] =
 	"        --decoder-opt <key=value>  any decoder option (e.g. ibs_layout=old, kallsyms=none)\n"
 	"    -f, --force           go on past bad records where the framing allows\n"
 	"    -e, --event <names>   only these events (comma list, globs allowed)\n"
-	"        --pid <list>      only these process ids (e.g. 1,5-9)\n"
+	"        --pid <list>      only these process ids (e.g. 1,5-9,-1)\n"
 	"        --tid <list>      only these thread ids\n"
 	"    -C, --cpu <list>      only these CPUs\n"
 	"        --time <range>    start,stop in seconds, or percentages (10%-20%, 10%/2)\n"
