@@ -45,11 +45,10 @@ echo "peak RSS of 'report --stdio --sort comm,dso,sym' by file size:"
 for part in 4 2 1; do
 	pf=$f
 	if [ $part -ne 1 ]; then
+		# a file given by BENCH_FILE has no parts recorded alike: its row only
+		[ -z "${BENCH_FILE:-}" ] || continue
 		pf=$dir/tp-1of$part.data
-		if [ ! -f "$pf" ]; then
-			[ -z "${BENCH_FILE:-}" ] || continue
-			make_file "$pf" $(( $(stat -c %s "$f") / 1048576 / part ))
-		fi
+		[ -f "$pf" ] || make_file "$pf" $(( $(stat -c %s "$f") / 1048576 / part ))
 	fi
 	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report --stdio -s comm,dso,sym -i "$pf" \
 		>/dev/null 2>&1
