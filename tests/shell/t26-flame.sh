@@ -403,23 +403,7 @@ fi
 t_setup "perf records cpu-clock -g (pipe)" sh -c "'$PERF' record -q -g -e cpu-clock -c 100000 -o - -- '$T/prog' >pipe.data"
 n1=$("$FAST" report -i pipe.data --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
 K=$(( (1000000 + ${n1:-1} - 1) / ${n1:-1} ))
-python3 - pipe.data big.data $K >rep.out 2>&1 <<'EOF'
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-off, first = 16, None
-while off + 8 <= len(b):
-    typ, misc, size = struct.unpack_from("<IHH", b, off)
-    if typ < 64 and first is None:
-        first = off
-    if typ == 66:  # TRACING_DATA: its payload follows the record
-        size += struct.unpack_from("<I", b, off + 8)[0]
-    off += size
-head, body = b[:first], b[first:off]
-with open(sys.argv[2], "wb") as f:
-    f.write(head)
-    for _ in range(int(sys.argv[3])):
-        f.write(body)
-EOF
+python3 "$TOP/tests/scripts/pipe_repeat.py" pipe.data big.data $K >rep.out 2>&1
 "$FAST" report -i pipe.data --format flamegraph -o small.html 2>err
 "$FAST" report -i big.data --format flamegraph -o big.html 2>err
 nodes() { # page: "nodes samples"

@@ -218,8 +218,10 @@ if ! command -v go >/dev/null; then
 	t_skip_n 4 "pprof" "no go (make deps installs golang-go): go tool pprof is the oracle"
 else
 	export GOCACHE=$T/gocache GOPATH=$T/gopath GOFLAGS=-mod=mod GOPROXY=off GOTOOLCHAIN=local TZ=UTC
+	cp "$TOP/tests/scripts/pprof_raw.py" .
 	cat >pst.py <<'EOF'
 import collections, re, sys
+from pprof_raw import read as read_raw
 def perf_side(path):
     """perf script -F pid,tid,ip,sym: (pid/tid, names leaf first) counted"""
     out, cur = [], None
@@ -241,30 +243,9 @@ def perf_side(path):
     return c
 def raw_side(path):
     """go tool pprof -raw: (pid/tid labels, location names leaf first) counted"""
-    samples, locs, sec, last = [], {}, None, None
-    for line in open(path):
-        line = line.rstrip("\n")
-        if line in ("Samples:", "Locations", "Mappings"):
-            sec = line
-            continue
-        if sec == "Samples:":
-            m = re.match(r"^((?:\s+-?\d+)+): ((?:\d+ )*)$", line)
-            if m:
-                samples.append([int(m.group(1).split()[0]), [int(l) for l in m.group(2).split()], ""])
-            elif line.startswith(" " * 16) and samples:
-                samples[-1][2] += line.strip() + " "
-        elif sec == "Locations":
-            m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*)$", line)
-            if m:
-                last = int(m.group(1))
-                locs[last] = []
-                rest = m.group(2).strip()
-            else:
-                rest = line.strip()
-            if rest:
-                locs[last].append(rest.rsplit(" ", 2)[0])
+    _, samples, locs = read_raw(path)
     c = collections.Counter()
-    for n, ids, lab in samples:
+    for (n, *_), ids, lab in samples:
         pid = re.search(r"pid:\[(-?\d+) count\]", lab)
         tid = re.search(r"tid:\[(-?\d+) count\]", lab)
         names = []

@@ -36,8 +36,11 @@ PY=/usr/bin/python3
 pp() { go tool pprof -symbolize=none "$@"; }
 TOP=(-top -nodecount=1000000 -nodefraction=0 -edgefraction=0)
 
+# cmp.py reads -raw through the shared reader, beside it in $T ($TOP is -top's here)
+cp "$(dirname "$0")/../scripts/pprof_raw.py" "$T/"
 cat >cmp.py <<'EOF'
 import collections, re, sys
+from pprof_raw import read as pprof_raw
 
 def perf_samples(path):
     """perf script -F event,period,ip,sym: (event, period, names leaf first);
@@ -68,35 +71,6 @@ def perf_samples(path):
             s[2].append(g[i][3].strip() if len(g[i]) > 3 else "[unknown]")
     return out
 
-def pprof_raw(path):
-    """go tool pprof -raw: sample types, [(values, loc ids, label text)], {loc: names}"""
-    types, samples, locs, sec, last = [], [], {}, None, None
-    for line in open(path):
-        line = line.rstrip("\n")
-        if line in ("Samples:", "Locations", "Mappings"):
-            sec, last = line, None
-            continue
-        if sec == "Samples:":
-            if not types:
-                types = [t.replace("[dflt]", "") for t in line.split()]
-                continue
-            m = re.match(r"^((?:\s+-?\d+)+): ((?:\d+ )*)$", line)
-            if m:
-                samples.append([[int(v) for v in m.group(1).split()],
-                                [int(l) for l in m.group(2).split()], ""])
-            elif line.startswith(" " * 16):
-                samples[-1][2] += line.strip() + " "
-        elif sec == "Locations":
-            m = re.match(r"^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(.*)$", line)
-            if m:
-                last = int(m.group(1))
-                locs[last] = []
-                rest = m.group(2).strip()
-            else:
-                rest = line.strip()
-            if rest:
-                locs[last].append(rest.rsplit(" ", 2)[0])
-    return types, samples, locs
 
 def stacks(mode, pscript, raw, event=None):
     types, samples, locs = pprof_raw(raw)

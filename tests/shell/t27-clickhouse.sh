@@ -285,26 +285,11 @@ if ! PYTHONPATH=$PYDIR python3 -c 'import rawfrag' 2>/dev/null; then
 	t_skip_n 2 "bounded batches" "the rawfrag Python module is not built (batch_mb is a library option)"
 else
 	t_setup "perf records cpu-clock -g (pipe)" sh -c "'$PERF' record -q -g -e cpu-clock -c 100000 -o - -- sh work.sh >pipe.data"
-	cat >rep.py <<'PY'
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-off, first = 16, None
-while off + 8 <= len(b):
-    typ, misc, size = struct.unpack_from("<IHH", b, off)
-    if typ < 64 and first is None:
-        first = off
-    if typ == 66:  # TRACING_DATA: its payload follows the record
-        size += struct.unpack_from("<I", b, off + 8)[0]
-    off += size
-with open(sys.argv[2], "wb") as f:
-    f.write(b[:first])
-    for _ in range(int(sys.argv[3])):
-        f.write(b[first:off])
-PY
 	n1=$("$O/perf-rawfrag" report -i pipe.data --stats 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
 	K=$(( (40000 + ${n1:-1} - 1) / ${n1:-1} ))
 	t_setup "the files of K and 4K times the records" sh -c \
-		"python3 rep.py pipe.data k1.data $K && python3 rep.py pipe.data k4.data $((4 * K))"
+		"python3 '$TOP/tests/scripts/pipe_repeat.py' pipe.data k1.data $K &&
+		 python3 '$TOP/tests/scripts/pipe_repeat.py' pipe.data k4.data $((4 * K))"
 	load() { # file database: "peak-RSS-KB rows level-0-parts files"
 		q1 "CREATE DATABASE $2"
 		PYTHONPATH=$PYDIR /usr/bin/time -f %M -o "$2.rss" python3 -c '
