@@ -57,18 +57,9 @@ static int update_evsels(struct rawfrag_report *rep)
 	return 0;
 }
 
-/* pid or tid -1: a task caught exiting */
-static inline bool is_exiting(const struct rawfrag_sample *smp)
-{
-	return __builtin_expect(smp->pid == UINT32_MAX || smp->tid == UINT32_MAX, 0);
-}
-
 static bool keep_filtered(struct rawfrag_report *rep, const struct rawfrag_sample *smp)
 {
-	/* perf's --pid is its thread's pid: for pid -1, the one it learnt before */
-	uint32_t pid = is_exiting(smp) ? (uint32_t)rep->exiting_pid : smp->pid;
-
-	if (rep->has_pid && !rf_list__has(&rep->pids, pid))
+	if (rep->has_pid && !rf_list__has(&rep->pids, rf_report__pid(rep, smp)))
 		return false;
 	if (rep->has_tid && !rf_list__has(&rep->tids, smp->tid))
 		return false;
@@ -203,7 +194,7 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	}
 	if (rep->tap_sample)
 		rep->tap_sample(rep->tap, s, ev);
-	if (is_exiting(smp) && exiting(rep, smp))
+	if (rf_sample__exiting(smp) && exiting(rep, smp))
 		return -ENOMEM;
 	if (rep->select) {
 		int keep = select_sample(rep, idx, ev);
@@ -352,22 +343,6 @@ static int time_span(struct rawfrag_report *rep, struct rawfrag_err *err)
 	return rf_time__resolve(&rep->time, sp.first, sp.last);
 }
 
-static int parse_list(struct rf_list *l, bool *has, const char *s, bool minus_one,
-		      struct rawfrag_err *err)
-{
-	char msg[300];
-
-	if (!s)
-		return 0;
-	if (rf_list__parse(l, s, minus_one)) {
-		snprintf(msg, sizeof(msg), "bad list '%s' (e.g. 0,2-3%s)", s, minus_one ? ",-1" : "");
-		rf_err_set(err, -EINVAL, msg);
-		return -EINVAL;
-	}
-	*has = true;
-	return 0;
-}
-
 struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 					   const struct rawfrag_report_opts *opts,
 					   struct rawfrag_err *err)
@@ -414,9 +389,9 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 		rf_err_set(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	if (parse_list(&rep->pids, &rep->has_pid, opts->pids, true, err) ||
-	    parse_list(&rep->tids, &rep->has_tid, opts->tids, true, err) ||
-	    parse_list(&rep->cpus, &rep->has_cpu, opts->cpus, false, err))
+	if (rf_list__parse_opt(&rep->pids, &rep->has_pid, opts->pids, true, err) ||
+	    rf_list__parse_opt(&rep->tids, &rep->has_tid, opts->tids, true, err) ||
+	    rf_list__parse_opt(&rep->cpus, &rep->has_cpu, opts->cpus, false, err))
 		goto fail;
 	if (opts->time) {
 		if (rf_time__parse(&rep->time, opts->time)) {

@@ -2,9 +2,11 @@
 /* A report's selection lists and time ranges (internal/select.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/opts.h"
 #include "internal/select.h"
 
 /* ---- lists ---- */
@@ -94,6 +96,22 @@ bool rf_list__has(const struct rf_list *l, uint64_t v)
 		if (v <= l->r[i].hi)
 			return true;
 	return false;
+}
+
+int rf_list__parse_opt(struct rf_list *l, bool *has, const char *s, bool minus_one,
+		       struct rawfrag_err *err)
+{
+	char msg[300];
+
+	if (!s)
+		return 0;
+	if (rf_list__parse(l, s, minus_one)) {
+		snprintf(msg, sizeof(msg), "bad list '%s' (e.g. 0,2-3%s)", s, minus_one ? ",-1" : "");
+		rf_err_set(err, -EINVAL, msg);
+		return -EINVAL;
+	}
+	*has = true;
+	return 0;
 }
 
 void rf_list__free(struct rf_list *l)

@@ -768,10 +768,7 @@ static bool in_list(const struct tfilter *f, const char *s, size_t len)
 /* --comms, --dsos, --pid, --tid: 1 when the sample is left out, 0 kept, -ENOMEM */
 static int filtered(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts)
 {
-	/* perf's --pid is the thread's pid: for pid -1, the one the report learnt */
-	if (t->has_pids &&
-	    !rf_list__has(&t->pids, ts->smp->pid == UINT32_MAX || ts->smp->tid == UINT32_MAX ?
-					    (uint32_t)rep->exiting_pid : ts->smp->pid))
+	if (t->has_pids && !rf_list__has(&t->pids, rf_report__pid(rep, ts->smp)))
 		return 1;
 	if (t->has_tids && !rf_list__has(&t->tids, (uint32_t)ts->smp->tid))
 		return 1;
@@ -1969,14 +1966,9 @@ static int parse_more(struct table_sink *t, const char *const *kv, struct rawfra
 	if (((s = rf_sink_opt(kv, "comms")) && parse_list(&t->comms, s, err)) ||
 	    ((s = rf_sink_opt(kv, "dsos")) && parse_list(&t->dsos, s, err)))
 		return -ENOMEM;
-	if ((s = rf_sink_opt(kv, "pids")) && (t->has_pids = true) && rf_list__parse(&t->pids, s, true)) {
-		rf_err_set(err, -EINVAL, "table: bad pid list (want e.g. 1,5-9,-1)");
+	if (rf_list__parse_opt(&t->pids, &t->has_pids, rf_sink_opt(kv, "pids"), true, err) ||
+	    rf_list__parse_opt(&t->tids, &t->has_tids, rf_sink_opt(kv, "tids"), true, err))
 		return -EINVAL;
-	}
-	if ((s = rf_sink_opt(kv, "tids")) && (t->has_tids = true) && rf_list__parse(&t->tids, s, true)) {
-		rf_err_set(err, -EINVAL, "table: bad tid list (want e.g. 1,5-9,-1)");
-		return -EINVAL;
-	}
 	return 0;
 nomem:
 	rf_err_set(err, -ENOMEM, "out of memory");

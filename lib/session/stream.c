@@ -566,27 +566,34 @@ int rawfrag_session__rewind(struct rawfrag_session *s)
 	return 0;
 }
 
-int rawfrag_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid,
-				int32_t *out)
+/* the session's thread table, made on first use; NULL: no memory */
+static struct rf_threads *threads_of(struct rawfrag_session *s)
 {
 	struct rf_stream *st = stream_get(s);
 
-	if (!st || (!st->threads && !(st->threads = rf_threads__new())))
-		return -ENOMEM;
-	return rf_threads__pid(st->threads, pid, tid, out);
+	if (st && !st->threads)
+		st->threads = rf_threads__new();
+	return st ? st->threads : NULL;
+}
+
+int rawfrag_session__thread_pid(struct rawfrag_session *s, int32_t pid, int32_t tid,
+				int32_t *out)
+{
+	struct rf_threads *t = threads_of(s);
+
+	return t ? rf_threads__pid(t, pid, tid, out) : -ENOMEM;
 }
 
 const char *rawfrag_session__thread_comm(struct rawfrag_session *s, int32_t pid, int32_t tid,
 					 int *len)
 {
 	struct rf_stream *st = s ? *rf_session__stream(s) : NULL;
+	struct rf_threads *t;
 
 	if (st && st->threads) /* per sample: no calloc check */
 		return rf_threads__comm(st->threads, pid, tid, len);
-	st = stream_get(s);
-	if (!st || (!st->threads && !(st->threads = rf_threads__new())))
-		return NULL;
-	return rf_threads__comm(st->threads, pid, tid, len);
+	t = threads_of(s);
+	return t ? rf_threads__comm(t, pid, tid, len) : NULL;
 }
 
 void rawfrag_session__set_observer(struct rawfrag_session *s, rawfrag_observer_fn fn, void *ctx)

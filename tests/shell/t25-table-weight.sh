@@ -9,7 +9,7 @@
 # --comms, --dsos, --percentage, the trace and trace_fields keys against perf report's
 # bytes; bad fields and options: exit 2 naming them.
 source "$(dirname "$0")/lib.sh"
-t_plan 37
+t_plan 39
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -178,6 +178,8 @@ t_run "--weight on a field no sample has: exit 2" 2 "$RAWFRAG" report -i rd.data
 t_grep "... and the message names it" "no_such_field" "$T/err"
 t_run "--hist on a field no sample has: exit 2" 2 "$RAWFRAG" report -i rd.data --hist nope_field
 t_grep "... and the message names it" "nope_field" "$T/err"
+t_run "the table's --pid with a bad list: exit 2" 2 "$RAWFRAG" report --stdio -i rd.data --pid 1,x
+t_grep "... the message quotes the list" "bad list '1,x'" "$T/err"
 t_run "-s with an unknown key: exit 2" 2 "$RAWFRAG" report -i rd.data -s comm,bogus_key
 t_grep "... and the message names it" "bogus_key" "$T/err"
 t_run "--hist count,linear:0: exit 2" 2 "$RAWFRAG" report -i rd.data --hist count,linear:0

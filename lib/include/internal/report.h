@@ -71,6 +71,19 @@ struct rawfrag_report {
 const char *rf_report__comm_find(struct rawfrag_report *rep, const struct rawfrag_sample *smp,
 				 struct rf_name_slot *n, int *len);
 
+/* a sample of pid or tid -1: a task caught exiting */
+static inline bool rf_sample__exiting(const struct rawfrag_sample *smp)
+{
+	return __builtin_expect(smp->pid == UINT32_MAX || smp->tid == UINT32_MAX, 0);
+}
+
+/* the pid perf's --pid matches: for a task caught exiting, its thread's */
+static inline uint32_t rf_report__pid(const struct rawfrag_report *rep,
+				      const struct rawfrag_sample *smp)
+{
+	return rf_sample__exiting(smp) ? (uint32_t)rep->exiting_pid : smp->pid;
+}
+
 static inline const char *rf_report__comm(struct rawfrag_report *rep,
 					  const struct rawfrag_sample *smp, int *len)
 {

@@ -20,6 +20,13 @@ struct rf_list {
 /* 0 or -EINVAL; an empty list matches nothing; minus_one: "-1" is an entry (pid/tid lists) */
 int rf_list__parse(struct rf_list *l, const char *s, bool minus_one);
 bool rf_list__has(const struct rf_list *l, uint64_t v);
+struct rawfrag_err;
+/*
+ * An option's list: s NULL leaves *has as it is; else it is parsed and *has
+ * set. 0, or -EINVAL with err ("bad list '...'").
+ */
+int rf_list__parse_opt(struct rf_list *l, bool *has, const char *s, bool minus_one,
+		       struct rawfrag_err *err);
 void rf_list__free(struct rf_list *l);
 
 /*
