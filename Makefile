@@ -10,7 +10,8 @@
 #   make doc        man pages from Documentation/*.txt
 #   make install    bin, library (.so/.a), headers, rawfrag.pc, man pages, plugins
 #                   (prefix=/usr/local, DESTDIR=; see scripts/install.mk); make uninstall
-# Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan.
+# Options: V=1 verbose, O=dir out-of-tree build dir, SANITIZE=1 ASan+UBSan,
+# SANITIZE=thread TSan (the command, for report -j's tests).
 
 O ?= build/out
 # one spelling of the build directory (tests pass it absolute): the dependency
@@ -49,6 +50,10 @@ OPT := -O2 -g
 ifeq ($(SANITIZE),1)
 OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDSAN := -fsanitize=address,undefined
+endif
+ifeq ($(SANITIZE),thread)
+OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+LDSAN := -fsanitize=thread
 endif
 CFLAGS_COMMON := -std=gnu11 $(OPT) $(WARN) -D_GNU_SOURCE -MMD -MP \
 	-Ilib/include -I$(O) $(PKG_CFLAGS)
@@ -261,6 +266,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all O=build/asan SANITIZE=1
 	$(Q)$(MAKE) --no-print-directory O=build/asan SANITIZE=1 build/asan/tests/fuzz-replay \
 		build/asan/tests/fuzz-tool-replay
+	$(Q)$(MAKE) --no-print-directory O=build/tsan SANITIZE=thread build/tsan/perf-rawfrag
 	$(Q)$(MAKE) --no-print-directory check-abi check-layers
 	$(Q)bash tests/run.sh
 

@@ -311,3 +311,8 @@ int rf_lines__error(const struct rf_lines *l)
 {
 	return l->out ? rawfrag_out__error(l->out) : 0;
 }
+
+struct rawfrag_out *rf_lines__out(void *priv)
+{
+	return ((struct rf_lines *)priv)->out;
+}

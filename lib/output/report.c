@@ -154,7 +154,7 @@ static __attribute__((noinline)) int select_sample(struct rawfrag_report *rep, i
 		return 1;
 	w = where_keep(rep, ev);
 	if (w < 0 && rep->force) {
-		rep->nr_bad++;
+		rep->nr_bad_where++;
 		return 0;
 	}
 	if (w < 0)
@@ -196,6 +196,13 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		rep->tap_sample(rep->tap, s, ev);
 	if (rf_sample__exiting(smp) && exiting(rep, smp))
 		return -ENOMEM;
+	/* -j: every worker keeps the state above, one renders the sample */
+	if (rep->J) {
+		int ret = rf_jobs__step(rep);
+
+		if (ret || !rep->own)
+			return ret;
+	}
 	if (rep->select) {
 		int keep = select_sample(rep, idx, ev);
 
@@ -343,6 +350,12 @@ static int time_span(struct rawfrag_report *rep, struct rawfrag_err *err)
 	return rf_time__resolve(&rep->time, sp.first, sp.last);
 }
 
+/* a copy of an optional string option: false when out of memory */
+static bool dup_opt(char **dst, const char *src)
+{
+	return !src || (*dst = strdup(src));
+}
+
 struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 					   const struct rawfrag_report_opts *opts,
 					   struct rawfrag_err *err)
@@ -405,6 +418,21 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 	}
 	if (opts->where && !(rep->where = rawfrag_where__new(opts->where, err)))
 		goto fail;
+	rep->njobs = RAWFRAG_OPTS_GET(opts, jobs, 0);
+	if (rep->njobs < 0 || rep->njobs > RAWFRAG_REPORT_MAX_JOBS) {
+		snprintf(msg, sizeof(msg), "bad number of jobs %d (1 to %d, 0: one)", rep->njobs,
+			 RAWFRAG_REPORT_MAX_JOBS);
+		rf_err_set(err, -EINVAL, msg);
+		goto fail;
+	}
+	if (rep->njobs > 1 && (!dup_opt(&rep->o_pids, opts->pids) ||
+			       !dup_opt(&rep->o_tids, opts->tids) ||
+			       !dup_opt(&rep->o_cpus, opts->cpus) ||
+			       !dup_opt(&rep->o_time, opts->time) ||
+			       !dup_opt(&rep->o_where, opts->where))) {
+		rf_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	return rep;
 fail:
 	rawfrag_report__delete(rep);
@@ -424,6 +452,11 @@ void rawfrag_report__delete(struct rawfrag_report *rep)
 	rf_list__free(&rep->cpus);
 	rf_time__free(&rep->time);
 	free(rep->events);
+	free(rep->o_pids);
+	free(rep->o_tids);
+	free(rep->o_cpus);
+	free(rep->o_time);
+	free(rep->o_where);
 	free(rep->selected);
 	free(rep->cpu_samples);
 	free(rep);
@@ -499,6 +532,8 @@ int rawfrag_report__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	memset(err, 0, sizeof(*err));
 	err->offset = -1;
 	rep->err = err;
+	if (rep->njobs > 1 && !rep->J && rf_jobs__possible(rep))
+		return rf_jobs__run(rep, err);
 	ret = rawfrag_session__process(rep->sess, &rep->tool, err);
 	if (ret < 0 && !err->err)
 		rf_err_set(err, ret, strerror(-ret));
@@ -569,12 +604,17 @@ uint32_t rawfrag_report__kernel_gen(const struct rawfrag_report *rep)
 
 uint64_t rawfrag_report__nr_skipped(const struct rawfrag_report *rep)
 {
-	return rep ? rep->nr_bad : 0;
+	return rep ? rep->nr_bad + rep->nr_bad_where : 0;
 }
 
 uint64_t rawfrag_report__cpu_samples(const struct rawfrag_report *rep, uint32_t cpu)
 {
 	return rep && cpu < RF_REPORT_CPUS ? rep->cpu_samples[cpu] : 0;
+}
+
+int rawfrag_report__jobs(const struct rawfrag_report *rep)
+{
+	return rep && rep->ran_jobs > 1 ? rep->ran_jobs : 1;
 }
 
 int rawfrag_report__max_cpu(const struct rawfrag_report *rep)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal/opts.h"
+#include "internal/lines.h"
 #include "internal/report.h"
 
 static const struct {
@@ -126,6 +127,46 @@ static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void 
 	return sk;
 }
 
+static char **copy_kv(const char *const *kv)
+{
+	size_t n = 0;
+	char **c;
+
+	while (kv && kv[n])
+		n++;
+	c = calloc(n + 1, sizeof(*c));
+	for (size_t i = 0; c && i < n; i++) {
+		if (!(c[i] = strdup(kv[i]))) {
+			while (i--)
+				free(c[i]);
+			free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+static void free_kv(char **kv)
+{
+	for (size_t i = 0; kv && kv[i]; i++)
+		free(kv[i]);
+	free(kv);
+}
+
+/*
+ * The line sinks render each sample from the report's state alone: a copy
+ * opened with the same options renders any sample as the sink would (-j).
+ * Without the memory for the copy the sink is just not split.
+ */
+static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv)
+{
+	sk->kv = copy_kv(kv);
+	if (!sk->kv)
+		return;
+	sk->lib_name = name;
+	sk->out = rf_lines__out;
+}
+
 struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_sink_opts *opts,
 					struct rawfrag_err *err)
 {
@@ -144,9 +185,14 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 	for (size_t i = 0; name && i < NR_SINKS; i++) {
 		if (strcmp(sinks[i].name, name))
 			continue;
+		struct rawfrag_sink *sk;
+
 		if (sinks[i].open(&o, &ops, &priv, err))
 			return NULL;
-		return sink_alloc(&ops, priv, err);
+		sk = sink_alloc(&ops, priv, err);
+		if (sk && (sinks[i].open == rf_sink_text_open || sinks[i].open == rf_sink_json_open))
+			splittable(sk, sinks[i].name, o.kv);
+		return sk;
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "
 		 "folded, flamegraph-json, flamegraph, pprof, sqlite, clickhouse)",
@@ -199,6 +245,7 @@ void rawfrag_sink__delete(struct rawfrag_sink *sk)
 		return;
 	if (sk->ops.free)
 		sk->ops.free(sk->priv);
+	free_kv(sk->kv);
 	free(sk);
 }
 

@@ -761,3 +761,27 @@ RAWFRAG_API uint64_t rawfrag_file__nr_records(const struct rawfrag_file *f, uint
 {
 	return f && type < ARRAY_LEN(f->nr_records) ? f->nr_records[type] : 0;
 }
+
+/*
+ * The same input opened again, quiet (-j's workers each read it whole): NULL
+ * for a pipe or an input given as a descriptor, or when the path now names
+ * another file.
+ */
+struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f)
+{
+	RAWFRAG_OPTS(rawfrag_file_opts, o, .force = f->force);
+	struct rawfrag_err err;
+	struct rawfrag_file *c;
+	struct stat a, b;
+
+	if (f->mode != RAWFRAG_MODE_FILE || !f->path || !strcmp(f->path, "-") ||
+	    !strcmp(f->path, "<fd>") || fstat(f->fd, &a))
+		return NULL;
+	c = rawfrag_file__open(f->path, &o, &err);
+	if (c && (fstat(c->fd, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino ||
+		  c->mode != f->mode)) {
+		rawfrag_file__close(c);
+		c = NULL;
+	}
+	return c;
+}

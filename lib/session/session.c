@@ -642,3 +642,13 @@ bool rf_session__json_tail(struct rawfrag_session *s, const struct rawfrag_evsel
 		d->fields(priv, &raw, smp, em);
 	return true;
 }
+
+/* a session of the same options over another opening of its file (-j), quiet */
+struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
+					  struct rawfrag_file *f, struct rawfrag_err *err)
+{
+	RAWFRAG_OPTS(rawfrag_session_opts, o, .dopts = (const char *const *)s->dopts,
+		     .decoder = s->forced ? rawfrag_decoder__name(s->forced) : NULL);
+
+	return rawfrag_session__new(f, &o, err);
+}

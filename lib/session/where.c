@@ -345,6 +345,12 @@ void rawfrag_where__delete(struct rawfrag_where *w)
 	free(w);
 }
 
+void rf_where__merge_seen(struct rawfrag_where *dst, const struct rawfrag_where *src)
+{
+	for (int i = 0; i < dst->nr && i < src->nr; i++)
+		dst->n[i].seen |= src->n[i].seen;
+}
+
 const char *rawfrag_where__unseen_field(const struct rawfrag_where *w)
 {
 	for (int i = 0; i < w->nr; i++)

@@ -218,4 +218,7 @@ static inline bool rf_fits(uint64_t a, uint64_t b, uint64_t lim)
 	return a <= lim && b <= lim - a;
 }
 
+/* the same input opened again, quiet, for another reader (-j); NULL if it cannot be */
+struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f);
+
 #endif /* __RAWFRAG_INTERNAL_FILE_H */

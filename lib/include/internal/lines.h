@@ -61,6 +61,8 @@ int rf_lines__update(struct rf_lines *l);
 /* end(): flush (and close what was opened) */
 int rf_lines__end(struct rf_lines *l);
 int rf_lines__error(const struct rf_lines *l);
+/* the output of a sink whose priv starts with its struct rf_lines (text, json) */
+struct rawfrag_out *rf_lines__out(void *priv);
 void rf_lines__fini(struct rf_lines *l);
 
 /* the cache of evsel idx, rebuilt first when the evsel is new */

@@ -18,7 +18,17 @@
 struct rawfrag_sink {
 	struct rawfrag_sink_ops ops;
 	void *priv;
+	/*
+	 * A library sink that can be split over jobs: its name and options (to
+	 * open a copy for each worker) and its output, whose buffer holds what
+	 * the sink wrote since the last chunk.
+	 */
+	const char *lib_name;
+	char **kv;
+	struct rawfrag_out *(*out)(void *priv);
 };
+
+struct rf_jobs;
 
 /* the task names as rawfrag_report__comm() found them, one slot per tid hash */
 struct rf_name_slot {
@@ -66,7 +76,38 @@ struct rawfrag_report {
 	uint64_t *cpu_samples;
 	int max_cpu;
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
+	/* -j (jobs.c): the options kept to open each worker's copy */
+	int njobs, ran_jobs;
+	char *o_pids, *o_tids, *o_cpus, *o_time, *o_where;
+	/* a worker: its index, samples so far, its chunk and whether it is its own */
+	struct rf_jobs *J;
+	int job;
+	bool own, past_end;
+	unsigned int chunk_shift;
+	uint64_t seq, chunk;
+	uint64_t nr_bad_where; /* --where could not apply, -f: by the sample's renderer */
 };
+
+/*
+ * log2 of the samples per chunk of -j output (chunk c is rendered by worker
+ * c % jobs); RAWFRAG_JOBS_CHUNK=N (a power of two) sets it for tests, where
+ * small files should still make many chunks
+ */
+#define RF_JOBS_CHUNK_SHIFT 11
+
+/* jobs.c: can this started report be split, and its run over the workers */
+bool rf_jobs__possible(const struct rawfrag_report *rep);
+int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err);
+/* a worker's sample starts chunk c: post or drop the last one's output; > 0 stop */
+int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c);
+
+/* a worker's next sample: > 0 to stop, else rep->own tells whether to render it */
+static inline int rf_jobs__step(struct rawfrag_report *rep)
+{
+	uint64_t c = rep->seq++ >> rep->chunk_shift;
+
+	return c == rep->chunk ? 0 : rf_jobs__turn(rep, c);
+}
 
 const char *rf_report__comm_find(struct rawfrag_report *rep, const struct rawfrag_sample *smp,
 				 struct rf_name_slot *n, int *len);

@@ -26,4 +26,8 @@ void rf_stream__delete(struct rf_stream *st);
 void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level lvl,
 		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* a session of s's options over f, another opening of its file (-j), quiet */
+struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
+					  struct rawfrag_file *f, struct rawfrag_err *err);
+
 #endif

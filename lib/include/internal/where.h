@@ -23,4 +23,7 @@ typedef int (*rf_where_visit_fn)(void *arg, const struct rawfrag_visitor *v);
 int rf_where__match_visit(struct rawfrag_where *w, rf_where_visit_fn run, void *arg,
 			  bool can_skip, struct rawfrag_err *err);
 
+/* the fields src's samples had count as seen by dst too (one expression, two readers) */
+void rf_where__merge_seen(struct rawfrag_where *dst, const struct rawfrag_where *src);
+
 #endif /* __RAWFRAG_INTERNAL_WHERE_H */

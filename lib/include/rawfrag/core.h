@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define RAWFRAG_MAJOR_VERSION 0
-#define RAWFRAG_MINOR_VERSION 5
+#define RAWFRAG_MINOR_VERSION 6
 
 /* Declare and zero an options struct, set its size and the given fields. */
 #define RAWFRAG_OPTS(TYPE, NAME, ...)                                         \

@@ -149,8 +149,19 @@ struct rawfrag_report_opts {
 	 * caller's accounting beside the sink (e.g. losses per CPU).
 	 */
 	struct rawfrag_tool *tap;
+	/*
+	 * Workers that render the samples (0 or 1: the caller's thread alone).
+	 * Each reads the whole input and keeps its own machine; sample i is
+	 * rendered by worker (i / 2048) % jobs and the output is written in the
+	 * samples' order, byte for byte that of one job. Only the text and json
+	 * sinks of a file (not a pipe) are split; others run on one thread
+	 * (rawfrag_report__jobs() says how many ran). The tap runs on the
+	 * caller's thread, which is worker 0.
+	 */
+	int jobs;
 };
-#define rawfrag_report_opts__last_field tap
+#define rawfrag_report_opts__last_field jobs
+#define RAWFRAG_REPORT_MAX_JOBS 256
 
 /* NULL with err filled in (a bad list, time range or --where expression). */
 RAWFRAG_API struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
@@ -207,6 +218,8 @@ RAWFRAG_API uint32_t rawfrag_report__kernel_gen(const struct rawfrag_report *rep
  * a loss warning's breakdown per CPU.
  */
 RAWFRAG_API uint64_t rawfrag_report__cpu_samples(const struct rawfrag_report *rep, uint32_t cpu);
+/* the workers the last rawfrag_report__run() used (1: not split) */
+RAWFRAG_API int rawfrag_report__jobs(const struct rawfrag_report *rep);
 RAWFRAG_API int rawfrag_report__max_cpu(const struct rawfrag_report *rep);
 /* samples skipped with force (do not parse, --where does not apply) */
 RAWFRAG_API uint64_t rawfrag_report__nr_skipped(const struct rawfrag_report *rep);

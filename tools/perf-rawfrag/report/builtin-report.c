@@ -40,7 +40,7 @@ struct report {
 	bool sc_kernel, sc_pid, sc_tid, sc_no_comm;
 	/* --labels (pprof), --weight (stacks, pprof): comma lists, repeatable */
 	char *labels, *weight;
-	int verbose;
+	int verbose, jobs_ran;
 	struct rawfrag_machine_opts mopts;
 	struct rawfrag_report_opts ropts;
 	/* "key=value" options: the decoders' and the sink's */
@@ -103,6 +103,8 @@ static const char report_usage[] =
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
+	"    -j, --jobs <n>        render text and json samples on n threads (default 1),\n"
+	"                          each reading the whole file; output as with -j 1\n"
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
@@ -331,6 +333,8 @@ static int report_after(struct report *r, struct rawfrag_session *sess, struct r
 	}
 	if (r->header_only)
 		return RF_EXIT_OK;
+	if (r->verbose >= 2 && r->jobs_ran > 1)
+		fprintf(stderr, "perf rawfrag report: %d jobs rendered the samples\n", r->jobs_ran);
 	if (!r->stats && !r->no_order && r->verbose >= 2) {
 		struct rawfrag_process_stats ps = { .sz = sizeof(ps) };
 
@@ -380,6 +384,7 @@ static int run_report(struct report *r, struct rawfrag_session *sess, struct raw
 		print_report_err(r, err);
 		goto out;
 	}
+	r->jobs_ran = rawfrag_report__jobs(rep);
 	rc = report_after(r, sess, sk);
 	if (rc || r->header_only)
 		goto out;
@@ -517,6 +522,7 @@ static const struct option longopts[] = {
 	{ "no-children", no_argument, NULL, O_NO_CHILDREN },
 	{ "call-graph", required_argument, NULL, 'g' },
 	{ "weight", required_argument, NULL, O_WEIGHT },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "hist", required_argument, NULL, O_HIST },
 	{ "field-separator", required_argument, NULL, 't' },
 	{ "percentage", required_argument, NULL, O_PERCENTAGE },
@@ -532,6 +538,20 @@ static const struct option longopts[] = {
 };
 
 /* one option; 0, or -EINVAL after saying why (1 for --help) */
+static int parse_jobs(struct report *r, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (end == arg || *end || n < 1 || n > RAWFRAG_REPORT_MAX_JOBS) {
+		rf_errorf("report", "bad --jobs '%s' (a number from 1 to %d)", arg,
+			  RAWFRAG_REPORT_MAX_JOBS);
+		return -EINVAL;
+	}
+	r->ropts.jobs = (int)n;
+	return 0;
+}
+
 static int parse_one(struct report *r, int opt, const char *arg)
 {
 	switch (opt) {
@@ -609,6 +629,7 @@ static int parse_one(struct report *r, int opt, const char *arg)
 	case O_SC_NO_COMM: r->sc_no_comm = true; break;
 	case O_LABELS: return append_list(r, &r->labels, arg);
 	case O_WEIGHT: return append_list(r, &r->weight, arg);
+	case 'j': return parse_jobs(r, arg);
 	case 'h':
 		fputs(report_usage, stdout);
 		return 1;
@@ -723,7 +744,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:t:c:d:", longopts, NULL)) != -1)
+	while (!ret && (opt = getopt_long(argc, argv, "i:o:vxfe:C:F:Gk:hs:nqg:t:c:d:j:", longopts, NULL)) != -1)
 		ret = parse_one(&r, opt, opt == '?' || opt == ':' ? argv[optind - 1] : optarg);
 	if (ret) {
 		rc = ret > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * -j: one report's samples rendered by several workers, its output byte for
+ * byte that of one.
+ *
+ * Every worker reads the whole input with a file, session, machine and sink of
+ * its own, and keeps all the state one report keeps (threads, maps, names, the
+ * queue's order), but renders only the samples of its chunks: sample i is in
+ * chunk i / 2048 (RF_JOBS_CHUNK_SHIFT), chunk c is worker c % n's. What a worker's
+ * sink writes while a chunk is its own is posted as that chunk; chunks are
+ * written in order by whichever worker completes the next one. The caller's
+ * report is worker 0 and runs on the caller's thread, so its tap, warnings and
+ * counts are those of one job.
+ *
+ * Why copies of the state instead of one reader handing samples out: a sample
+ * is rendered with its thread's maps and name as they were at that time, and
+ * a copy has them without snapshots or locks. The price is that each worker
+ * reads and orders the whole input: -j pays where rendering (symbols, chains,
+ * unwinding, decoding) costs more than reading.
+ *
+ * How a run ends: a worker that stops on an error (the input's, which all of
+ * them meet at the same sample, or --where's, which only the renderer meets)
+ * ends the output at its chunk; the first such chunk wins and workers past it
+ * stop. A write error of the output ends it quietly, as one job's would.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/file.h"
+#include "internal/opts.h"
+#include "internal/out.h"
+#include "internal/report.h"
+#include "internal/stream.h"
+#include "internal/where.h"
+
+struct rf_jobs_slot {
+	char *buf;
+	size_t len, cap;
+	bool ready;
+};
+
+/* written chunks' buffers, handed to the next post: fresh ones would fault in anew */
+struct rf_jobs_buf {
+	char *buf;
+	size_t cap;
+};
+
+struct rf_job {
+	struct rf_jobs *J;
+	struct rawfrag_file *f; /* NULL for worker 0 (the caller's) */
+	struct rawfrag_session *s;
+	struct rawfrag_sink *sk;
+	struct rawfrag_report *rep;
+	struct rawfrag_err err;
+	pthread_t th;
+	bool running;
+	int ret;
+};
+
+struct rf_jobs {
+	pthread_mutex_t mu;
+	pthread_cond_t space;
+	int n;
+	uint32_t window; /* chunks posted ahead of the writer, at most */
+	struct rf_jobs_slot *slots;
+	uint64_t next; /* the next chunk to write */
+	bool writing;
+	uint64_t end; /* the last chunk to write (UINT64_MAX: not known yet) */
+	bool write_failed;
+	struct rawfrag_out *real; /* the caller's output, written in chunk order */
+	struct rf_job *w;
+	struct rf_jobs_buf *spare;
+	uint32_t nr_spare; /* at most window + n */
+	unsigned int chunk_shift;
+};
+
+static struct rawfrag_out *job_out(const struct rawfrag_report *rep)
+{
+	return rep->sink->out(rep->sink->priv);
+}
+
+bool rf_jobs__possible(const struct rawfrag_report *rep)
+{
+	return rep->sink->out && rep->sink->lib_name &&
+	       rawfrag_file__mode(rep->file) == RAWFRAG_MODE_FILE;
+}
+
+/* write the chunks that are ready, in order; mu held, dropped while writing */
+static void drain(struct rf_jobs *J)
+{
+	while (!J->writing && J->next <= J->end && J->slots[J->next % J->window].ready) {
+		struct rf_jobs_slot *sl = &J->slots[J->next % J->window];
+		struct rf_jobs_buf b = { sl->buf, sl->cap };
+		size_t len = sl->len;
+
+		sl->buf = NULL;
+		sl->ready = false;
+		J->writing = true;
+		pthread_mutex_unlock(&J->mu);
+		rawfrag_out__write(J->real, b.buf, len);
+		pthread_mutex_lock(&J->mu);
+		J->spare[J->nr_spare++] = b;
+		J->writing = false;
+		/* the output is closed or failed: one job would stop here too */
+		if (rawfrag_out__error(J->real) && !J->write_failed) {
+			J->write_failed = true;
+			if (J->end > J->next)
+				__atomic_store_n(&J->end, J->next, __ATOMIC_RELEASE);
+		}
+		J->next++;
+		pthread_cond_broadcast(&J->space);
+	}
+}
+
+/*
+ * Chunk c's output (o's buffer) to the writer; o gets an empty buffer. Waits
+ * while c is a window ahead of the writer. > 0 when c is past the end found.
+ */
+static int post(struct rf_jobs *J, uint64_t c, struct rawfrag_out *o)
+{
+	struct rf_jobs_buf fresh = { NULL, 0 };
+	int ret = 0;
+
+	if (rawfrag_out__error(o))
+		return -ENOMEM; /* a memory output fails only so */
+	pthread_mutex_lock(&J->mu);
+	while (c >= J->next + J->window && c <= J->end)
+		pthread_cond_wait(&J->space, &J->mu);
+	if (c > J->end) {
+		ret = 1;
+		o->len = 0;
+	} else {
+		struct rf_jobs_slot *sl = &J->slots[c % J->window];
+
+		if (J->nr_spare)
+			fresh = J->spare[--J->nr_spare];
+		sl->buf = o->buf;
+		sl->len = o->len;
+		sl->cap = o->cap;
+		sl->ready = true;
+		o->buf = NULL;
+		o->len = 0;
+		drain(J);
+	}
+	pthread_mutex_unlock(&J->mu);
+	if (ret)
+		return ret;
+	if (!fresh.buf) {
+		fresh.cap = o->cap;
+		fresh.buf = malloc(fresh.cap);
+	}
+	o->buf = fresh.buf;
+	o->cap = fresh.buf ? fresh.cap : 0;
+	if (!fresh.buf) {
+		o->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
+{
+	struct rf_jobs *J = rep->J;
+	struct rawfrag_out *o = job_out(rep);
+	int ret = 0;
+
+	if (rep->own)
+		ret = post(J, rep->chunk, o);
+	else
+		o->len = 0; /* task lines and the like of another's chunk */
+	rep->chunk = c;
+	rep->own = c % (uint64_t)J->n == (uint64_t)rep->job;
+	if (!ret && c > __atomic_load_n(&J->end, __ATOMIC_ACQUIRE))
+		ret = 1;
+	if (ret > 0)
+		rep->past_end = true;
+	if (ret < 0)
+		rf_err_set(rep->err, ret, "out of memory");
+	return ret;
+}
+
+/* a worker's run ended with ret: its last chunk is the output's end, or past it */
+static void job_end(struct rf_job *w, int ret)
+{
+	struct rawfrag_report *rep = w->rep;
+	struct rf_jobs *J = w->J;
+
+	w->ret = ret;
+	if (rep->past_end)
+		return;
+	pthread_mutex_lock(&J->mu);
+	if (rep->chunk < J->end) {
+		__atomic_store_n(&J->end, rep->chunk, __ATOMIC_RELEASE);
+		pthread_cond_broadcast(&J->space);
+	}
+	pthread_mutex_unlock(&J->mu);
+	if (rep->own && post(J, rep->chunk, job_out(rep)) < 0 && w->ret >= 0) {
+		w->ret = -ENOMEM;
+		rf_err_set(&w->err, -ENOMEM, "out of memory");
+	}
+}
+
+static void *job_main(void *arg)
+{
+	struct rf_job *w = arg;
+	struct rawfrag_report *rep = w->rep;
+
+	rep->err = &w->err;
+	job_end(w, rawfrag_session__process(rep->sess, &rep->tool, &w->err));
+	return NULL;
+}
+
+/* worker i's copy of the caller's report: its own file, session, sink; quiet */
+static int job_open(struct rf_jobs *J, struct rawfrag_report *main, int i)
+{
+	struct rf_job *w = &J->w[i];
+	struct rawfrag_machine_opts mo = main->mopts;
+	RAWFRAG_OPTS(rawfrag_sink_opts, ko, .kv = (const char *const *)main->sink->kv);
+	RAWFRAG_OPTS(rawfrag_report_opts, ro, .events = main->events, .pids = main->o_pids,
+		     .tids = main->o_tids, .cpus = main->o_cpus, .time = main->o_time,
+		     .where = main->o_where, .force = main->force, .no_order = main->no_order,
+		     .machine = &mo);
+	struct rawfrag_out *o;
+
+	mo.print = NULL;
+	mo.print_ctx = NULL;
+	w->J = J;
+	w->err.offset = -1;
+	if (!(w->f = rf_file__reopen(main->file)) ||
+	    !(w->s = rf_session__clone(main->sess, w->f, &w->err)) ||
+	    !(w->sk = rawfrag_sink__open(main->sink->lib_name, &ko, &w->err)) ||
+	    !(w->rep = rawfrag_report__new(w->s, &ro, &w->err)) ||
+	    rawfrag_report__start(w->rep, w->sk, &w->err))
+		return -1;
+	/* the copy's output stays in memory: what it wrote before its first chunk is dropped */
+	o = job_out(w->rep);
+	o->fd = -1;
+	o->len = 0;
+	w->rep->J = J;
+	w->rep->job = i;
+	w->rep->chunk_shift = J->chunk_shift;
+	return 0;
+}
+
+static void jobs_free(struct rf_jobs *J)
+{
+	for (int i = 1; i < J->n; i++) {
+		struct rf_job *w = &J->w[i];
+
+		rawfrag_report__delete(w->rep);
+		rawfrag_sink__delete(w->sk);
+		rawfrag_session__delete(w->s);
+		rawfrag_file__close(w->f);
+	}
+	for (uint32_t i = 0; J->slots && i < J->window; i++)
+		free(J->slots[i].buf);
+	for (uint32_t i = 0; i < J->nr_spare; i++)
+		free(J->spare[i].buf);
+	free(J->spare);
+	free(J->slots);
+	free(J->w);
+	pthread_mutex_destroy(&J->mu);
+	pthread_cond_destroy(&J->space);
+	free(J);
+}
+
+static unsigned int chunk_shift(void)
+{
+	const char *v = getenv("RAWFRAG_JOBS_CHUNK");
+	unsigned long n = v ? strtoul(v, NULL, 10) : 0;
+
+	if (!n || (n & (n - 1)) || n > (1UL << 20))
+		return RF_JOBS_CHUNK_SHIFT;
+	return (unsigned int)__builtin_ctzl(n);
+}
+
+static struct rf_jobs *jobs_new(struct rawfrag_report *rep)
+{
+	struct rf_jobs *J = calloc(1, sizeof(*J));
+
+	if (!J)
+		return NULL;
+	pthread_mutex_init(&J->mu, NULL);
+	pthread_cond_init(&J->space, NULL);
+	J->n = rep->njobs;
+	J->window = 4 * (uint32_t)J->n;
+	J->chunk_shift = chunk_shift();
+	J->end = UINT64_MAX;
+	J->slots = calloc(J->window, sizeof(*J->slots));
+	J->w = calloc(J->n, sizeof(*J->w));
+	/* every buffer is o's, a slot's or spare: window + n in all */
+	J->spare = calloc(J->window + J->n, sizeof(*J->spare));
+	if (!J->slots || !J->w || !J->spare) {
+		jobs_free(J);
+		return NULL;
+	}
+	J->w[0] = (struct rf_job){ .J = J, .rep = rep, .sk = rep->sink, .s = rep->sess };
+	for (int i = 1; i < J->n; i++) {
+		if (job_open(J, rep, i)) {
+			J->n = i + 1; /* what job_open() made is freed */
+			jobs_free(J);
+			return NULL;
+		}
+	}
+	return J;
+}
+
+/*
+ * The run's status: that of the worker whose end came first in the output
+ * (an error before a clean end in the same chunk); a write error ends it
+ * quietly. Its error goes to err.
+ */
+static int jobs_status(struct rf_jobs *J, struct rawfrag_err *err)
+{
+	const struct rf_job *best = NULL;
+
+	for (int i = 0; i < J->n; i++) {
+		const struct rf_job *w = &J->w[i];
+
+		if (w->rep->past_end)
+			continue;
+		if (!best || w->rep->chunk < best->rep->chunk ||
+		    (w->rep->chunk == best->rep->chunk && w->ret < 0 && best->ret >= 0))
+			best = w;
+	}
+	if (best && best->ret < 0) {
+		*err = best->err;
+		return best->ret;
+	}
+	return J->write_failed ? 1 : best ? best->ret : 0;
+}
+
+/* stop the workers that started (end at chunk 0, which is worker 0's) and wait */
+static void jobs_abort(struct rf_jobs *J)
+{
+	pthread_mutex_lock(&J->mu);
+	__atomic_store_n(&J->end, 0, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&J->space);
+	pthread_mutex_unlock(&J->mu);
+	for (int i = 1; i < J->n; i++)
+		if (J->w[i].running)
+			pthread_join(J->w[i].th, NULL);
+}
+
+int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
+{
+	struct rawfrag_out *o = job_out(rep);
+	struct rf_jobs *J;
+	int ret, fd = o->fd;
+
+	/* what begin() wrote goes first; then worker 0 writes to memory too */
+	if (rawfrag_out__flush(o) < 0)
+		return 1;
+	J = jobs_new(rep);
+	if (J && !(J->real = rawfrag_out__new(fd))) {
+		jobs_free(J);
+		J = NULL;
+	}
+	for (int i = 1; J && i < J->n; i++) {
+		if (pthread_create(&J->w[i].th, NULL, job_main, &J->w[i])) {
+			jobs_abort(J);
+			rawfrag_out__delete(J->real);
+			jobs_free(J);
+			J = NULL;
+			break;
+		}
+		J->w[i].running = true;
+	}
+	/* no memory or no thread for the copies: one job, as asked for without -j */
+	if (!J) {
+		rep->ran_jobs = 1;
+		return rawfrag_session__process(rep->sess, &rep->tool, err);
+	}
+	o->fd = -1;
+	rep->J = J;
+	rep->job = 0;
+	rep->own = true;
+	rep->chunk_shift = J->chunk_shift;
+	J->w[0].err = *err;
+	rep->err = &J->w[0].err;
+	job_end(&J->w[0], rawfrag_session__process(rep->sess, &rep->tool, &J->w[0].err));
+	for (int i = 1; i < J->n; i++)
+		pthread_join(J->w[i].th, NULL);
+	pthread_mutex_lock(&J->mu);
+	drain(J);
+	pthread_mutex_unlock(&J->mu);
+	rep->err = err;
+	ret = jobs_status(J, err);
+	/* the caller's output again, with its error */
+	rawfrag_out__flush(J->real);
+	o->fd = fd;
+	o->len = 0;
+	o->err = rawfrag_out__error(J->real);
+	J->real->fd = -1; /* not flushed again by its delete */
+	rawfrag_out__delete(J->real);
+	for (int i = 1; i < J->n; i++) {
+		struct rawfrag_report *w = J->w[i].rep;
+
+		rep->nr_bad_where += w->nr_bad_where;
+		if (rep->where && w->where)
+			rf_where__merge_seen(rep->where, w->where);
+	}
+	rep->J = NULL;
+	rep->ran_jobs = J->n;
+	jobs_free(J);
+	return ret;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# report -j N: text and json rendered by N workers are byte for byte what one
+# job writes (standard output, standard error, exit status) on files perf
+# records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
+# and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
+# with -f and without; with selections (--pid, -C, --time, -e, --where), task
+# lines, --header, --no-order, -o. RAWFRAG_JOBS_CHUNK=2 makes every second
+# sample a new chunk, so the workers hand over hundreds of times per file.
+# A --where that cannot apply stops at the same sample with the same message;
+# a closed output (| head) ends quietly; a pipe is read by one job; bad -j
+# values are refused.
+source "$(dirname "$0")/lib.sh"
+t_plan 38
+
+if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
+	t_skip_rest "records with perf: needs root, tracefs and perf"
+fi
+
+# same NAME FILE ARGS...: -j 1 against -j 2, 3 and 8 in small chunks
+same() {
+	local name=$1 f=$2; shift 2
+	local rc1 rcn j bad="" lines
+	"$RAWFRAG" report -i "$f" "$@" -j 1 >"$T/j1.out" 2>"$T/j1.err"
+	rc1=$?
+	lines=$(wc -l <"$T/j1.out")
+	for j in 2 3 8; do
+		RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i "$f" "$@" -j $j >"$T/jn.out" 2>"$T/jn.err"
+		rcn=$?
+		if ! cmp -s "$T/j1.out" "$T/jn.out" || ! cmp -s "$T/j1.err" "$T/jn.err" ||
+		   [ "$rc1" != "$rcn" ]; then
+			bad="$bad -j$j"
+			diff "$T/j1.out" "$T/jn.out" | head -5 >"$T/diff"
+			diff "$T/j1.err" "$T/jn.err" | head -5 >>"$T/diff"
+			echo "exit $rc1 / $rcn" >>"$T/diff"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		t_fail "$name: $*: -j 1 and$bad differ" "$(head -c 600 "$T/diff")"
+	elif [ "$lines" -lt 20 ]; then
+		t_fail "$name: $*: too little output to tell ($lines lines)" "$(head -c 300 "$T/j1.err")"
+	else
+		t_ok "$name: $*: -j 2, 3, 8 as -j 1 (exit $rc1, $lines lines)"
+	fi
+}
+
+t_setup "perf records cpu-clock -g" \
+	"$PERF" record -q -g -e cpu-clock -c 100000 -o cc.data -- sh -c 'for i in $(seq 60); do ls /usr/bin >/dev/null; done'
+t_setup "perf records sched_switch -g -a" \
+	"$PERF" record -q -g -e sched:sched_switch -a -o swg.data -- sh -c 'for i in $(seq 30); do ls /proc >/dev/null; sleep 0.01; done'
+t_setup "perf records cpu-clock --call-graph dwarf" \
+	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw.data -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done'
+# switches before the exit: a task that sleeps and wakes, started before the recording
+python3 -c 'import time
+for _ in range(4000): time.sleep(0.0005)' &
+bg=$!
+sleep 0.3
+t_setup "perf records sched_switch and an exit at the end" \
+	"$PERF" record -q -e sched:sched_switch -e sched:sched_process_exit -a -o ex.data -- sleep 0.6
+kill $bg 2>/dev/null
+wait $bg 2>/dev/null
+
+pid=$("$PERF" script -i cc.data -F pid 2>/dev/null | awk 'NR == 40 { print $1 }')
+for k in "" "-F comm,tid,time,ip,sym,dso" "--format json" "-G" "--max-stack 3" \
+	"--show-task-events" "--header" "--pid $pid" "--time 20%-70%" "-C 0" "--no-order" \
+	"--ns -F comm,pid,tid,time,ip,sym,symoff,dso"; do
+	same "cpu-clock -g" cc.data $k
+done
+for k in "" "--format json" "--where prev_pid>0" "-x" "-v" "--show-task-events --format json"; do
+	same "sched_switch -g -a" swg.data $k
+done
+for k in "" "-F comm,tid,time,event,ip,sym,symoff,dso" "--format json" "--no-inline"; do
+	same "dwarf" dw.data $k
+done
+# a --where that cannot apply to the exit's samples (a string against a
+# number): without -f the error stops the output there, which only the
+# sample's renderer sees; with -f the sample is skipped and counted
+w='comm>3 || prev_pid>=0'
+same "exit" ex.data -e sched:sched_switch
+same "exit" ex.data --where "$w"
+same "exit" ex.data --where "$w" -f
+same "exit" ex.data --where "$w" -f --format json
+"$RAWFRAG" report -i ex.data --where "$w" >"$T/w.out" 2>"$T/w.err"
+rc=$?
+if [ "$rc" = 2 ] && grep -qE 'offset|record' "$T/w.err" && [ "$(wc -l <"$T/w.out")" -ge 20 ]; then
+	t_ok "--where that cannot apply: exit 2 after $(wc -l <"$T/w.out") lines: $(head -c 120 "$T/w.err")"
+else
+	t_fail "--where that cannot apply: exit 2 after the samples before it" "exit $rc" \
+		"$(head -c 300 "$T/w.err")"
+fi
+
+# -o: the file one job writes
+"$RAWFRAG" report -i cc.data --format json -o "$T/o1.json" -j 1 2>/dev/null
+RAWFRAG_JOBS_CHUNK=4 "$RAWFRAG" report -i cc.data --format json -o "$T/o4.json" -j 4 2>/dev/null
+if [ -s "$T/o1.json" ] && cmp -s "$T/o1.json" "$T/o4.json"; then
+	t_ok "-o FILE: -j 4 writes the file -j 1 writes ($(wc -l <"$T/o1.json") lines)"
+else
+	t_fail "-o FILE: -j 4 writes the file -j 1 writes" "$(cmp "$T/o1.json" "$T/o4.json" 2>&1)"
+fi
+
+# the workers ran: -vv says how many; a pipe is read by one
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data -j 3 -vv >/dev/null 2>"$T/vv.err"
+t_grep "-j 3 -vv: three jobs rendered the samples" '^perf rawfrag report: 3 jobs rendered the samples$' "$T/vv.err"
+"$PERF" record -q -e cpu-clock -c 100000 -o - -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done' \
+	>"$T/p.pipe" 2>/dev/null
+"$RAWFRAG" report -i - -j 1 <"$T/p.pipe" >"$T/p1.out" 2>"$T/p1.err"
+"$RAWFRAG" report -i - -j 4 -vv <"$T/p.pipe" >"$T/p4.out" 2>"$T/p4.err"
+if [ -s "$T/p1.out" ] && cmp -s "$T/p1.out" "$T/p4.out" &&
+   ! grep -q 'jobs rendered' "$T/p4.err"; then
+	t_ok "a pipe with -j 4: read by one job, the output of -j 1 ($(wc -l <"$T/p1.out") lines)"
+else
+	t_fail "a pipe with -j 4: read by one job" "$(cmp "$T/p1.out" "$T/p4.out" 2>&1)" \
+		"$(head -c 300 "$T/p4.err")"
+fi
+
+# a closed output: quiet, exit 0, the first lines
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data -j 4 2>"$T/h.err" | head -n 5 >"$T/h4.out"
+rc=${PIPESTATUS[0]}
+"$RAWFRAG" report -i cc.data -j 1 2>/dev/null | head -n 5 >"$T/h1.out"
+if [ "$rc" = 0 ] && [ ! -s "$T/h.err" ] && cmp -s "$T/h1.out" "$T/h4.out" &&
+   [ "$(wc -l <"$T/h4.out")" = 5 ]; then
+	t_ok "-j 4 | head -5: exit 0, nothing on stderr, the first 5 lines"
+else
+	t_fail "-j 4 | head -5: exit 0, quiet" "exit $rc" "$(head -c 300 "$T/h.err")"
+fi
+
+# the corrupt fixtures: each stops at the same record with the same message
+GEN=$(t_bin rawfrag-gen)
+if [ -x "$GEN" ] && "$GEN" "$T/fx" >/dev/null 2>&1; then
+	n=0 bad=""
+	for f in $(awk '{ print $1 }' "$T/fx/MANIFEST"); do
+		for k in "" "--format json" "-f" "-f --format json" "-F comm,tid,time,ip,sym,dso,trace"; do
+			# shellcheck disable=SC2086
+			"$RAWFRAG" report -i "$T/fx/$f" $k -j 1 >"$T/f1.out" 2>"$T/f1.err"
+			rc1=$?
+			# shellcheck disable=SC2086
+			RAWFRAG_JOBS_CHUNK=1 "$RAWFRAG" report -i "$T/fx/$f" $k -j 3 >"$T/f3.out" 2>"$T/f3.err"
+			rc3=$?
+			n=$((n + 1))
+			if ! cmp -s "$T/f1.out" "$T/f3.out" || ! cmp -s "$T/f1.err" "$T/f3.err" ||
+			   [ "$rc1" != "$rc3" ]; then
+				bad="$bad $f($k: exit $rc1/$rc3)"
+			fi
+		done
+	done
+	t_eq "rawfrag-gen's fixtures ($n runs, corrupt ones too): -j 3 as -j 1" "" "$bad"
+	nbad=$(awk '$2 != 0' "$T/fx/MANIFEST" | wc -l)
+	t_eq "the fixtures include corrupt files" 1 "$([ "$nbad" -ge 10 ] && echo 1)"
+else
+	t_skip_n 2 "rawfrag-gen's fixtures" "needs tests/rawfrag-gen"
+fi
+
+# bad values
+for v in 0 257 2x x; do
+	t_run "-j $v: refused, exit 2" 2 "$RAWFRAG" report -i cc.data -j "$v"
+done
+t_grep "-j x: the message names the value and the range" "bad --jobs 'x' \\(a number from 1 to 256\\)" "$T/err"
