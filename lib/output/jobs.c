@@ -18,6 +18,14 @@
  * reads and orders the whole input: -j pays where rendering (symbols, chains,
  * unwinding, decoding) costs more than reading.
  *
+ * Messages: while the workers run, every worker's file, session and machine
+ * speak into its current chunk; the chunk's owner's are said (through the
+ * caller's print functions) when the chunk is written, so they come in the
+ * order one job says them. The machine says each of its warnings once (a
+ * file it refuses, kernel symbols it cannot read), when a sample first needs
+ * it: each worker's machine would, so a machine's message already said is not
+ * said again.
+ *
  * How a run ends: a worker that stops on an error (the input's, which all of
  * them meet at the same sample, or --where's, which only the renderer meets)
  * ends the output at its chunk; the first such chunk wins and workers past it
@@ -25,20 +33,42 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/file.h"
+#include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/out.h"
 #include "internal/report.h"
 #include "internal/stream.h"
 #include "internal/where.h"
 
+/* where a message came from: the caller's print function for it */
+enum { MSG_FILE, MSG_SESSION, MSG_MACHINE, NR_MSG };
+
+struct rf_jobs_msg {
+	struct rf_jobs_msg *next;
+	int src;
+	enum rawfrag_print_level level;
+	char text[];
+};
+
 struct rf_jobs_slot {
 	char *buf;
 	size_t len, cap;
+	struct rf_jobs_msg *msgs;
 	bool ready;
+};
+
+struct rf_job;
+
+/* a print function's context: the worker and the source */
+struct rf_job_ear {
+	struct rf_job *w;
+	int src;
 };
 
 /* written chunks' buffers, handed to the next post: fresh ones would fault in anew */
@@ -57,6 +87,8 @@ struct rf_job {
 	pthread_t th;
 	bool running;
 	int ret;
+	struct rf_job_ear ear[NR_MSG];
+	struct rf_jobs_msg *msgs, **tail; /* said during the current chunk */
 };
 
 struct rf_jobs {
@@ -74,7 +106,107 @@ struct rf_jobs {
 	struct rf_jobs_buf *spare;
 	uint32_t nr_spare; /* at most window + n */
 	unsigned int chunk_shift;
+	/* the caller's print functions, and the machine messages said so far */
+	rawfrag_print_fn_t print[NR_MSG];
+	void *print_ctx[NR_MSG];
+	char **said;
+	size_t nr_said, cap_said;
 };
+
+static int hear(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
+{
+	struct rf_job_ear *e = ctx;
+	struct rf_job *w = e->w;
+	struct rf_jobs_msg *m;
+	char buf[1024];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	m = malloc(sizeof(*m) + (size_t)n + 1);
+	if (!m)
+		return -ENOMEM;
+	m->next = NULL;
+	m->src = e->src;
+	m->level = level;
+	memcpy(m->text, buf, (size_t)n + 1);
+	*w->tail = m;
+	w->tail = &m->next;
+	return n;
+}
+
+static void msgs_free(struct rf_jobs_msg *m)
+{
+	while (m) {
+		struct rf_jobs_msg *next = m->next;
+
+		free(m);
+		m = next;
+	}
+}
+
+/* the worker's messages of its chunk, taken (to post) or dropped */
+static struct rf_jobs_msg *msgs_take(struct rf_job *w)
+{
+	struct rf_jobs_msg *m = w->msgs;
+
+	w->msgs = NULL;
+	w->tail = &w->msgs;
+	return m;
+}
+
+static int say_va(rawfrag_print_fn_t fn, void *ctx, enum rawfrag_print_level lvl,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = fn(lvl, ctx, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* a machine's message said before (by another worker's machine): true */
+static bool said_before(struct rf_jobs *J, const char *text)
+{
+	char *dup;
+
+	for (size_t i = 0; i < J->nr_said; i++)
+		if (!strcmp(J->said[i], text))
+			return true;
+	if (J->nr_said == J->cap_said) {
+		size_t cap = J->cap_said ? 2 * J->cap_said : 16;
+		char **v = realloc(J->said, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		J->said = v;
+		J->cap_said = cap;
+	}
+	dup = strdup(text);
+	if (dup)
+		J->said[J->nr_said++] = dup;
+	return false;
+}
+
+/* a written chunk's messages, through the caller's print functions (the writer's token held) */
+static void say(struct rf_jobs *J, struct rf_jobs_msg *m)
+{
+	for (; m; m = m->next) {
+		if (m->src == MSG_MACHINE && said_before(J, m->text))
+			continue;
+		/* a print function may end a line itself unless the format does */
+		size_t n = strlen(m->text);
+		bool nl = n && m->text[n - 1] == '\n';
+
+		if (J->print[m->src])
+			say_va(J->print[m->src], J->print_ctx[m->src], m->level, nl ? "%.*s\n" : "%.*s",
+			       (int)(nl ? n - 1 : n), m->text);
+	}
+}
 
 static struct rawfrag_out *job_out(const struct rawfrag_report *rep)
 {
@@ -93,12 +225,16 @@ static void drain(struct rf_jobs *J)
 	while (!J->writing && J->next <= J->end && J->slots[J->next % J->window].ready) {
 		struct rf_jobs_slot *sl = &J->slots[J->next % J->window];
 		struct rf_jobs_buf b = { sl->buf, sl->cap };
+		struct rf_jobs_msg *msgs = sl->msgs;
 		size_t len = sl->len;
 
 		sl->buf = NULL;
+		sl->msgs = NULL;
 		sl->ready = false;
 		J->writing = true;
 		pthread_mutex_unlock(&J->mu);
+		say(J, msgs);
+		msgs_free(msgs);
 		rawfrag_out__write(J->real, b.buf, len);
 		pthread_mutex_lock(&J->mu);
 		J->spare[J->nr_spare++] = b;
@@ -118,13 +254,17 @@ static void drain(struct rf_jobs *J)
  * Chunk c's output (o's buffer) to the writer; o gets an empty buffer. Waits
  * while c is a window ahead of the writer. > 0 when c is past the end found.
  */
-static int post(struct rf_jobs *J, uint64_t c, struct rawfrag_out *o)
+static int post(struct rf_job *w, uint64_t c, struct rawfrag_out *o)
 {
+	struct rf_jobs *J = w->J;
 	struct rf_jobs_buf fresh = { NULL, 0 };
+	struct rf_jobs_msg *msgs = msgs_take(w);
 	int ret = 0;
 
-	if (rawfrag_out__error(o))
+	if (rawfrag_out__error(o)) {
+		msgs_free(msgs);
 		return -ENOMEM; /* a memory output fails only so */
+	}
 	pthread_mutex_lock(&J->mu);
 	while (c >= J->next + J->window && c <= J->end)
 		pthread_cond_wait(&J->space, &J->mu);
@@ -139,12 +279,15 @@ static int post(struct rf_jobs *J, uint64_t c, struct rawfrag_out *o)
 		sl->buf = o->buf;
 		sl->len = o->len;
 		sl->cap = o->cap;
+		sl->msgs = msgs;
+		msgs = NULL;
 		sl->ready = true;
 		o->buf = NULL;
 		o->len = 0;
 		drain(J);
 	}
 	pthread_mutex_unlock(&J->mu);
+	msgs_free(msgs);
 	if (ret)
 		return ret;
 	if (!fresh.buf) {
@@ -166,10 +309,12 @@ int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 	struct rawfrag_out *o = job_out(rep);
 	int ret = 0;
 
-	if (rep->own)
-		ret = post(J, rep->chunk, o);
-	else
+	if (rep->own) {
+		ret = post(&J->w[rep->job], rep->chunk, o);
+	} else {
 		o->len = 0; /* task lines and the like of another's chunk */
+		msgs_free(msgs_take(&J->w[rep->job]));
+	}
 	rep->chunk = c;
 	rep->own = c % (uint64_t)J->n == (uint64_t)rep->job;
 	if (!ret && c > __atomic_load_n(&J->end, __ATOMIC_ACQUIRE))
@@ -196,7 +341,9 @@ static void job_end(struct rf_job *w, int ret)
 		pthread_cond_broadcast(&J->space);
 	}
 	pthread_mutex_unlock(&J->mu);
-	if (rep->own && post(J, rep->chunk, job_out(rep)) < 0 && w->ret >= 0) {
+	if (!rep->own)
+		msgs_free(msgs_take(w));
+	else if (post(w, rep->chunk, job_out(rep)) < 0 && w->ret >= 0) {
 		w->ret = -ENOMEM;
 		rf_err_set(&w->err, -ENOMEM, "out of memory");
 	}
@@ -210,6 +357,21 @@ static void *job_main(void *arg)
 	rep->err = &w->err;
 	job_end(w, rawfrag_session__process(rep->sess, &rep->tool, &w->err));
 	return NULL;
+}
+
+/* the worker's file, session and machine speak into its chunk */
+static void job_listen(struct rf_job *w)
+{
+	struct rawfrag_report *rep = w->rep;
+
+	for (int k = 0; k < NR_MSG; k++)
+		w->ear[k] = (struct rf_job_ear){ .w = w, .src = k };
+	w->tail = &w->msgs;
+	rep->file->print = hear;
+	rep->file->print_ctx = &w->ear[MSG_FILE];
+	rf_session__set_print(rep->sess, hear, &w->ear[MSG_SESSION]);
+	if (rep->m)
+		rf_machine__set_print(rep->m, hear, &w->ear[MSG_MACHINE]);
 }
 
 /* worker i's copy of the caller's report: its own file, session, sink; quiet */
@@ -241,12 +403,13 @@ static int job_open(struct rf_jobs *J, struct rawfrag_report *main, int i)
 	w->rep->J = J;
 	w->rep->job = i;
 	w->rep->chunk_shift = J->chunk_shift;
+	job_listen(w);
 	return 0;
 }
 
 static void jobs_free(struct rf_jobs *J)
 {
-	for (int i = 1; i < J->n; i++) {
+	for (int i = 1; J->w && i < J->n; i++) {
 		struct rf_job *w = &J->w[i];
 
 		rawfrag_report__delete(w->rep);
@@ -254,8 +417,15 @@ static void jobs_free(struct rf_jobs *J)
 		rawfrag_session__delete(w->s);
 		rawfrag_file__close(w->f);
 	}
-	for (uint32_t i = 0; J->slots && i < J->window; i++)
+	for (int i = 0; J->w && i < J->n; i++)
+		msgs_free(msgs_take(&J->w[i]));
+	for (uint32_t i = 0; J->slots && i < J->window; i++) {
 		free(J->slots[i].buf);
+		msgs_free(J->slots[i].msgs);
+	}
+	for (size_t i = 0; i < J->nr_said; i++)
+		free(J->said[i]);
+	free(J->said);
 	for (uint32_t i = 0; i < J->nr_spare; i++)
 		free(J->spare[i].buf);
 	free(J->spare);
@@ -374,6 +544,12 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 		return rawfrag_session__process(rep->sess, &rep->tool, err);
 	}
 	o->fd = -1;
+	J->print[MSG_FILE] = rep->file->print;
+	J->print_ctx[MSG_FILE] = rep->file->print_ctx;
+	rf_session__get_print(rep->sess, &J->print[MSG_SESSION], &J->print_ctx[MSG_SESSION]);
+	if (rep->m)
+		rf_machine__get_print(rep->m, &J->print[MSG_MACHINE], &J->print_ctx[MSG_MACHINE]);
+	job_listen(&J->w[0]);
 	rep->J = J;
 	rep->job = 0;
 	rep->own = true;
@@ -387,6 +563,11 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	drain(J);
 	pthread_mutex_unlock(&J->mu);
 	rep->err = err;
+	rep->file->print = J->print[MSG_FILE];
+	rep->file->print_ctx = J->print_ctx[MSG_FILE];
+	rf_session__set_print(rep->sess, J->print[MSG_SESSION], J->print_ctx[MSG_SESSION]);
+	if (rep->m)
+		rf_machine__set_print(rep->m, J->print[MSG_MACHINE], J->print_ctx[MSG_MACHINE]);
 	ret = jobs_status(J, err);
 	/* the caller's output again, with its error */
 	rawfrag_out__flush(J->real);

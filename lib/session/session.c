@@ -652,3 +652,20 @@ struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
 
 	return rawfrag_session__new(f, &o, err);
 }
+
+void rf_session__set_print(struct rawfrag_session *s, rawfrag_print_fn_t print, void *ctx)
+{
+	s->print = print;
+	s->print_ctx = ctx;
+	for (int i = 0; i < s->nr_dec; i++) {
+		s->ctx[i].print = print;
+		s->ctx[i].print_ctx = ctx;
+	}
+}
+
+void rf_session__get_print(const struct rawfrag_session *s, rawfrag_print_fn_t *print,
+			   void **ctx)
+{
+	*print = s->print;
+	*ctx = s->print_ctx;
+}

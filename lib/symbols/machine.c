@@ -122,6 +122,19 @@ static void call_print(const struct rawfrag_machine *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+void rf_machine__set_print(struct rawfrag_machine *m, rawfrag_print_fn_t print, void *ctx)
+{
+	m->print = print;
+	m->print_ctx = ctx;
+}
+
+void rf_machine__get_print(const struct rawfrag_machine *m, rawfrag_print_fn_t *print,
+			   void **ctx)
+{
+	*print = m->print;
+	*ctx = m->print_ctx;
+}
+
 void rf_machine__warn(const struct rawfrag_machine *m, const char *fmt, ...)
 {
 	char msg[512];

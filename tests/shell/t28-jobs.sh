@@ -10,7 +10,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 42
+t_plan 44
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -54,8 +54,11 @@ python3 -c 'import time
 for _ in range(4000): time.sleep(0.0005)' &
 bg=$!
 sleep 0.3
+# the one exit recorded is the workload's (other tasks come and go with -a)
+cp "$(command -v sleep)" "$T/rfjobsleeper"
 t_setup "perf records sched_switch and an exit at the end" \
-	"$PERF" record -q -e sched:sched_switch -e sched:sched_process_exit -a -o ex.data -- sleep 0.6
+	"$PERF" record -q -e sched:sched_switch -e sched:sched_process_exit \
+	--filter 'comm == "rfjobsleeper"' -a -o ex.data -- "$T/rfjobsleeper" 0.6
 kill $bg 2>/dev/null
 wait $bg 2>/dev/null
 
@@ -87,6 +90,27 @@ else
 	t_fail "--where that cannot apply: exit 2 after the samples before it" "exit $rc" \
 		"$(head -c 300 "$T/w.err")"
 fi
+
+# messages: a warning the machine gives when a sample first needs the kernel's
+# symbols (here a kallsyms it refuses) is said as one job says it, once, even
+# when only worker 1 renders such a sample (the one kernel sample of an odd
+# position, selected by its time, with a chunk per sample)
+mkfifo "$T/ks.fifo"
+t=$("$RAWFRAG" report -i cc.data -F time,ip --ns -G 2>/dev/null |
+	awk 'NR % 2 == 0 && $2 ~ /^ffff/ { sub(":", "", $1); print $1; exit }')
+"$RAWFRAG" report -i cc.data --time "$t,$t" -F comm,tid,time,ip,sym -G --kallsyms "$T/ks.fifo" \
+	-j 1 >"$T/k1.out" 2>"$T/k1.err"
+RAWFRAG_JOBS_CHUNK=1 "$RAWFRAG" report -i cc.data --time "$t,$t" -F comm,tid,time,ip,sym -G \
+	--kallsyms "$T/ks.fifo" -j 2 >"$T/k2.out" 2>"$T/k2.err"
+if [ -n "$t" ] && [ "$(wc -l <"$T/k1.out")" = 1 ] && grep -q 'FIFO, not read' "$T/k1.err" &&
+   cmp -s "$T/k1.out" "$T/k2.out" && cmp -s "$T/k1.err" "$T/k2.err"; then
+	t_ok "a warning only worker 1 meets: said as -j 1 says it ($(head -c 80 "$T/k1.err"))"
+else
+	t_fail "a warning only worker 1 meets: said as -j 1 says it" "time $t" \
+		"-j 1: $(cat "$T/k1.out" "$T/k1.err")" "-j 2: $(cat "$T/k2.out" "$T/k2.err")"
+fi
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --kallsyms "$T/ks.fifo" -j 4 >/dev/null 2>"$T/k4.err"
+t_eq "-j 4: the machine's warning said once, not once per worker" 1 "$(grep -c 'FIFO, not read' "$T/k4.err")"
 
 # -o: the file one job writes
 "$RAWFRAG" report -i cc.data --format json -o "$T/o1.json" -j 1 2>/dev/null

@@ -90,6 +90,11 @@ struct rf_maps {
 
 struct rawfrag_machine;
 
+/* where the machine's warnings go (report -j moves them for a run) */
+void rf_machine__set_print(struct rawfrag_machine *m, rawfrag_print_fn_t print, void *ctx);
+void rf_machine__get_print(const struct rawfrag_machine *m, rawfrag_print_fn_t *print,
+			   void **ctx);
+
 /* dso.c */
 /* room for nr_syms more symbols and strs_len more bytes of names; false: no memory */
 bool rf_dso__reserve(struct rf_dso *d, size_t nr_syms, size_t strs_len);

@@ -30,4 +30,9 @@ void rf_session__log(const struct rawfrag_session *s, enum rawfrag_print_level l
 struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
 					  struct rawfrag_file *f, struct rawfrag_err *err);
 
+/* where the session's and its decoders' messages go (report -j moves them for a run) */
+void rf_session__set_print(struct rawfrag_session *s, rawfrag_print_fn_t print, void *ctx);
+void rf_session__get_print(const struct rawfrag_session *s, rawfrag_print_fn_t *print,
+			   void **ctx);
+
 #endif
