@@ -111,6 +111,7 @@ struct rf_jobs {
 	void *print_ctx[NR_MSG];
 	char **said;
 	size_t nr_said, cap_said;
+	struct rf_symstore *store; /* the DSOs' symbols, loaded once for all */
 };
 
 static int hear(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
@@ -370,8 +371,10 @@ static void job_listen(struct rf_job *w)
 	rep->file->print = hear;
 	rep->file->print_ctx = &w->ear[MSG_FILE];
 	rf_session__set_print(rep->sess, hear, &w->ear[MSG_SESSION]);
-	if (rep->m)
+	if (rep->m) {
 		rf_machine__set_print(rep->m, hear, &w->ear[MSG_MACHINE]);
+		rf_machine__set_symstore(rep->m, w->J->store);
+	}
 }
 
 /* worker i's copy of the caller's report: its own file, session, sink; quiet */
@@ -426,6 +429,7 @@ static void jobs_free(struct rf_jobs *J)
 	for (size_t i = 0; i < J->nr_said; i++)
 		free(J->said[i]);
 	free(J->said);
+	rf_symstore__delete(J->store);
 	for (uint32_t i = 0; i < J->nr_spare; i++)
 		free(J->spare[i].buf);
 	free(J->spare);
@@ -462,7 +466,8 @@ static struct rf_jobs *jobs_new(struct rawfrag_report *rep)
 	J->w = calloc(J->n, sizeof(*J->w));
 	/* every buffer is o's, a slot's or spare: window + n in all */
 	J->spare = calloc(J->window + J->n, sizeof(*J->spare));
-	if (!J->slots || !J->w || !J->spare) {
+	J->store = rf_symstore__new();
+	if (!J->slots || !J->w || !J->spare || !J->store) {
 		jobs_free(J);
 		return NULL;
 	}
@@ -566,8 +571,10 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	rep->file->print = J->print[MSG_FILE];
 	rep->file->print_ctx = J->print_ctx[MSG_FILE];
 	rf_session__set_print(rep->sess, J->print[MSG_SESSION], J->print_ctx[MSG_SESSION]);
-	if (rep->m)
+	if (rep->m) {
 		rf_machine__set_print(rep->m, J->print[MSG_MACHINE], J->print_ctx[MSG_MACHINE]);
+		rf_machine__set_symstore(rep->m, NULL);
+	}
 	ret = jobs_status(J, err);
 	/* the caller's output again, with its error */
 	rawfrag_out__flush(J->real);

@@ -19,6 +19,8 @@
 
 bool rf_dso__reserve(struct rf_dso *d, size_t nr_syms, size_t strs_len)
 {
+	if (d->shared) /* a store's symbols do not change */
+		return false;
 	if (d->nr_syms + nr_syms > d->cap_syms) {
 		struct rf_sym *v = realloc(d->syms, (d->nr_syms + nr_syms) * sizeof(*v));
 
@@ -293,6 +295,12 @@ void rf_dso__free(struct rf_dso *d)
 {
 	free(d->cache);
 	rf_dso__free_demangled(d);
+	if (d->shared) {
+		rf_symstore__release(d->shared);
+		d->syms = NULL;
+		d->strs = NULL;
+		d->tree = NULL;
+	}
 	rf_symtree__free(d->tree);
 	rf_unwind__dso_free(d);
 	rf_a2l__free(d->a2l);
@@ -408,7 +416,7 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d)
 	return d->rt;
 }
 
-void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
+static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 {
 	char cand[NR_CAND][4096];
 	const char *dyn = NULL;
@@ -461,6 +469,16 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
 		rf_symtree__free(d->tree);
 		d->tree = NULL;
 	}
+}
+
+void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d)
+{
+	struct rf_symstore *st = rf_machine__symstore(m);
+
+	if (st)
+		rf_symstore__load_user(st, m, d, load_user);
+	else
+		load_user(m, d);
 }
 
 /*

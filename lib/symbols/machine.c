@@ -58,6 +58,7 @@ struct rawfrag_machine {
 	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
 	uint32_t nr_dsos; /* DSOs made */
 	int32_t exiting_pid; /* whose maps pid -1 has (rawfrag_machine__set_exiting) */
+	struct rf_symstore *store; /* not owned */
 };
 
 bool rf_machine__inline(const struct rawfrag_machine *m)
@@ -120,6 +121,29 @@ static void call_print(const struct rawfrag_machine *m, const char *fmt, ...)
 	va_start(ap, fmt);
 	m->print(RAWFRAG_WARN, m->print_ctx, fmt, ap);
 	va_end(ap);
+}
+
+void rf_machine__set_symstore(struct rawfrag_machine *m, struct rf_symstore *st)
+{
+	m->store = st;
+}
+
+struct rf_symstore *rf_machine__symstore(const struct rawfrag_machine *m)
+{
+	return m->store;
+}
+
+void rf_machine__say(const struct rawfrag_machine *m, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (!m->print)
+		return;
+	/* the print function ends a line itself unless the format does */
+	if (n && text[n - 1] == '\n')
+		call_print(m, "%.*s\n", (int)(n - 1), text);
+	else
+		call_print(m, "%s", text);
 }
 
 void rf_machine__set_print(struct rawfrag_machine *m, rawfrag_print_fn_t print, void *ctx)

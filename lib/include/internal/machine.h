@@ -64,6 +64,8 @@ struct rf_dso {
 	struct rf_symtree *tree; /* perf's tree shape, kept only where symbols overlap */
 	struct rf_demangled *dm; /* names demangled so far, by name offset */
 	void *unw_priv; /* per-DSO unwinding cache (unwind.c) */
+	/* symbols, names and tree are a store's (symstore.c), not this DSO's */
+	struct rf_symstore_entry *shared;
 	uint32_t order; /* rawfrag_frame.dso_order */
 	struct rf_dso *next;
 };
@@ -89,6 +91,22 @@ struct rf_maps {
 };
 
 struct rawfrag_machine;
+
+/* symstore.c: user DSOs' symbols loaded once for several machines (report -j) */
+struct rf_symstore;
+struct rf_symstore_entry;
+struct rf_symstore *rf_symstore__new(void);
+/* the store's references; DSOs that took symbols from it keep theirs */
+void rf_symstore__delete(struct rf_symstore *st);
+/* d loaded by load(), or with the symbols another machine's load gave */
+void rf_symstore__load_user(struct rf_symstore *st, struct rawfrag_machine *m, struct rf_dso *d,
+			    void (*load)(struct rawfrag_machine *m, struct rf_dso *d));
+void rf_symstore__release(struct rf_symstore_entry *e);
+/* the store user DSOs are loaded through (NULL: none) */
+void rf_machine__set_symstore(struct rawfrag_machine *m, struct rf_symstore *st);
+struct rf_symstore *rf_machine__symstore(const struct rawfrag_machine *m);
+/* a message as the machine said it (text formatted, maybe ending in a newline) again */
+void rf_machine__say(const struct rawfrag_machine *m, const char *text);
 
 /* where the machine's warnings go (report -j moves them for a run) */
 void rf_machine__set_print(struct rawfrag_machine *m, rawfrag_print_fn_t print, void *ctx);
