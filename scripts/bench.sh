@@ -65,7 +65,7 @@ bench_read() { # file recipe (make_file | make_file4)
 	samples=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
 	samples=${samples:-0}
 	echo
-	echo "== reading $f: $((size / 1048576)) MB, $samples samples (1 core; page cache warm)"
+	echo "== reading $f: $((size / 1048576)) MB, $samples samples (one job but -j 2; page cache warm)"
 	dd if="$f" of=/dev/null bs=1M 2>/dev/null
 	printf '%-52s %8s %10s %9s %10s %9s\n' "command" "seconds" "Msamples/s" "peak MB" \
 		"vs perf script" "of floor"
@@ -81,6 +81,8 @@ bench_read() { # file recipe (make_file | make_file4)
 		"perf report --stats|perf report --stats -i $f"
 		"perf rawfrag report (text)|$tool report -i $f"
 		"perf rawfrag report --format json|$tool report --format json -i $f"
+		"perf rawfrag report (text) -j 2|$tool report -j 2 -i $f"
+		"perf rawfrag report --format json -j 2|$tool report --format json -j 2 -i $f"
 	)
 	local base= floor=
 	for r in "${rows[@]}"; do

@@ -20,8 +20,8 @@
  *
  * Messages: while the workers run, every worker's file, session and machine
  * speak into its current chunk; the chunk's owner's are said (through the
- * caller's print functions) when the chunk is written, so they come in the
- * order one job says them. The machine says each of its warnings once (a
+ * caller's print functions, on the caller's thread) once the chunk is
+ * written, so they come in the order one job says them. The machine says each of its warnings once (a
  * file it refuses, kernel symbols it cannot read), when a sample first needs
  * it: each worker's machine would, so a machine's message already said is not
  * said again.
@@ -112,6 +112,7 @@ struct rf_jobs {
 	char **said;
 	size_t nr_said, cap_said;
 	struct rf_symstore *store; /* the DSOs' symbols, loaded once for all */
+	struct rf_jobs_msg *pend, **pend_tail; /* written chunks' messages, not said yet */
 };
 
 static int hear(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
@@ -193,7 +194,7 @@ static bool said_before(struct rf_jobs *J, const char *text)
 	return false;
 }
 
-/* a written chunk's messages, through the caller's print functions (the writer's token held) */
+/* written chunks' messages, through the caller's print functions, on the caller's thread */
 static void say(struct rf_jobs *J, struct rf_jobs_msg *m)
 {
 	for (; m; m = m->next) {
@@ -234,10 +235,15 @@ static void drain(struct rf_jobs *J)
 		sl->ready = false;
 		J->writing = true;
 		pthread_mutex_unlock(&J->mu);
-		say(J, msgs);
-		msgs_free(msgs);
 		rawfrag_out__write(J->real, b.buf, len);
 		pthread_mutex_lock(&J->mu);
+		/* said on the caller's thread (its print functions may need it) */
+		if (msgs) {
+			*J->pend_tail = msgs;
+			while (msgs->next)
+				msgs = msgs->next;
+			J->pend_tail = &msgs->next;
+		}
 		J->spare[J->nr_spare++] = b;
 		J->writing = false;
 		/* the output is closed or failed: one job would stop here too */
@@ -304,6 +310,20 @@ static int post(struct rf_job *w, uint64_t c, struct rawfrag_out *o)
 	return 0;
 }
 
+/* the caller's thread says the written chunks' messages, in order */
+static void say_pending(struct rf_jobs *J)
+{
+	struct rf_jobs_msg *m;
+
+	pthread_mutex_lock(&J->mu);
+	m = J->pend;
+	J->pend = NULL;
+	J->pend_tail = &J->pend;
+	pthread_mutex_unlock(&J->mu);
+	say(J, m);
+	msgs_free(m);
+}
+
 int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 {
 	struct rf_jobs *J = rep->J;
@@ -320,6 +340,8 @@ int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 	rep->own = c % (uint64_t)J->n == (uint64_t)rep->job;
 	if (!ret && c > __atomic_load_n(&J->end, __ATOMIC_ACQUIRE))
 		ret = 1;
+	if (rep->job == 0)
+		say_pending(J);
 	if (ret > 0)
 		rep->past_end = true;
 	if (ret < 0)
@@ -426,6 +448,7 @@ static void jobs_free(struct rf_jobs *J)
 		free(J->slots[i].buf);
 		msgs_free(J->slots[i].msgs);
 	}
+	msgs_free(J->pend);
 	for (size_t i = 0; i < J->nr_said; i++)
 		free(J->said[i]);
 	free(J->said);
@@ -462,6 +485,7 @@ static struct rf_jobs *jobs_new(struct rawfrag_report *rep)
 	J->window = 4 * (uint32_t)J->n;
 	J->chunk_shift = chunk_shift();
 	J->end = UINT64_MAX;
+	J->pend_tail = &J->pend;
 	J->slots = calloc(J->window, sizeof(*J->slots));
 	J->w = calloc(J->n, sizeof(*J->w));
 	/* every buffer is o's, a slot's or spare: window + n in all */
@@ -567,6 +591,7 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	pthread_mutex_lock(&J->mu);
 	drain(J);
 	pthread_mutex_unlock(&J->mu);
+	say_pending(J);
 	rep->err = err;
 	rep->file->print = J->print[MSG_FILE];
 	rep->file->print_ctx = J->print_ctx[MSG_FILE];

@@ -78,7 +78,8 @@ class Reader:
               ) -> None:
         """The whole input through one of the library's outputs (formats()) into
         path ('-': stdout), the bytes perf rawfrag report writes. opts: the
-        selection (events, pid, tid, cpu, time, where, force, ordered; the
+        selection (events, pid, tid, cpu, time, where, force, ordered, jobs: text and
+        json rendered on that many threads, the same bytes; the
         Reader's events and where by default) and the output's own (text:
         fields, verbose, ns, tasks, header, callchain, max_stack; json: fields,
         callchain, max_stack). A new pass over the input, as stats()."""

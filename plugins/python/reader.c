@@ -511,7 +511,7 @@ static PyMethodDef reader_methods[] = {
 	  "'flamegraph', 'pprof', 'sqlite',\n"
 	  "'clickhouse'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
-	  "(events, pid, tid, cpu, time, where, force, ordered; the Reader's events and\n"
+	  "(events, pid, tid, cpu, time, where, force, ordered, jobs; the Reader's events and\n"
 	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
 	  "callchain, max_stack; json: fields, callchain, max_stack), e.g.\n"
 	  "write('text', 'out.txt', fields=['comm', 'tid', 'ip', 'sym'], ns=True).\n"

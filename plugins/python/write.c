@@ -15,7 +15,7 @@
 
 /* options of the report (the selection), the rest go to the sink */
 static const char *const report_keys[] = { "events", "pid", "tid", "cpu", "time", "where",
-					   "force", "ordered", NULL };
+					   "force", "ordered", "jobs", NULL };
 
 struct wopts {
 	struct rawfrag_report_opts ro;
@@ -62,6 +62,19 @@ static int report_opt(struct wopts *w, const char *k, PyObject *v)
 {
 	const char *s;
 
+	if (!strcmp(k, "jobs")) {
+		long n = PyLong_Check(v) && !PyBool_Check(v) ? PyLong_AsLong(v) : -2;
+
+		if (n == -1 && PyErr_Occurred())
+			return -1;
+		if (n < 1 || n > RAWFRAG_REPORT_MAX_JOBS) {
+			PyErr_Format(PyExc_ValueError, "write(): jobs is a number from 1 to %d",
+				     RAWFRAG_REPORT_MAX_JOBS);
+			return -1;
+		}
+		w->ro.jobs = (int)n;
+		return 0;
+	}
 	if (!strcmp(k, "force") || !strcmp(k, "ordered")) {
 		int b = PyObject_IsTrue(v);
 

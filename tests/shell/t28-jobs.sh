@@ -10,7 +10,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 44
+t_plan 45
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -199,6 +199,33 @@ for f in cc.data swg.data dw.data ex.data; do
 	done
 	t_eq "TSan: $f ${k[*]}: -j 4 text and json as -j 1, no report" "" "$bad"
 done
+
+# Python: Reader.write(..., jobs=N) writes the bytes of jobs=1; a bad jobs raises
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+if ls "$O"/python/rawfrag*.so >/dev/null 2>&1; then
+	PYTHONPATH=$O/python RAWFRAG_JOBS_CHUNK=2 $PY - cc.data "$T" <<'EOF' >"$T/py.out" 2>&1
+import rawfrag, sys
+r = rawfrag.open(sys.argv[1])
+t = sys.argv[2]
+for fmt in ("text", "json"):
+    r.write(fmt, t + "/py1." + fmt, jobs=1)
+    r.write(fmt, t + "/py3." + fmt, jobs=3)
+    a = open(t + "/py1." + fmt, "rb").read()
+    b = open(t + "/py3." + fmt, "rb").read()
+    print(fmt, len(a) > 1000 and a == b)
+try:
+    r.write("text", t + "/py0.txt", jobs=0)
+    print("jobs=0 accepted")
+except ValueError as e:
+    print("ValueError:", e)
+EOF
+	t_eq "Python write(jobs=3): text and json as jobs=1; jobs=0 raises" \
+		"text True|json True|ValueError: write(): jobs is a number from 1 to 256" \
+		"$(paste -sd'|' "$T/py.out")"
+else
+	t_skip "Python write(jobs=3)" "the Python module is not built"
+fi
 
 # bad values
 for v in 0 257 2x x; do
