@@ -159,18 +159,6 @@ static struct rf_jobs_msg *msgs_take(struct rf_job *w)
 	return m;
 }
 
-static int say_va(rawfrag_print_fn_t fn, void *ctx, enum rawfrag_print_level lvl,
-		  const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fn(lvl, ctx, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 /* a machine's message said before (by another worker's machine): true */
 static bool said_before(struct rf_jobs *J, const char *text)
 {
@@ -205,7 +193,7 @@ static void say(struct rf_jobs *J, struct rf_jobs_msg *m)
 		bool nl = n && m->text[n - 1] == '\n';
 
 		if (J->print[m->src])
-			say_va(J->print[m->src], J->print_ctx[m->src], m->level, nl ? "%.*s\n" : "%.*s",
+			rf_print_va(J->print[m->src], J->print_ctx[m->src], m->level, nl ? "%.*s\n" : "%.*s",
 			       (int)(nl ? n - 1 : n), m->text);
 	}
 }

@@ -333,8 +333,8 @@ int rf_sink_open_fd(const char *path, int fd, struct rawfrag_err *err)
 	return fd;
 }
 
-static int print_va(rawfrag_print_fn_t print, void *ctx, enum rawfrag_print_level lvl,
-		    const char *fmt, ...)
+int rf_print_va(rawfrag_print_fn_t print, void *ctx, enum rawfrag_print_level lvl,
+		const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -358,5 +358,5 @@ void rf_sink_note(rawfrag_print_fn_t print, void *ctx, const char *prefix,
 	va_start(ap, fmt);
 	vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	va_end(ap);
-	print_va(print, ctx, lvl, "%s\n", buf);
+	rf_print_va(print, ctx, lvl, "%s\n", buf);
 }

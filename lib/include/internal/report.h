@@ -153,6 +153,9 @@ int rf_sink_opt_bool(const char *sink, const char *const *kv, const char *key, b
 		     struct rawfrag_err *err);
 /* the output of a sink's opts: a new fd (path given, created 0644) or the one given */
 int rf_sink_open_fd(const char *path, int fd, struct rawfrag_err *err);
+/* a print function called with a format and arguments (it takes a va_list) */
+int rf_print_va(rawfrag_print_fn_t print, void *ctx, enum rawfrag_print_level lvl,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* "<prefix>: " then the message, through print (nothing when print is NULL) */
 void rf_sink_note(rawfrag_print_fn_t print, void *ctx, const char *prefix,
 		  enum rawfrag_print_level lvl, const char *fmt, ...)
