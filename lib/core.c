@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rawfrag/file.h>
@@ -189,4 +190,30 @@ void rf_err_set(struct rawfrag_err *err, int e, const char *reason)
 		snprintf(err->reason, sizeof(err->reason), "%s", reason);
 	}
 	errno = -e;
+}
+
+char **rf_strv__dup(const char *const *v)
+{
+	size_t n = 0;
+	char **c;
+
+	while (v && v[n])
+		n++;
+	c = calloc(n + 1, sizeof(*c));
+	for (size_t i = 0; c && i < n; i++) {
+		if (!(c[i] = strdup(v[i]))) {
+			while (i--)
+				free(c[i]);
+			free(c);
+			return NULL;
+		}
+	}
+	return c;
+}
+
+void rf_strv__free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
 }

@@ -127,32 +127,6 @@ static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void 
 	return sk;
 }
 
-static char **copy_kv(const char *const *kv)
-{
-	size_t n = 0;
-	char **c;
-
-	while (kv && kv[n])
-		n++;
-	c = calloc(n + 1, sizeof(*c));
-	for (size_t i = 0; c && i < n; i++) {
-		if (!(c[i] = strdup(kv[i]))) {
-			while (i--)
-				free(c[i]);
-			free(c);
-			return NULL;
-		}
-	}
-	return c;
-}
-
-static void free_kv(char **kv)
-{
-	for (size_t i = 0; kv && kv[i]; i++)
-		free(kv[i]);
-	free(kv);
-}
-
 /*
  * The line sinks render each sample from the report's state alone: a copy
  * opened with the same options renders any sample as the sink would (-j).
@@ -160,7 +134,7 @@ static void free_kv(char **kv)
  */
 static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv)
 {
-	sk->kv = copy_kv(kv);
+	sk->kv = rf_strv__dup(kv);
 	if (!sk->kv)
 		return;
 	sk->lib_name = name;
@@ -245,7 +219,7 @@ void rawfrag_sink__delete(struct rawfrag_sink *sk)
 		return;
 	if (sk->ops.free)
 		sk->ops.free(sk->priv);
-	free_kv(sk->kv);
+	rf_strv__free(sk->kv);
 	free(sk);
 }
 

@@ -308,27 +308,6 @@ static int bind_new(struct rawfrag_session *s, struct rawfrag_err *err)
 	return 0;
 }
 
-static char **copy_dopts(const char *const *src)
-{
-	int n = 0;
-
-	while (src && src[n])
-		n++;
-	char **d = calloc(n + 1, sizeof(*d));
-	if (!d)
-		return NULL;
-	for (int i = 0; i < n; i++) {
-		d[i] = strdup(src[i]);
-		if (!d[i]) {
-			while (i--)
-				free(d[i]);
-			free(d);
-			return NULL;
-		}
-	}
-	return d;
-}
-
 struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 					     const struct rawfrag_session_opts *opts,
 					     struct rawfrag_err *err)
@@ -356,7 +335,7 @@ struct rawfrag_session *rawfrag_session__new(struct rawfrag_file *f,
 	s->decs = rawfrag_decoders();
 	while (s->decs[s->nr_dec])
 		s->nr_dec++;
-	s->dopts = copy_dopts(RAWFRAG_OPTS_GET(opts, dopts, NULL));
+	s->dopts = rf_strv__dup(RAWFRAG_OPTS_GET(opts, dopts, NULL));
 	s->ctx = calloc(s->nr_dec, sizeof(*s->ctx));
 	s->inited = calloc(s->nr_dec, sizeof(*s->inited));
 	if (!s->dopts || !s->ctx || !s->inited) {
@@ -406,11 +385,7 @@ void rawfrag_session__delete(struct rawfrag_session *s)
 	free(s->ev_dec_idx);
 	free(s->ctx);
 	free(s->inited);
-	if (s->dopts) {
-		for (int i = 0; s->dopts[i]; i++)
-			free(s->dopts[i]);
-		free(s->dopts);
-	}
+	rf_strv__free(s->dopts);
 	free(s);
 }
 

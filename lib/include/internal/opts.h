@@ -25,5 +25,8 @@ int rf_opts_check(const void *opts, size_t known_sz, const char *type, struct ra
 
 /* fill err (may be NULL) with e and reason, no offset or record; sets errno */
 void rf_err_set(struct rawfrag_err *err, int e, const char *reason);
+/* a copy of a NULL-terminated string list (NULL: an empty one); NULL without memory */
+char **rf_strv__dup(const char *const *v);
+void rf_strv__free(char **v);
 
 #endif /* __RAWFRAG_INTERNAL_OPTS_H */
