@@ -48,6 +48,16 @@ struct kframe {
 
 struct tsec {
 	bool used;
+	/*
+	 * threads' names interned here, by tid (most samples repeat a few);
+	 * one cache per section: shared, the sections of a file's alternating
+	 * events (sys_enter, sys_exit) evicted each other at every sample
+	 */
+	struct tcomm {
+		uint64_t gen; /* 0: empty (the report's generations start at 1) */
+		int32_t pid, tid;
+		const char *s;
+	} comm[16];
 	struct kframe *kf; /* KFRAMES of them, on the first kernel sample */
 	struct rf_hists h;
 	bool has[RF_HISTS_MAX_KEYS]; /* a field column: some sample had the field */
@@ -113,13 +123,6 @@ struct table_sink {
 	bool has_pids, has_tids;
 	struct tsec *sec;
 	int nr_sec;
-	/* threads' names interned in section sec, by tid (most samples repeat a few) */
-	struct tcomm {
-		int sec;
-		uint64_t gen;
-		int32_t pid, tid;
-		const char *s;
-	} comm[16];
 	uint64_t lost_samples;
 	struct rawfrag_session *sess;
 	struct rawfrag_file *file;
@@ -460,16 +463,16 @@ static int key_of(struct table_sink *t, struct rawfrag_report *rep, struct tsamp
 
 	switch (k->kind) {
 	case K_COMM: {
-		struct tcomm *c = &t->comm[((uint32_t)smp->tid * 2654435761u) >> 28];
+		struct tcomm *c = &ts->sec->comm[((uint32_t)smp->tid * 2654435761u) >> 28];
 
-		if (c->sec == rep->cur_idx && c->gen == rep->name_gen &&
+		if (c->gen == rep->name_gen &&
 		    c->tid == (int32_t)smp->tid && c->pid == (int32_t)smp->pid) {
 			hk->id = hk->show = c->s;
 			return 0;
 		}
 		s = rf_report__comm(rep, smp, &len);
 		hk->id = hk->show = rf_hists__intern(&ts->sec->h, s, (size_t)len);
-		*c = (struct tcomm){ .sec = rep->cur_idx, .gen = rep->name_gen,
+		*c = (struct tcomm){ .gen = rep->name_gen,
 				     .tid = (int32_t)smp->tid, .pid = (int32_t)smp->pid, .s = hk->id };
 		return hk->id ? 0 : -ENOMEM;
 	}
@@ -2035,8 +2038,6 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	}
 	t->fd = opts->fd;
 	t->own_fd = -1;
-	for (size_t i = 0; i < sizeof(t->comm) / sizeof(t->comm[0]); i++)
-		t->comm[i].sec = -1;
 	if (parse_opts(t, opts->kv, err)) {
 		table_free(t);
 		return -EINVAL;

@@ -4,16 +4,17 @@
  * the top of the reader's layers (internal/file.h), over header, pipe and
  * compress.
  *
- * The data section is mapped in windows of RF_WINDOW_SIZE bytes (page-aligned,
- * remapped when a record would cross the window end, as perf's reader__mmap
- * does), so memory does not grow with the file: records point into the current
- * window and stay valid until the next rawfrag_file__next().
+ * The data section is read into a window buffer (RF_READ_SIZE bytes ahead of
+ * the cursor, refilled when a record would cross its end), so memory does not
+ * grow with the file: records point into the window and stay valid until the
+ * next rawfrag_file__next().
  *
  * A directory recording (dir.c) is read as perf reads it: RF_DIR_CHUNK bytes
  * of records from one data file (data's data section, then each data.N), then
  * as much from the next one that has records left, round and round, each file
- * with its own window and zstd stream. The ordering queue downstream sorts
- * them (perf record --threads writes no FINISHED_ROUND).
+ * with its own cursor and zstd stream. The ordering queue downstream sorts
+ * them (perf record --threads writes no FINISHED_ROUND). The files share one
+ * window buffer, read again at each turn.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,79 +121,75 @@ static inline bool in_window(const struct rawfrag_file *f, uint64_t off, uint64_
 	       off - f->win_off <= f->win_len - len;
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
 /*
- * The next RF_DROP_STEP bytes of the window from its byte at, mapped in one
- * call: a page fault per 64 KiB was a tenth of a report's time. Kernels before
- * 5.14 refuse the advice; the pages then fault in as before.
+ * Make [off, off + len) of the data section addressable: read into the window
+ * buffer, RF_READ_SIZE bytes at a time (a long trailer's length when that is
+ * more), the bytes of the old window still ahead of off moved to its front.
+ * Reading beats mapping the file: on a virtual machine every page mapped,
+ * populated and dropped cost more than copying it (a 300 MB file was walked
+ * 4x faster with pread() into a buffer that stays in the cache).
  */
-static void populate_ahead(struct rawfrag_file *f, uint64_t at)
-{
-	uint64_t n = f->win_len - at;
-
-	if (at >= f->win_len)
-		return;
-	if (n > RF_DROP_STEP)
-		n = RF_DROP_STEP;
-	madvise(f->win + at, n, MADV_POPULATE_READ);
-}
-
-/* make [off, off + len) of the data section addressable */
 static int map_window(struct rawfrag_file *f, uint64_t off, uint64_t len)
 {
-	uint64_t end = f->src_end, aoff, mlen;
-	long page;
-	void *p;
+	uint64_t end = f->src_end, want = RF_READ_SIZE, keep = 0, cap;
 
 	if (in_window(f, off, len))
 		return 0;
-	/* after the early return: sysconf() per record was a tenth of a check */
-	page = sysconf(_SC_PAGESIZE);
-	if (f->win)
-		munmap(f->win, f->win_len);
-	f->win = NULL;
-	aoff = off & ~((uint64_t)page - 1);
-	mlen = end - aoff;
-	if (mlen > RF_WINDOW_SIZE)
-		mlen = RF_WINDOW_SIZE;
-	if (mlen < off + len - aoff)
-		mlen = off + len - aoff;
-	p = mmap(NULL, mlen, PROT_READ, MAP_SHARED, f->fd, (off_t)aoff);
-	if (p == MAP_FAILED) {
-		int e = errno;
+	if (want < len)
+		want = len;
+	/*
+	 * A directory's data file is read RF_DIR_CHUNK bytes a turn: read up to
+	 * the turn's end and a record past it, not a buffer's worth the next
+	 * turn reads again.
+	 */
+	if (f->nr_srcs && off < f->src_stop && f->src_stop - off + RF_MAX_RECORD < want)
+		want = f->src_stop - off + RF_MAX_RECORD > len ? f->src_stop - off + RF_MAX_RECORD :
+								  len;
+	if (want > end - off)
+		want = end - off; /* the callers checked that len fits */
+	if (f->win && off >= f->win_off && off - f->win_off < f->win_len) {
+		keep = f->win_len - (off - f->win_off);
+		if (keep > want)
+			keep = want;
+		memmove(f->win, f->win + (off - f->win_off), keep);
+	}
+	/* grown for a long trailer, shrunk back after it */
+	cap = want > RF_READ_SIZE ? want : RF_READ_SIZE;
+	if (cap > f->win_cap || (f->win_cap > RF_READ_SIZE && cap == RF_READ_SIZE)) {
+		uint8_t *p = realloc(f->win, cap);
 
-		rf_error(f, (int64_t)off, 0, "DATA: cannot map the data section: %s", strerror(e));
+		if (!p) {
+			f->win_len = 0;
+			rf_error(f, (int64_t)off, 0, "DATA: out of memory for a %" PRIu64 "-byte read",
+				 cap);
+			f->err.err = -ENOMEM;
+			return -ENOMEM;
+		}
+		f->win = p;
+		f->win_cap = cap;
+	}
+	f->win_off = off;
+	f->win_len = keep;
+	while (f->win_len < want) {
+		ssize_t n = pread(f->fd, f->win + f->win_len, want - f->win_len,
+				  (off_t)(off + f->win_len));
+		int e = n < 0 ? errno : EIO;
+
+		if (n > 0) {
+			f->win_len += (uint64_t)n;
+			continue;
+		}
+		if (n < 0 && e == EINTR)
+			continue;
+		if (f->win_len >= len)
+			break;
+		f->win_len = 0;
+		rf_error(f, (int64_t)off, 0, "DATA: cannot read the data section: %s",
+			 n < 0 ? strerror(e) : "the file ends early (truncated while read?)");
 		f->err.err = -e;
 		return -e;
 	}
-	madvise(p, mlen, MADV_SEQUENTIAL);
-	f->win = p;
-	f->win_off = aoff;
-	f->win_len = mlen;
-	f->win_dropped = 0;
-	populate_ahead(f, 0);
-	populate_ahead(f, RF_DROP_STEP);
 	return 0;
-}
-
-/*
- * Records before off are no longer handed out: let the kernel drop their pages
- * so the resident set stays a few MiB whatever the window size.
- */
-static void drop_behind(struct rawfrag_file *f, uint64_t off)
-{
-	uint64_t done = off - f->win_off, page, n;
-
-	if (!f->win || off < f->win_off || done < f->win_dropped + RF_DROP_STEP)
-		return;
-	page = (uint64_t)sysconf(_SC_PAGESIZE);
-	n = (done & ~(page - 1)) - f->win_dropped;
-	madvise(f->win + f->win_dropped, n, MADV_DONTNEED);
-	f->win_dropped += n;
-	populate_ahead(f, f->win_dropped + RF_DROP_STEP);
 }
 
 /* bytes of a HEADER_TRACING_DATA / AUXTRACE record that follow it */
@@ -215,7 +211,6 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 
 	if (off >= end)
 		return 0;
-	drop_behind(f, off);
 	left = end - off;
 	if (left < 8)
 		return rf_error(f, (int64_t)off, 0,
@@ -251,7 +246,7 @@ static int file_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 					"of the data section (0x%" PRIx64 ")",
 					tsz, end);
 		rec->trailer_size = tsz;
-		/* expose the trailer only when it fits in a window */
+		/* expose the trailer only when it fits in the largest window */
 		if (rec->size + tsz <= RF_WINDOW_SIZE) {
 			err = map_window(f, off, rec->size + tsz);
 			if (err)
@@ -284,7 +279,7 @@ static int apply_record(struct rawfrag_file *f, struct rawfrag_record *rec)
 /*
  * The common record of a file, checked and counted as the long way would: a
  * kernel record of at least 8 bytes, not LOST/LOST_SAMPLES (their bodies are
- * counted), inside the mapped window with no pages to drop. 1 with rec
+ * counted), inside the window. 1 with rec
  * filled, 0: take the long way.
  */
 
@@ -300,14 +295,8 @@ static inline int file_next_fast(struct rawfrag_file *f, struct rawfrag_record *
 	    left < 8 || !in_window(f, off, 8))
 		return 0;
 	done = off - f->win_off;
-	if (done >= f->win_dropped + RF_DROP_STEP)
-		return 0;
 	d = f->win + done;
-	/*
-	 * The mapped pages are scattered in memory, so the hardware prefetcher
-	 * stops at each page end: ask for the bytes a few records ahead (a
-	 * prefetch past the mapping does not fault).
-	 */
+	/* the bytes a few records ahead asked for early (a prefetch past the buffer does not fault) */
 	__builtin_prefetch(d + RF_PREFETCH_AHEAD);
 	memcpy(&type, d, 4);
 	memcpy(&size, d + 6, 2);
@@ -336,10 +325,6 @@ static void park_src(struct rawfrag_file *f)
 	struct rf_dsrc *s = &f->srcs[f->src];
 
 	s->cur = f->cur;
-	s->win = f->win;
-	s->win_off = f->win_off;
-	s->win_len = f->win_len;
-	s->win_dropped = f->win_dropped;
 	s->z = f->z;
 }
 
@@ -351,31 +336,15 @@ static void load_src(struct rawfrag_file *f, int i)
 	f->src = i;
 	f->fd = s->fd;
 	f->cur = s->cur;
-	f->win = s->win;
-	f->win_off = s->win_off;
-	f->win_len = s->win_len;
-	f->win_dropped = s->win_dropped;
 	f->z = s->z;
 	f->src_end = s->end;
 	f->src_stop = s->end - s->cur > RF_DIR_CHUNK ? s->cur + RF_DIR_CHUNK : s->end;
 }
 
-/*
- * Between two turns of a data file its window keeps no pages: with a file per
- * CPU, the read-ahead of every window would add up to GiBs of resident pages.
- * A file with no records left gives its window back.
- */
+/* the window holds another data file's bytes: read again at the next turn */
 static void leave_src(struct rawfrag_file *f)
 {
-	if (!f->win)
-		return;
-	if (f->srcs[f->src].done) {
-		munmap(f->win, f->win_len);
-		f->win = NULL;
-		return;
-	}
-	madvise(f->win, f->win_len, MADV_DONTNEED);
-	f->win_dropped = 0;
+	f->win_len = 0;
 }
 
 /* the first data file after the one read (round and round) with records left, or -1 */
@@ -419,8 +388,6 @@ static int dir_next_raw(struct rawfrag_file *f, struct rawfrag_record *rec)
 		if (i < 0)
 			return 0;
 		load_src(f, i);
-		if (f->win && f->cur >= f->win_off)
-			populate_ahead(f, f->cur - f->win_off);
 	}
 }
 
@@ -510,17 +477,12 @@ RAWFRAG_API int rawfrag_file__rewind(struct rawfrag_file *f)
 	for (i = 0; i < f->nr_srcs; i++) {
 		struct rf_dsrc *s = &f->srcs[i];
 
-		if (s->win)
-			munmap(s->win, s->win_len);
-		s->win = NULL;
 		s->cur = s->start;
 		s->done = false;
 		f->z = s->z;
 		rf_zstd__reset(f);
 	}
-	if (!f->nr_srcs && f->win)
-		munmap(f->win, f->win_len);
-	f->win = NULL;
+	f->win_len = 0;
 	start_reading(f);
 	memset(&f->stats, 0, sizeof(f->stats));
 	memset(f->nr_records, 0, sizeof(f->nr_records));
@@ -647,16 +609,12 @@ RAWFRAG_API void rawfrag_file__close(struct rawfrag_file *f)
 	if (f->nr_srcs) {
 		park_src(f);
 		for (k = 0; k < f->nr_srcs; k++) {
-			if (f->srcs[k].win)
-				munmap(f->srcs[k].win, f->srcs[k].win_len);
 			f->z = f->srcs[k].z;
 			rf_zstd__free(f);
 		}
-		f->win = NULL;
 		f->fd = f->srcs[0].fd;
 	}
-	if (f->win)
-		munmap(f->win, f->win_len);
+	free(f->win);
 	rf_zstd__free(f);
 	rf_pipe__free(f);
 	if (f->own_fd && f->fd >= 0)

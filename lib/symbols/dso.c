@@ -136,40 +136,48 @@ static uint64_t page_up(uint64_t v)
 
 /*
  * Merge the ascending runs of syms that start at run[0..nr] (run[nr]: the
- * end), stable: kallsyms comes in a few sorted runs (the kernel, then
- * modules), which qsort took as unsorted input (half the cost of loading it).
- * sym_cmp is a total order, so the result is qsort's. false without memory.
+ * end), left to right, each step through a buffer the size of its shorter
+ * side: kallsyms comes as the kernel's run plus a symbol or two (modules, bpf
+ * trampolines), which qsort took as unsorted input, and a copy of the whole
+ * table faulted megabytes in again. sym_cmp is a total order, so the result
+ * is qsort's. false without memory.
  */
-static bool merge_runs(struct rf_sym *v, size_t *run, int nr)
+static bool merge_runs(struct rf_sym *v, const size_t *run, int nr)
 {
-	struct rf_sym *tmp = malloc(run[nr] * sizeof(*v)), *src = v, *dst = tmp;
+	size_t most = 0;
+	struct rf_sym *tmp;
 
+	for (int r = 1; r < nr; r++) {
+		size_t l = run[r], rl = run[r + 1] - run[r], n = l < rl ? l : rl;
+
+		if (n > most)
+			most = n;
+	}
+	tmp = malloc(most * sizeof(*v));
 	if (!tmp)
 		return false;
-	while (nr > 1) {
-		struct rf_sym *t;
-		int out = 0;
+	for (int r = 1; r < nr; r++) {
+		size_t m = run[r], e = run[r + 1];
 
-		for (int r = 0; r < nr; r += 2) {
-			size_t i = run[r], m = r + 1 < nr ? run[r + 1] : run[nr], j = m;
-			size_t e = r + 1 < nr ? run[r + 2] : run[nr], k = i;
+		if (e - m <= m) {
+			/* the right run is shorter: set it aside, fill from the back */
+			size_t i = m, j = e - m, k = e;
 
+			memcpy(tmp, v + m, (e - m) * sizeof(*v));
+			while (i > 0 && j > 0)
+				v[--k] = sym_cmp(&tmp[j - 1], &v[i - 1]) < 0 ? v[--i] : tmp[--j];
+			while (j > 0)
+				v[--k] = tmp[--j];
+		} else {
+			size_t i = 0, j = m, k = 0;
+
+			memcpy(tmp, v, m * sizeof(*v));
 			while (i < m && j < e)
-				dst[k++] = sym_cmp(&src[j], &src[i]) < 0 ? src[j++] : src[i++];
+				v[k++] = sym_cmp(&v[j], &tmp[i]) < 0 ? v[j++] : tmp[i++];
 			while (i < m)
-				dst[k++] = src[i++];
-			while (j < e)
-				dst[k++] = src[j++];
-			run[out++] = run[r];
+				v[k++] = tmp[i++];
 		}
-		run[out] = run[nr];
-		nr = out;
-		t = src;
-		src = dst;
-		dst = t;
 	}
-	if (src != v)
-		memcpy(v, src, run[1] * sizeof(*v));
 	free(tmp);
 	return true;
 }

@@ -743,6 +743,13 @@ static int kallsyms_read(struct rawfrag_machine *m, struct rf_dso *all, const ch
 	char *buf = malloc(cap);
 	ssize_t n;
 
+	/*
+	 * Room for a distribution kernel's table at once (untouched pages cost
+	 * nothing): doubling from small copied megabytes, each copy faulting in
+	 * fresh pages. A failure here only means growing as usual.
+	 */
+	if (fd >= 0)
+		rf_dso__reserve(all, RF_KALLSYMS_SYMS, RF_KALLSYMS_SYMS * 32);
 	if (fd < 0 || !buf) {
 		ret = fd < 0 ? fd : -ENOMEM;
 		goto out;
@@ -799,30 +806,56 @@ static uint64_t kallsyms_text(const struct rf_dso *all)
 	return 0;
 }
 
-/* kernel symbols relocated to the recorded _text; module ones to their maps */
+/*
+ * Kernel symbols relocated to the recorded _text; module ones to their maps.
+ * The kernel takes all's arrays, compacted in place, when it has none yet: a
+ * copy of 100k+ symbols and their names faulted megabytes in a second time
+ * (a third of a small report's time on a virtual machine).
+ */
 static int kallsyms_split(struct rawfrag_machine *m, struct rf_dso *all, uint64_t text)
 {
 	struct rf_dso *k = m->kernel;
 	uint64_t delta = text && m->ref_text ? text - m->ref_text : 0;
+	bool take = !k->nr_syms && !k->shared && !k->tree;
+	size_t n = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < all->nr_syms && !ret; i++) {
-		const struct rf_sym *s = &all->syms[i];
-		const char *n = rf_dso__sym_name(all, s), *tab = strchr(n, '\t');
+		struct rf_sym s = all->syms[i];
+		const char *nm = rf_dso__sym_name(all, &s), *tab = strchr(nm, '\t');
 		struct rf_dso *d = k;
 
 		if (tab) {
 			d = module_dso(m, tab + 1);
 			if (!d)
 				continue;
-			ret = rf_dso__add_sym(d, s->start, s->end - s->start, s->bind, n,
-					      (size_t)(tab - n));
+			ret = rf_dso__add_sym(d, s.start, s.end - s.start, s.bind, nm,
+					      (size_t)(tab - nm));
 			continue;
 		}
 		/* the first bytes first: a libc call per kernel symbol showed in a profile */
-		if (n[0] == '_' && n[1] == '_' && !strcmp(n, "__entry_SYSCALL_64_trampoline"))
+		if (nm[0] == '_' && nm[1] == '_' && !strcmp(nm, "__entry_SYSCALL_64_trampoline"))
 			continue; /* perf drops it */
-		ret = rf_dso__add_sym(d, s->start - delta, s->end - s->start, s->bind, n, strlen(n));
+		if (take) {
+			s.start -= delta;
+			s.end -= delta;
+			all->syms[n++] = s; /* n <= i: what is read is never overwritten first */
+			continue;
+		}
+		ret = rf_dso__add_sym(d, s.start - delta, s.end - s.start, s.bind, nm, strlen(nm));
+	}
+	if (take && !ret) {
+		free(k->syms);
+		free(k->strs);
+		k->syms = all->syms;
+		k->nr_syms = n;
+		k->cap_syms = all->cap_syms;
+		k->strs = all->strs;
+		k->strs_len = all->strs_len;
+		k->strs_cap = all->strs_cap;
+		all->syms = NULL;
+		all->strs = NULL;
+		all->nr_syms = all->cap_syms = all->strs_len = all->strs_cap = 0;
 	}
 	return ret;
 }

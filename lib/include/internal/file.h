@@ -36,10 +36,12 @@
 #define RF_FILE_HEADER_SIZE 104
 #define RF_FILE_HEADER_OLD 72 /* header up to the feature bitmap */
 #define RF_PIPE_HEADER_SIZE 16
-/* data section window: page-aligned, remapped as the cursor moves */
+/* data section window: bytes read ahead of the cursor into a buffer */
+#define RF_READ_SIZE (256u << 10)
+/* the largest window: a record and the trailer exposed with it */
 #define RF_WINDOW_SIZE (16ULL << 20)
-/* pages behind the cursor are dropped from the window in steps of this */
-#define RF_DROP_STEP (4ULL << 20)
+/* a record's largest size (its u16 header field) */
+#define RF_MAX_RECORD 65536u
 /* largest attrs/ids/feature section we allocate for */
 #define RF_MAX_SECTION (256ULL << 20)
 /* ids over all evsels (perf: cpus x threads x events); keeps the id hash sane */
@@ -75,8 +77,6 @@ struct rf_dsrc {
 	int fd;		   /* owned, except [0]'s: that is the file's fd */
 	uint64_t start, end; /* the records: [start, end) */
 	uint64_t cur;
-	uint8_t *win;
-	uint64_t win_off, win_len, win_dropped;
 	struct rf_zstd *z;
 	bool done;
 };
@@ -130,9 +130,8 @@ struct rawfrag_file {
 	uint64_t cur; /* file offset of the next record */
 	uint64_t src_end;  /* end of the records of the data file being read */
 	uint64_t src_stop; /* <= src_end: where to look at the next data file */
-	uint8_t *win;
-	uint64_t win_off, win_len;
-	uint64_t win_dropped; /* bytes at the window start already madvised away */
+	uint8_t *win; /* owned buffer of win_cap bytes, shared by a directory's files */
+	uint64_t win_off, win_len, win_cap;
 
 	/* pipe mode: buffered reader and the record copy */
 	uint8_t *rdbuf;

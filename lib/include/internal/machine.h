@@ -154,6 +154,8 @@ void rf_dso__load_perfmap(struct rawfrag_machine *m, struct rf_dso *d);
  */
 #define RF_PERFMAP_CAP (64ULL << 20)
 #define RF_KALLSYMS_CAP (128ULL << 20)
+/* symbols reserved before reading kallsyms (a distribution kernel has 100k-200k) */
+#define RF_KALLSYMS_SYMS (1u << 18)
 /* path exists and is a regular file (stat only: nothing is opened) */
 bool rf_symfile__regular(struct rawfrag_machine *m, const char *path);
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * perf.data reader: file mode (mmap, zero-copy) and pipe mode (stdin or a file),
+ * perf.data reader: file mode (a seekable file) and pipe mode (stdin or a file),
  * either byte order, PERF_RECORD_COMPRESSED (zstd) expanded transparently, and
  * directory recordings (perf record --threads: perf.data/data with the header,
  * plus data.N files of records) read as one file, in perf's order.
@@ -9,7 +9,7 @@
  * pointer handed out (records, evsels, env strings, feature payloads) stays valid
  * until rawfrag_file__close(), except rawfrag_record.data, which is valid until the
  * next rawfrag_file__next() call (records from pipes and compressed payloads live
- * in a reused buffer; records of an mmapped file point straight into the map).
+ * in a reused buffer; records of a file point into the window read ahead).
  */
 #ifndef __RAWFRAG_FILE_H
 #define __RAWFRAG_FILE_H
