@@ -4,7 +4,10 @@
 # build/bench/tp.data recorded as the read part records it), best of 3 each:
 # wall and CPU seconds, peak RSS, the ratios, and whether the two tables are
 # the same (but perf's random tip line); then our peak RSS over 1/4, 1/2 and
-# all of the file (the entries', not the samples').
+# all of the file (the entries', not the samples'). Then the -g file (BENCH_GFILE,
+# or build/bench/g.data as the flame part records it) with --children, perf's
+# table of a call-graph recording: perf once (it takes most of a minute), ours
+# best of 3, and our peak RSS over the first 1/4, 1/2 and all of it (--time).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${1:-$top/build/out}
@@ -55,3 +58,35 @@ for part in 4 2 1; do
 	printf '  %-6s %6d MB file: %5d MB\n' "1/$part" $(($(stat -c %s "$pf") / 1048576)) \
 		$(($(cat "$dir/time.out") / 1024))
 done
+
+g=${BENCH_GFILE:-$dir/g.data}
+[ -n "${BENCH_GFILE:-}" ] || record_g "$g" "${BENCH_G_MB:-150}"
+[ -f "$g" ] || { echo "bench: table: no -g file $g" >&2; exit 2; }
+dd if="$g" of=/dev/null bs=1M 2>/dev/null
+echo
+echo "== the table with --children on $g: $(($(stat -c %s "$g") / 1048576)) MB (perf once, ours best of 3)"
+printf '%-52s %8s %8s %8s %10s %8s\n' "command" "seconds" "CPU s" "peak MB" "vs perf" "(CPU)"
+once perf report --stdio --children -i "$g"
+base=$secs base_cpu=$cpu
+grep -v '^# (Tip: ' "$dir/out" >"$dir/table-g.perf"
+printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf report --stdio --children" "$secs" "$cpu" \
+	$((rss_kb / 1024)) 1.0 1.0
+best3 "$tool" report --stdio --children --sort comm,dso,sym -i "$g"
+grep -v '^# (Tip: ' "$dir/out" >"$dir/table-g.ours"
+printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --children -s comm,dso,sym" \
+	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
+# rows: the lines with a percentage that are not call-graph lines (those start with spaces and '|' or '-')
+rows() { grep -E '^ +[0-9.]+% +[0-9.]+%' "$1" | sort; }
+if cmp -s <(rows "$dir/table-g.perf") <(rows "$dir/table-g.ours"); then
+	echo "the same entry rows: yes, $(rows "$dir/table-g.ours" | wc -l)"
+else
+	echo "the same entry rows: NO ($(diff <(rows "$dir/table-g.perf") <(rows "$dir/table-g.ours") |
+		grep -c '^[<>]') of $(rows "$dir/table-g.perf" | wc -l) differ, widths included)"
+fi
+echo "peak RSS of 'report --stdio --children' by the part of the file read (--time):"
+for part in 25% 50% 100%; do
+	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report --stdio --children -s comm,dso,sym \
+		--time "0%-$part" -i "$g" >/dev/null 2>&1
+	printf '  %-5s %6d MB\n' "$part" $(($(cat "$dir/time.out") / 1024))
+done
+echo "  (each entry keeps its callers' tree, as perf's does: memory follows the distinct chains)"

@@ -10,7 +10,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 45
+t_plan 47
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -79,6 +79,12 @@ done
 # sample's renderer sees; with -f the sample is skipped and counted
 w='comm>3 || prev_pid>=0'
 same "exit" ex.data -e sched:sched_switch
+
+# a directory recording: a data file per CPU, read in turns through one window
+t_setup "perf records a --threads directory" \
+	"$PERF" record -q --threads -g -e cpu-clock -a -F 2000 -o thr.data -- sh -c 'for i in $(seq 40); do ls -R /usr/share/doc >/dev/null; done'
+same "threads" thr.data -F comm,tid,time,event,ip,sym,dso
+same "threads" thr.data --format json
 same "exit" ex.data --where "$w"
 same "exit" ex.data --where "$w" -f
 same "exit" ex.data --where "$w" -f --format json
