@@ -95,6 +95,60 @@ static void test_kallsyms_order(void **state)
 	dso_free(&d);
 }
 
+/*
+ * Symbols that come in ascending runs (kallsyms: the kernel, then a module or
+ * two) are merged through a buffer the size of the shorter side; more than 16
+ * runs are sorted whole. Either way the order is by start, then by arrival.
+ */
+static void check_sorted_runs(const size_t *lens, int nr)
+{
+	struct rf_dso d = { 0 };
+	uint64_t sum_in = 0, sum_out = 0;
+	size_t total = 0;
+	char name[64];
+
+	/* run r holds starts r, r + nr, r + 2nr, ...: every run spans the others */
+	for (int r = 0; r < nr; r++)
+		for (size_t i = 0; i < lens[r]; i++) {
+			uint64_t start = 0x1000 + 16 * ((uint64_t)r + (uint64_t)nr * i);
+
+			/* a tie with the next run's first start, where there is one */
+			if (i == 1 && r + 1 < nr && lens[r + 1])
+				start = 0x1000 + 16 * (uint64_t)(r + 1);
+			snprintf(name, sizeof(name), "r%d_%zu", r, i);
+			add(&d, start, 0, GLOBAL, name);
+			sum_in += start;
+			total++;
+		}
+	rf_dso__sort_syms(&d);
+	assert_int_equal(d.nr_syms, total);
+	for (size_t i = 0; i < d.nr_syms; i++) {
+		sum_out += d.syms[i].start;
+		if (i && d.syms[i - 1].start == d.syms[i].start)
+			/* equal starts in arrival order: name offsets grow with it */
+			assert_true(d.syms[i - 1].name < d.syms[i].name);
+		else if (i)
+			assert_true(d.syms[i - 1].start < d.syms[i].start);
+	}
+	assert_true(sum_in == sum_out);
+	dso_free(&d);
+}
+
+static void test_sort_runs(void **state)
+{
+	const size_t kallsyms[] = { 5000, 1 }, two[] = { 300, 300 }, front[] = { 3, 900 },
+		     five[] = { 10, 200, 1, 50, 7 };
+	size_t many[17];
+
+	check_sorted_runs(kallsyms, 2);
+	check_sorted_runs(two, 2);
+	check_sorted_runs(front, 2);
+	check_sorted_runs(five, 5);
+	for (int i = 0; i < 17; i++)
+		many[i] = 20 + (size_t)i;
+	check_sorted_runs(many, 17);
+}
+
 static void test_find_bounds(void **state)
 {
 	struct rf_dso d = { 0 };
@@ -457,6 +511,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias_choice),
 		cmocka_unit_test(test_kallsyms_order),
+		cmocka_unit_test(test_sort_runs),
 		cmocka_unit_test(test_find_bounds),
 		cmocka_unit_test(test_maps_cut_and_fork),
 		cmocka_unit_test(test_chain_contexts),
