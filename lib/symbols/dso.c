@@ -427,37 +427,40 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d)
 static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 {
 	char cand[NR_CAND][4096];
-	const char *dyn = NULL;
+	int dyn[NR_CAND], nr_dyn = 0;
 	struct rf_elf *rt;
+	bool symtab;
 	int n;
 
 	d->loaded = true;
 	rt = rf_dso__elf(m, d);
 	n = user_candidates(m, d, cand);
 	for (int i = 0; i < n; i++) {
-		bool symtab = false;
+		int kind;
 
 		if (!rf_symfile__regular(m, cand[i]) || !bid_ok(d, cand[i]))
+			continue;
+		/*
+		 * .dynsym only: keep looking for a .symtab, come back to this one.
+		 * Told by the section headers: loading a stripped library's
+		 * table to throw it away cost a second load of every one.
+		 */
+		kind = rf_elf__symtab_kind(cand[i]);
+		if (kind == RF_ELF_DYNSYM)
+			dyn[nr_dyn++] = i;
+		if (kind != RF_ELF_SYMTAB)
 			continue;
 		if (rf_elf__load_syms(d, cand[i], rt, false, 0, &symtab) || !d->nr_syms) {
 			d->nr_syms = d->strs_len = 0;
 			continue;
 		}
-		if (symtab) {
-			d->symsrc = strdup(cand[i]);
-			break;
-		}
-		/* .dynsym only: keep looking for a .symtab, come back to this one */
-		if (!dyn)
-			dyn = cand[i];
-		d->nr_syms = d->strs_len = 0;
+		d->symsrc = strdup(cand[i]);
+		break;
 	}
-	if (!d->nr_syms && dyn) {
-		bool symtab;
-
-		if (rf_elf__load_syms(d, dyn, rt, false, 0, &symtab))
+	/* the first .dynsym that gives symbols */
+	for (int k = 0; k < nr_dyn && !d->nr_syms; k++)
+		if (rf_elf__load_syms(d, cand[dyn[k]], rt, false, 0, &symtab) || !d->nr_syms)
 			d->nr_syms = d->strs_len = 0;
-	}
 	/* perf's tree is built in .symtab order, so it starts before the sort */
 	if (d->nr_syms)
 		d->tree = rf_symtree__new(d);

@@ -427,6 +427,22 @@ static int load_one(struct rf_dso *d, struct symload *L, const GElf_Sym *s, Elf_
 	return 0;
 }
 
+int rf_elf__symtab_kind(const char *path)
+{
+	uint64_t size;
+	bool symtab = false;
+	GElf_Shdr sh;
+	int fd, kind;
+	Elf *elf = elf_open_fd(path, &fd, &size);
+
+	if (!elf)
+		return 0;
+	kind = find_symtab(elf, &sh, &symtab) ? (symtab ? RF_ELF_SYMTAB : RF_ELF_DYNSYM) : 0;
+	elf_end(elf);
+	close(fd);
+	return kind;
+}
+
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt, bool kernel,
 		      int64_t delta, bool *has_symtab)
 {

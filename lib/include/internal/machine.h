@@ -191,6 +191,13 @@ void rf_elf__close(struct rf_elf *e);
  */
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt,
 		      bool kernel, int64_t delta, bool *has_symtab);
+/*
+ * Which symbol table the ELF at path would give rf_elf__load_syms():
+ * RF_ELF_SYMTAB, RF_ELF_DYNSYM (no .symtab), or 0 (neither, or not an ELF).
+ * Section headers only, nothing loaded.
+ */
+enum { RF_ELF_DYNSYM = 1, RF_ELF_SYMTAB = 2 };
+int rf_elf__symtab_kind(const char *path);
 /* perf's "name@plt" symbols of path's .plt (added unsorted to d) */
 int rf_elf__plt_syms(struct rf_dso *d, const char *path);
 /* the .gnu_debuglink name of path into buf; -1 if none */
