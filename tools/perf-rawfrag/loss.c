@@ -68,14 +68,15 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 		return;
 	for (int i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
 		events += rawfrag_file__nr_records(f, i);
-	/* perf's words first, so a perf user recognizes them */
-	fprintf(stderr, "Warning:\n");
+	/* perf script's warnings first, word for word, so a perf user (and a
+	 * script that greps them) recognizes them; perf counts the lost samples
+	 * in the total and is silent at 5% or less */
 	if (lrec)
-		fprintf(stderr, "Processed %" PRIu64 " events and lost %" PRIu64 " chunks!\n\n"
-			"Check IO/CPU overload!\n\n", events, lrec);
-	if (lsamples)
-		fprintf(stderr, "Processed %" PRIu64 " samples and lost %3.2f%% samples!\n\n",
-			samples, pct(lsamples, samples));
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " events and lost %" PRIu64
+			" chunks!\n\nCheck IO/CPU overload!\n\n", events, lrec);
+	if (lsamples && pct(lsamples, samples) > 5.0)
+		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
+			samples + lsamples, pct(lsamples, samples));
 	fprintf(stderr, "perf rawfrag %s: %s: %" PRIu64 " events lost in %" PRIu64
 		" LOST records, %" PRIu64 " in LOST_SAMPLES (%.2f%% of %" PRIu64
 		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(one_loss(lost, lsamples),
