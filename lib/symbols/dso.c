@@ -424,10 +424,21 @@ struct rf_elf *rf_dso__elf(struct rawfrag_machine *m, struct rf_dso *d)
 	return d->rt;
 }
 
+/*
+ * Where the symbols come from the runtime file itself, the PLT's names are
+ * in the .dynsym and .dynstr just read: keep that file open for them.
+ */
+static struct rf_elf_file **held_for(const struct rf_elf *rt, const char *cand,
+				     struct rf_elf_file **held)
+{
+	return rt && rt->path && !strcmp(rt->path, cand) ? held : NULL;
+}
+
 static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 {
 	char cand[NR_CAND][4096];
 	int dyn[NR_CAND], nr_dyn = 0;
+	struct rf_elf_file *held = NULL;
 	struct rf_elf *rt;
 	bool symtab;
 	int n;
@@ -450,8 +461,11 @@ static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 			dyn[nr_dyn++] = i;
 		if (kind != RF_ELF_SYMTAB)
 			continue;
-		if (rf_elf__load_syms(d, cand[i], rt, false, 0, &symtab) || !d->nr_syms) {
+		if (rf_elf__load_syms(d, cand[i], rt, false, 0, &symtab,
+				      held_for(rt, cand[i], &held)) || !d->nr_syms) {
 			d->nr_syms = d->strs_len = 0;
+			rf_elf_file__close(held);
+			held = NULL;
 			continue;
 		}
 		d->symsrc = strdup(cand[i]);
@@ -459,8 +473,12 @@ static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 	}
 	/* the first .dynsym that gives symbols */
 	for (int k = 0; k < nr_dyn && !d->nr_syms; k++)
-		if (rf_elf__load_syms(d, cand[dyn[k]], rt, false, 0, &symtab) || !d->nr_syms)
+		if (rf_elf__load_syms(d, cand[dyn[k]], rt, false, 0, &symtab,
+				      held_for(rt, cand[dyn[k]], &held)) || !d->nr_syms) {
 			d->nr_syms = d->strs_len = 0;
+			rf_elf_file__close(held);
+			held = NULL;
+		}
 	/* perf's tree is built in .symtab order, so it starts before the sort */
 	if (d->nr_syms)
 		d->tree = rf_symtree__new(d);
@@ -468,7 +486,7 @@ static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 	if (d->nr_syms && rt && rt->path) {
 		size_t before = d->nr_syms;
 
-		rf_elf__plt_syms(d, rt->path);
+		rf_elf__plt_syms(d, rt->path, held);
 		if (d->tree && rf_symtree__add(d->tree, d, before)) {
 			rf_symtree__free(d->tree);
 			d->tree = NULL;
@@ -476,6 +494,7 @@ static void load_user(struct rawfrag_machine *m, struct rf_dso *d)
 		if (d->nr_syms != before)
 			rf_dso__sort_syms(d);
 	}
+	rf_elf_file__close(held);
 	if (d->tree && !rf_symtree__finish(d->tree, d)) {
 		rf_symtree__free(d->tree);
 		d->tree = NULL;

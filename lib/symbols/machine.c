@@ -895,7 +895,7 @@ static void load_kernel(struct rawfrag_machine *m)
 		bool symtab;
 
 		snprintf(buf, sizeof(buf), "%s%s", rf_machine__symfs(m), m->vmlinux);
-		if (rf_elf__load_syms(k, buf, NULL, true, 0, &symtab))
+		if (rf_elf__load_syms(k, buf, NULL, true, 0, &symtab, NULL))
 			rf_machine__warn(m, "%s: no symbols read", buf);
 		/* relocated to the recorded _text (KASLR), as perf's ref_reloc_sym */
 		for (size_t i = 0; i < k->nr_syms && m->ref_text; i++) {

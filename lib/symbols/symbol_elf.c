@@ -443,8 +443,23 @@ int rf_elf__symtab_kind(const char *path)
 	return kind;
 }
 
+struct rf_elf_file {
+	Elf *elf;
+	int fd;
+	uint64_t size;
+};
+
+void rf_elf_file__close(struct rf_elf_file *f)
+{
+	if (!f)
+		return;
+	elf_end(f->elf);
+	close(f->fd);
+	free(f);
+}
+
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt, bool kernel,
-		      int64_t delta, bool *has_symtab)
+		      int64_t delta, bool *has_symtab, struct rf_elf_file **keep)
 {
 	struct symload L = { .rt = rt, .kernel = kernel, .delta = delta };
 	struct rf_elf *own = NULL;
@@ -478,6 +493,11 @@ int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *r
 	}
 out:
 	rf_elf__close(own);
+	/* the sections read stay with the handle: rf_elf__plt_syms() reads them again for nothing */
+	if (!ret && keep && (*keep = malloc(sizeof(**keep)))) {
+		**keep = (struct rf_elf_file){ .elf = L.elf, .fd = fd, .size = L.fsize };
+		return 0;
+	}
 	elf_end(L.elf);
 	close(fd);
 	return ret;
@@ -516,18 +536,22 @@ static int plt_add(struct rf_dso *d, Elf_Data *dsyms, Elf_Data *dstr, uint64_t s
 }
 
 /* perf's dso__synthesize_plt_symbols(): "name@plt" per .rela.plt entry, in .plt order */
-int rf_elf__plt_syms(struct rf_dso *d, const char *path)
+int rf_elf__plt_syms(struct rf_dso *d, const char *path, struct rf_elf_file *open)
 {
 	GElf_Shdr rsh, psh, dsh, ssh;
 	Elf_Scn *rel, *dyn, *str;
 	Elf_Data *rd, *dsyms, *dstr;
 	size_t shstrndx, dynidx;
 	uint64_t size, off, ent;
-	int fd, ret = 0;
-	Elf *elf = elf_open_fd(path, &fd, &size);
+	int fd = -1, ret = 0;
+	Elf *elf;
 
-	if (!elf)
+	if (open) {
+		elf = open->elf;
+		size = open->size;
+	} else if (!(elf = elf_open_fd(path, &fd, &size))) {
 		return 0;
+	}
 	if (elf_getshdrstrndx(elf, &shstrndx) ||
 	    !(dyn = sec_by_name(elf, shstrndx, ".dynsym", &dsh, &dynidx)) ||
 	    dsh.sh_type != SHT_DYNSYM)
@@ -544,6 +568,13 @@ int rf_elf__plt_syms(struct rf_dso *d, const char *path)
 		goto out;
 	ent = psh.sh_entsize;
 	off = psh.sh_offset + ent;
+	/*
+	 * Room for the entries at once (names guessed at 32 bytes: add_sym grows
+	 * past that): appended to a library's table one at a time, they doubled
+	 * its arrays, megabytes for a C++ library, to add a few thousand names.
+	 */
+	if (dsh.sh_entsize && rsh.sh_size / rsh.sh_entsize <= dsh.sh_size / dsh.sh_entsize)
+		rf_dso__reserve(d, rsh.sh_size / rsh.sh_entsize, 32 * (rsh.sh_size / rsh.sh_entsize));
 	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize && !ret; i++, off += ent) {
 		uint64_t info;
 
@@ -563,7 +594,9 @@ int rf_elf__plt_syms(struct rf_dso *d, const char *path)
 		ret = plt_add(d, dsyms, dstr, GELF_R_SYM(info), off, ent);
 	}
 out:
-	elf_end(elf);
-	close(fd);
+	if (!open) {
+		elf_end(elf);
+		close(fd);
+	}
 	return ret;
 }

@@ -136,9 +136,9 @@ static void symbolize_elf(int fd)
 	rf_elf__debuglink(path, link, sizeof(link));
 	if (rf_elf__open(path, &e))
 		e = NULL;
-	if (rf_elf__load_syms(&d, path, e, false, 0, &symtab) == 0) {
+	if (rf_elf__load_syms(&d, path, e, false, 0, &symtab, NULL) == 0) {
 		rf_dso__finish_syms(&d, false);
-		rf_elf__plt_syms(&d, path);
+		rf_elf__plt_syms(&d, path, NULL);
 		rf_dso__sort_syms(&d);
 		for (uint64_t a = 0; a < 0x10000; a += 0x101)
 			rf_dso__find(&d, a);

@@ -36,7 +36,21 @@ same() {
 			grep -c '^<') lines in another order, among equal values)"
 	else
 		t_fail "$name: $*" "$(diff "$T/perf.out" "$T/ours.out" | head -20)" \
-			"$(head -c 400 "$T/ours.err")"
+			"$(head -c 400 "$T/ours.err")" "$(chains "$f")"
+	fi
+}
+
+# for a failure's note: the first samples whose chains perf script and we
+# tell apart (a table differs when a chain does: unwinding or symbols)
+chains() {
+	local F=tid,time,ip,sym,dso
+	"$PERF" script -i "$1" -F $F 2>/dev/null >"$T/chains.perf"
+	"$RAWFRAG" report -i "$1" -F $F 2>/dev/null >"$T/chains.ours"
+	if cmp -s "$T/chains.perf" "$T/chains.ours"; then
+		echo "the chains of $1 are perf script's ($(wc -l <"$T/chains.perf") lines)"
+	else
+		echo "the chains of $1 differ from perf script's:"
+		diff -U4 "$T/chains.perf" "$T/chains.ours" | sed -n 3,40p
 	fi
 }
 

@@ -189,8 +189,11 @@ void rf_elf__close(struct rf_elf *e);
  * the runtime PT_LOADs for the perf-style file offset conversion (NULL: path
  * itself). kernel: addresses kept as they are, shifted by delta.
  */
+struct rf_elf_file;
 int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *rt,
-		      bool kernel, int64_t delta, bool *has_symtab);
+		      bool kernel, int64_t delta, bool *has_symtab, struct rf_elf_file **keep);
+/* keep non-NULL: on success *keep holds path open, with the sections read, until this */
+void rf_elf_file__close(struct rf_elf_file *f);
 /*
  * Which symbol table the ELF at path would give rf_elf__load_syms():
  * RF_ELF_SYMTAB, RF_ELF_DYNSYM (no .symtab), or 0 (neither, or not an ELF).
@@ -198,8 +201,8 @@ int rf_elf__load_syms(struct rf_dso *d, const char *path, const struct rf_elf *r
  */
 enum { RF_ELF_DYNSYM = 1, RF_ELF_SYMTAB = 2 };
 int rf_elf__symtab_kind(const char *path);
-/* perf's "name@plt" symbols of path's .plt (added unsorted to d) */
-int rf_elf__plt_syms(struct rf_dso *d, const char *path);
+/* perf's "name@plt" symbols of path's .plt (added unsorted to d); open: path kept open, or NULL */
+int rf_elf__plt_syms(struct rf_dso *d, const char *path, struct rf_elf_file *open);
 /* the .gnu_debuglink name of path into buf; -1 if none */
 int rf_elf__debuglink(const char *path, char *buf, size_t len);
 /* build-id of an ELF file; its size or -1 */
