@@ -271,7 +271,7 @@ test: deps
 	$(Q)bash tests/run.sh
 
 fuzz:
-	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz
+	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile.fuzz PKGS="$(PKGS)"
 
 # Mutation testing (not in CI): every mutant of tests/mutants.txt must be killed.
 mutate: all

@@ -541,7 +541,7 @@ int rf_elf__plt_syms(struct rf_dso *d, const char *path, struct rf_elf_file *ope
 	GElf_Shdr rsh, psh, dsh, ssh;
 	Elf_Scn *rel, *dyn, *str;
 	Elf_Data *rd, *dsyms, *dstr;
-	size_t shstrndx, dynidx;
+	size_t shstrndx, dynidx, nrel;
 	uint64_t size, off, ent;
 	int fd = -1, ret = 0;
 	Elf *elf;
@@ -568,14 +568,17 @@ int rf_elf__plt_syms(struct rf_dso *d, const char *path, struct rf_elf_file *ope
 		goto out;
 	ent = psh.sh_entsize;
 	off = psh.sh_offset + ent;
+	nrel = rsh.sh_size / rsh.sh_entsize;
 	/*
 	 * Room for the entries at once (names guessed at 32 bytes: add_sym grows
 	 * past that): appended to a library's table one at a time, they doubled
 	 * its arrays, megabytes for a C++ library, to add a few thousand names.
+	 * Each entry names a .dynsym symbol, so a count past theirs is a broken
+	 * file, not one to reserve for.
 	 */
-	if (dsh.sh_entsize && rsh.sh_size / rsh.sh_entsize <= dsh.sh_size / dsh.sh_entsize)
-		rf_dso__reserve(d, rsh.sh_size / rsh.sh_entsize, 32 * (rsh.sh_size / rsh.sh_entsize));
-	for (size_t i = 0; i < rsh.sh_size / rsh.sh_entsize && !ret; i++, off += ent) {
+	if (dsh.sh_entsize && nrel <= dsh.sh_size / dsh.sh_entsize)
+		rf_dso__reserve(d, nrel, 32 * nrel);
+	for (size_t i = 0; i < nrel && !ret; i++, off += ent) {
 		uint64_t info;
 
 		if (rsh.sh_type == SHT_RELA) {

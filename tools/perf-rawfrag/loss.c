@@ -64,6 +64,8 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 	const struct rawfrag_file_stats *fs = rawfrag_file__stats(f);
 	uint64_t events = fs->nr_other_records, lost = fs->nr_lost, lrec = fs->nr_lost_records;
 	uint64_t lsamples = fs->nr_lost_samples, samples = rawfrag_file__nr_records(f, PERF_RECORD_SAMPLE);
+	double drop = pct(lsamples, samples);
+
 	if (!lost && !lsamples && !lrec)
 		return;
 	for (int i = 0; i < RAWFRAG_RECORD_USER_MAX; i++)
@@ -74,9 +76,9 @@ void rf_loss_warn(const char *cmd, const char *path, struct rawfrag_session *s,
 	if (lrec)
 		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " events and lost %" PRIu64
 			" chunks!\n\nCheck IO/CPU overload!\n\n", events, lrec);
-	if (lsamples && pct(lsamples, samples) > 5.0)
+	if (lsamples && drop > 5.0)
 		fprintf(stderr, "Warning:\nProcessed %" PRIu64 " samples and lost %3.2f%%!\n\n",
-			samples + lsamples, pct(lsamples, samples));
+			samples + lsamples, drop);
 	fprintf(stderr, "perf rawfrag %s: %s: %" PRIu64 " events lost in %" PRIu64
 		" LOST records, %" PRIu64 " in LOST_SAMPLES (%.2f%% of %" PRIu64
 		" samples + lost)\n", cmd, path, lost, lrec, lsamples, pct(one_loss(lost, lsamples),
