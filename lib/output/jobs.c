@@ -26,6 +26,10 @@
  * it: each worker's machine would, so a machine's message already said is not
  * said again.
  *
+ * Aggregating sinks (folded, flamegraph-json) write nothing per chunk: each
+ * worker counts its chunks' samples, and the caller's sink takes the others'
+ * counts before its end writes them (rawfrag_sink.merge).
+ *
  * How a run ends: a worker that stops on an error (the input's, which all of
  * them meet at the same sample, or --where's, which only the renderer meets)
  * ends the output at its chunk; the first such chunk wins and workers past it
@@ -589,6 +593,18 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 		rf_machine__set_symstore(rep->m, NULL);
 	}
 	ret = jobs_status(J, err);
+	/* an aggregating sink writes at its end: the workers' counts first */
+	if (!ret && rep->sink->merge) {
+		void **others = calloc((size_t)J->n, sizeof(*others));
+
+		for (int i = 1; others && i < J->n; i++)
+			others[i - 1] = J->w[i].sk->priv;
+		ret = others ? rep->sink->merge(rep->sink->priv, others, J->n - 1) : -ENOMEM;
+		if (ret)
+			rf_err_set(err, ret, ret == -ENOMEM ? "out of memory" :
+					     "the workers' counts do not merge");
+		free(others);
+	}
 	/* the caller's output again, with its error */
 	rawfrag_out__flush(J->real);
 	o->fd = fd;

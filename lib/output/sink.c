@@ -130,15 +130,19 @@ static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void 
 /*
  * The line sinks render each sample from the report's state alone: a copy
  * opened with the same options renders any sample as the sink would (-j).
+ * The stack sinks' copies count their samples, merged before the end.
  * Without the memory for the copy the sink is just not split.
  */
-static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv)
+static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv,
+		       struct rawfrag_out *(*out)(void *priv),
+		       int (*merge)(void *priv, void *const *others, int n))
 {
 	sk->kv = rf_strv__dup(kv);
 	if (!sk->kv)
 		return;
 	sk->lib_name = name;
-	sk->out = rf_lines__out;
+	sk->out = out;
+	sk->merge = merge;
 }
 
 struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_sink_opts *opts,
@@ -165,7 +169,11 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			return NULL;
 		sk = sink_alloc(&ops, priv, err);
 		if (sk && (sinks[i].open == rf_sink_text_open || sinks[i].open == rf_sink_json_open))
-			splittable(sk, sinks[i].name, o.kv);
+			splittable(sk, sinks[i].name, o.kv, rf_lines__out, NULL);
+		/* the stack tries: each worker's its samples', merged at the end */
+		else if (sk && (sinks[i].open == rf_sink_folded_open ||
+				sinks[i].open == rf_sink_flamejson_open))
+			splittable(sk, sinks[i].name, o.kv, rf_folded__out, rf_folded__merge);
 		return sk;
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "

@@ -67,7 +67,10 @@ static int folded_sample(void *priv, struct rawfrag_report *rep, const struct ra
 		if (!v)
 			return 0;
 	}
-	ret = rf_stack_walk__sample(&fs->walk, fs->st, rep, ev, &leaf);
+	/* -j: the sample's number orders the nodes it makes in the merge */
+	ret = rep->J ? rf_stacks__set_seq(fs->st, rep->seq - 1) : 0;
+	if (!ret)
+		ret = rf_stack_walk__sample(&fs->walk, fs->st, rep, ev, &leaf);
 	if (!ret)
 		ret = rf_stacks__add(fs->st, leaf, 0, v);
 	if (ret)
@@ -96,6 +99,35 @@ static int folded_end(void *priv, struct rawfrag_report *rep, int status)
 			rf_err_set(err, ret, "out of memory");
 	}
 	rawfrag_out__flush(fs->out);
+	return ret;
+}
+
+struct rawfrag_out *rf_folded__out(void *priv)
+{
+	struct folded_sink *fs = priv;
+
+	return fs->out;
+}
+
+int rf_folded__merge(void *priv, void *const *others, int n)
+{
+	struct folded_sink *fs = priv;
+	struct rf_stacks **v = calloc((size_t)n + 1, sizeof(*v));
+	int ret;
+
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		const struct folded_sink *o = others[i];
+
+		v[i] = o->st;
+		fs->weight_seen |= o->weight_seen;
+	}
+	ret = rf_stacks__merge(fs->st, v, n);
+	free(v);
+	/* the walk's names and chains were of the trie replaced */
+	fs->walk.memo_st = NULL;
+	fs->walk.chains_st = NULL;
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 
 #include <rawfrag/visit.h>
 
+#include "internal/machine.h"
 #include "internal/out.h"
 #include "internal/report.h"
 #include "internal/stacks.h"
@@ -33,6 +34,9 @@ struct rf_stacks {
 	uint64_t *self[RF_STACKS_MAX_WEIGHTS]; /* cap values each, made on first use */
 	char *wname[RF_STACKS_MAX_WEIGHTS];
 	int nr_w;
+	/* -j: each node's first sample, cap of them once rf_stacks__set_seq() was called */
+	uint64_t *seq;
+	uint64_t cur_seq;
 };
 
 static uint64_t hash_bytes(const char *p, size_t len)
@@ -100,6 +104,7 @@ void rf_stacks__delete(struct rf_stacks *st)
 		free(st->wname[w]);
 	}
 	free(st->nodes);
+	free(st->seq);
 	free(st->ntab);
 	free(st->stab);
 	free(st->noff);
@@ -227,6 +232,13 @@ static int nodes_grow(struct rf_stacks *st)
 	if (!n)
 		return -ENOMEM;
 	st->nodes = n;
+	if (st->seq) {
+		uint64_t *q = realloc(st->seq, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		st->seq = q;
+	}
 	for (int w = 0; w < st->nr_w; w++) {
 		uint64_t *v;
 
@@ -277,6 +289,8 @@ int rf_stacks__child_ord(struct rf_stacks *st, uint32_t parent, uint32_t off, ui
 	for (int w = 0; w < st->nr_w; w++)
 		if (st->self[w])
 			st->self[w][id] = 0;
+	if (st->seq)
+		st->seq[id] = st->cur_seq;
 	if (parent != RF_STACKS_NONE) {
 		struct rf_stack_node *p = &st->nodes[parent];
 
@@ -299,6 +313,111 @@ int rf_stacks__add(struct rf_stacks *st, uint32_t node, int w, uint64_t v)
 		return -ENOMEM;
 	st->self[w][node] += v;
 	return 0;
+}
+
+int rf_stacks__set_seq(struct rf_stacks *st, uint64_t seq)
+{
+	if (!st->seq) {
+		st->seq = calloc(st->cap, sizeof(*st->seq));
+		if (!st->seq)
+			return -ENOMEM;
+	}
+	st->cur_seq = seq;
+	return 0;
+}
+
+/* a node of one of the tries merged: the first sample that made it, then where it is */
+struct mref {
+	uint64_t seq;
+	uint32_t k, id;
+};
+
+static int mref_cmp(const void *a, const void *b)
+{
+	const struct mref *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * One job makes a node at the first sample through it, a sample's nodes root
+ * first, and lists a node's children in the order it made them: the nodes of
+ * all tries made again in (first sample, trie, id) order are the ones one job
+ * makes, in its order. Self values add up.
+ */
+int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
+{
+	struct rf_stacks *out = NULL, tmp;
+	uint32_t **map = NULL;
+	struct mref *refs = NULL;
+	size_t nr = 0, r = 0;
+	int ret = -ENOMEM, k, w;
+
+	/* dst is trie 0, v[k - 1] trie k */
+	map = calloc((size_t)n + 1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	for (k = 0; k <= n; k++) {
+		struct rf_stacks *a = k ? v[k - 1] : dst;
+
+		/* a trie of the root alone met no sample: it has no order to give */
+		if ((!a->seq && a->nr > 1) || a->nr_w != dst->nr_w) {
+			ret = -EINVAL;
+			goto out;
+		}
+		nr += a->nr - 1;
+		if (!(map[k] = malloc(a->nr * sizeof(**map))))
+			goto out;
+		map[k][RF_STACKS_ROOT] = RF_STACKS_ROOT;
+	}
+	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	out = rf_stacks__new(rf_stacks__name(dst, RF_STACKS_ROOT));
+	if (!refs || !out)
+		goto out;
+	for (w = 0; w < dst->nr_w; w++)
+		if (rf_stacks__weight(out, dst->wname[w], strlen(dst->wname[w])) != w)
+			goto out;
+	for (k = 0; k <= n; k++) {
+		struct rf_stacks *a = k ? v[k - 1] : dst;
+
+		for (uint32_t id = 1; id < a->nr; id++)
+			refs[r++] = (struct mref){ .seq = a->seq[id], .k = (uint32_t)k, .id = id };
+	}
+	qsort(refs, nr, sizeof(*refs), mref_cmp);
+	for (r = 0; r < nr; r++) {
+		struct rf_stacks *a = refs[r].k ? v[refs[r].k - 1] : dst;
+		const struct rf_stack_node *nd = &a->nodes[refs[r].id];
+
+		/* the merged trie keeps the order: it can be merged again */
+		if (rf_stacks__set_seq(out, refs[r].seq) ||
+		    rf_stacks__child(out, map[refs[r].k][nd->parent], a->pool + a->noff[nd->name],
+				     nd->len, nd->kind, &map[refs[r].k][refs[r].id]))
+			goto out;
+	}
+	for (k = 0; k <= n; k++) {
+		struct rf_stacks *a = k ? v[k - 1] : dst;
+
+		for (w = 0; w < a->nr_w; w++)
+			for (uint32_t id = 0; a->self[w] && id < a->nr; id++)
+				if (a->self[w][id] && rf_stacks__add(out, map[k][id], w, a->self[w][id]))
+					goto out;
+	}
+	/* dst takes the merged trie; its old one goes with out */
+	tmp = *dst;
+	*dst = *out;
+	*out = tmp;
+	ret = 0;
+out:
+	rf_stacks__delete(out);
+	for (k = 0; k <= n; k++)
+		free(map[k]);
+	free(map);
+	free(refs);
+	return ret;
 }
 
 uint32_t rf_stacks__nr_nodes(const struct rf_stacks *st)
@@ -474,6 +593,11 @@ void rf_stack_walk__fini(struct rf_stack_walk *w)
 	rawfrag_callchain__delete(w->cc);
 	free(w->buf);
 	free(w->memo);
+	free(w->chains);
+	free(w->chain_ips);
+	w->chains = NULL;
+	w->chain_ips = NULL;
+	w->chains_cap = w->chains_nr = w->chain_ips_nr = 0;
 	w->cc = NULL;
 	w->buf = NULL;
 	w->memo = NULL;
@@ -641,19 +765,134 @@ static int frame_node(struct rf_stack_walk *w, struct rf_stacks *st, uint32_t pa
 	return rf_stacks__child_ord(st, parent, (uint32_t)ord, (uint32_t)len, kind, node);
 }
 
+/* ---- whole chains ---- */
+
+/* slots of the chain table and addresses of its pool: 2.5 and 4 MiB */
+#define CHAINS_CAP (1u << 16)
+#define CHAIN_IPS_CAP (1u << 19)
+/*
+ * A miss costs a lookup and a copy: where fewer than a quarter of a window's
+ * chains were seen before (a compiler's stacks), lookups rest for a while
+ */
+#define CHAINS_WINDOW 4096
+#define CHAINS_REST (16 * CHAINS_WINDOW)
+
+/* the chain's bytes as recorded: a file's byte order is the same throughout */
+static uint64_t chain_hash(uint32_t parent, uint64_t ugen, uint64_t kgen, const uint8_t *ips,
+			   uint32_t nr)
+{
+	uint64_t h = (parent ^ ugen * 0x9e3779b97f4a7c15ull ^ kgen << 32) * 0xff51afd7ed558ccdull;
+	uint64_t ip;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		memcpy(&ip, ips + 8 * (size_t)i, 8);
+		h = (h ^ ip) * 0xc4ceb9fe1a85ec53ull;
+	}
+	return h ^ h >> 29;
+}
+
+static struct rf_chain_memo *chain_find(struct rf_stack_walk *w, const struct rf_stacks *st,
+					uint64_t h, uint32_t parent, uint64_t ugen, uint64_t kgen,
+					const uint8_t *ips, uint32_t nr)
+{
+	struct rf_chain_memo *e;
+
+	if (w->chains_st != st) {
+		w->chains_nr = w->chain_ips_nr = 0;
+		if (w->chains)
+			memset(w->chains, 0, CHAINS_CAP * sizeof(*w->chains));
+		w->chains_st = st;
+	}
+	if (!w->chains_nr)
+		return NULL;
+	for (uint32_t j = (uint32_t)h & (CHAINS_CAP - 1);; j = (j + 1) & (CHAINS_CAP - 1)) {
+		e = &w->chains[j];
+		if (!e->nr)
+			return NULL;
+		if (e->hash == h && e->parent == parent && e->ugen == ugen && e->kgen == kgen &&
+		    e->nr == nr + 1 && !memcmp(&w->chain_ips[e->off], ips, (size_t)nr * 8))
+			return e;
+	}
+}
+
+/* best effort: without memory the chain is resolved again next time */
+static void chain_add(struct rf_stack_walk *w, uint64_t h, uint32_t parent, uint64_t ugen,
+		      uint64_t kgen, const uint8_t *ips, uint32_t nr, uint32_t leaf)
+{
+	uint32_t j;
+
+	if (nr > CHAIN_IPS_CAP)
+		return;
+	if (!w->chains) {
+		w->chains = calloc(CHAINS_CAP, sizeof(*w->chains));
+		w->chain_ips = malloc(CHAIN_IPS_CAP * sizeof(*w->chain_ips));
+		if (!w->chains || !w->chain_ips) {
+			free(w->chains);
+			free(w->chain_ips);
+			w->chains = NULL;
+			w->chain_ips = NULL;
+			return;
+		}
+	}
+	/* full (the table half): start again rather than grow, memory stays flat */
+	if ((w->chains_nr + 1) * 2 > CHAINS_CAP || w->chain_ips_nr + nr > CHAIN_IPS_CAP) {
+		memset(w->chains, 0, CHAINS_CAP * sizeof(*w->chains));
+		w->chains_nr = w->chain_ips_nr = 0;
+	}
+	for (j = (uint32_t)h & (CHAINS_CAP - 1); w->chains[j].nr; j = (j + 1) & (CHAINS_CAP - 1))
+		;
+	memcpy(&w->chain_ips[w->chain_ips_nr], ips, (size_t)nr * 8);
+	/* nr + 1: an empty slot is 0 */
+	w->chains[j] = (struct rf_chain_memo){ .hash = h, .ugen = ugen, .kgen = kgen, .parent = parent,
+					       .leaf = leaf, .off = w->chain_ips_nr, .nr = nr + 1 };
+	w->chain_ips_nr += nr;
+	w->chains_nr++;
+}
+
 int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 			  struct rawfrag_report *rep, const struct rawfrag_event *ev,
 			  uint32_t *leaf)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	const struct rawfrag_sample *smp = ev->sample;
 	struct rawfrag_machine *m = rawfrag_report__machine(rep);
-	uint32_t node = RF_STACKS_ROOT;
+	uint32_t node = RF_STACKS_ROOT, parent, nips = 0;
+	uint64_t h = 0, ugen = 0, kgen = 0, ugen2, kgen2;
+	const uint8_t *ips = NULL;
+	bool memo = false;
 	int nr, ret;
 
 	if (!w->cc && !(w->cc = rawfrag_callchain__new()))
 		return -ENOMEM;
 	if ((w->comm || w->flame) && (ret = comm_node(w, st, rep, smp, &node)))
 		return ret;
+	parent = node;
+	/*
+	 * A chain the kernel's frame pointers gave, in maps seen with it before:
+	 * its leaf. Unwound chains depend on the stack's bytes too: not kept.
+	 */
+	if ((smp->sample_type & PERF_SAMPLE_CALLCHAIN) && smp->callchain && m &&
+	    (smp->sample_type & dwarf) != dwarf && smp->callchain_nr <= CHAIN_IPS_CAP &&
+	    (!w->chains_rest || --w->chains_rest == 0)) {
+		const struct rf_chain_memo *e;
+
+		ips = smp->callchain;
+		nips = (uint32_t)smp->callchain_nr;
+		ugen = rf_machine__maps_gen(m, (int32_t)smp->pid, &kgen);
+		h = chain_hash(parent, ugen, kgen, ips, nips);
+		e = chain_find(w, st, h, parent, ugen, kgen, ips, nips);
+		w->chains_hit += e != NULL;
+		if (++w->chains_tried == CHAINS_WINDOW) {
+			if (w->chains_hit * 4 < CHAINS_WINDOW)
+				w->chains_rest = CHAINS_REST;
+			w->chains_tried = w->chains_hit = 0;
+		}
+		if (e) {
+			*leaf = e->leaf;
+			return 0;
+		}
+		memo = true;
+	}
 	/*
 	 * perf's scripts see the chain perf script prints; a sample without one
 	 * stops at its comm (perf hands the scripts an empty chain then)
@@ -666,6 +905,12 @@ int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 		if ((ret = frame_node(w, st, node, &w->cc->frames[i], &node)))
 			return ret;
 	*leaf = node;
+	/* resolving may have loaded symbols that moved a map: the chain is kept by the maps after */
+	if (memo) {
+		ugen2 = rf_machine__maps_gen(m, (int32_t)smp->pid, &kgen2);
+		if (ugen2 == ugen && kgen2 == kgen)
+			chain_add(w, h, parent, ugen, kgen, ips, nips, node);
+	}
 	return 0;
 }
 

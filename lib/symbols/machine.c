@@ -56,6 +56,7 @@ struct rawfrag_machine {
 	int nr_refused;
 	bool no_inline;
 	uint32_t last_map_id; /* perf's map objects, numbered (rawfrag_frame.map_id) */
+	uint64_t last_gen; /* every maps change takes the next: a gen names one content */
 	uint32_t nr_dsos; /* DSOs made */
 	int32_t exiting_pid; /* whose maps pid -1 has (rawfrag_machine__set_exiting) */
 	struct rf_symstore *store; /* not owned */
@@ -268,7 +269,7 @@ static int maps_insert(struct rawfrag_machine *m, struct rf_maps *ms, const stru
 		nr = 1;
 	}
 	add = nl + 1 + nr;
-	ms->gen++;
+	ms->gen = ++m->last_gen;
 	memmove(&ms->v[i + add], &ms->v[j], (size_t)(ms->nr - j) * sizeof(*ms->v));
 	ms->nr += add - (j - i);
 	if (nl)
@@ -279,11 +280,11 @@ static int maps_insert(struct rawfrag_machine *m, struct rf_maps *ms, const stru
 	return 0;
 }
 
-static void maps_remove(struct rf_maps *ms, uint64_t start)
+static void maps_remove(struct rawfrag_machine *m, struct rf_maps *ms, uint64_t start)
 {
 	for (int i = 0; i < ms->nr; i++) {
 		if (ms->v[i].start == start) {
-			ms->gen++;
+			ms->gen = ++m->last_gen;
 			memmove(&ms->v[i], &ms->v[i + 1], (size_t)(ms->nr - i - 1) * sizeof(*ms->v));
 			ms->nr--;
 			return;
@@ -311,6 +312,20 @@ static struct rf_proc *proc_find(struct rawfrag_machine *m, int32_t pid, bool cr
 void rawfrag_machine__set_exiting(struct rawfrag_machine *m, int32_t pid)
 {
 	m->exiting_pid = pid;
+}
+
+/*
+ * What pid's user maps and the kernel's hold, as two generations: a frame's
+ * map, DSO and symbol depend on nothing else, so a caller may keep what it
+ * resolved while both stay the same. A process with no maps yet is gen 0,
+ * as an empty one is.
+ */
+uint64_t rf_machine__maps_gen(struct rawfrag_machine *m, int32_t pid, uint64_t *kgen)
+{
+	struct rf_maps *ms = rf_machine__maps(m, pid);
+
+	*kgen = m->kmaps.gen;
+	return ms ? ms->gen : 0;
 }
 
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid)
@@ -475,7 +490,7 @@ static int kernel_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, 
 			m->ref_text = pgoff;
 		for (int i = 0; i < m->kmaps.nr; i++)
 			if (m->kmaps.v[i].dso == m->kernel)
-				maps_remove(&m->kmaps, m->kmaps.v[i--].start);
+				maps_remove(m, &m->kmaps, m->kmaps.v[i--].start);
 		map.dso = m->kernel;
 		if (!len)
 			map.end = UINT64_MAX;
@@ -547,7 +562,7 @@ static int do_fork(struct rawfrag_machine *m, const struct rawfrag_record *rec, 
 	if (!child)
 		return -ENOMEM;
 	child->maps.nr = 0;
-	child->maps.gen++;
+	child->maps.gen = ++m->last_gen;
 	child->maps.flush_gen++;
 	if (!parent || !parent->maps.nr)
 		return 0;
@@ -574,7 +589,7 @@ static int do_ksymbol(struct rawfrag_machine *m, const struct rawfrag_record *re
 	addr = rawfrag__get64(p + 8, swap);
 	len = rawfrag__get32(p + 16, swap);
 	if (rawfrag__get16(p + 22, swap) & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
-		maps_remove(&m->kmaps, addr);
+		maps_remove(m, &m->kmaps, addr);
 		return 0;
 	}
 	if (rf_maps__find(&m->kmaps, addr) && rf_maps__find(&m->kmaps, addr)->dso != m->kernel)
@@ -880,6 +895,7 @@ static void kernel_map_fixup(struct rawfrag_machine *m)
 		m->kmaps.v[i].start = k->syms[0].start;
 		m->kmaps.v[i].end = k->syms[k->nr_syms - 1].end;
 	}
+	m->kmaps.gen = ++m->last_gen;
 	qsort(m->kmaps.v, (size_t)m->kmaps.nr, sizeof(*m->kmaps.v), map_cmp);
 }
 

@@ -19,7 +19,7 @@
 # perf's scripts see tracepoint samples only through trace_unhandled(), which
 # gets the same sample dict: the wrappers below pass it to process_event().
 source "$(dirname "$0")/lib.sh"
-t_plan 38
+t_plan 40
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -69,6 +69,38 @@ __attribute__((noinline)) long work(int n) { return Box<int>().spin(n) + 2; }
 int main() { long s = 0; for (int k = 0; k < 30; k++) s += ns::work(1000000L) + ns::work(1000000); std::printf("%ld\n", s); return 0; }
 EOF
 t_setup "C++ program" g++ -O1 -g -fno-omit-frame-pointer -o "$T/cxx" "$T/cxx.cc"
+# one address, two libraries: libA's a_spin runs, libA is closed and libB
+# (the same code, b_spin) opened where it was, so the same chains of addresses
+# stand for other names after the maps change (whole chains kept by the
+# stack walk must follow the maps, not the addresses)
+cat >"$T/lib.c" <<'EOF'
+__attribute__((noinline)) long SPIN(long n) { volatile long s = 0; for (long i = 0; i < n; i++) s += i * 7 % 13; return s; }
+EOF
+cat >"$T/reuse.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+__attribute__((noinline)) static long run(const char *lib, const char *fn)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	long (*f)(long), s = 0;
+	if (!h || !(f = (long (*)(long))dlsym(h, fn))) { fprintf(stderr, "%s\n", dlerror()); return -1; }
+	for (int k = 0; k < 10; k++) s += f(2000000);
+	dlclose(h);
+	return s;
+}
+/* one call site for both: the return addresses above the leaf are the same too */
+int main(int argc, char **argv)
+{
+	static const char *const fn[] = { "a_spin", "b_spin" };
+	for (int i = 1; i < argc; i++) /* argc: a loop the compiler cannot unroll */
+		if (run(argv[i], fn[(i - 1) & 1]) < 0)
+			return 1;
+	return 0;
+}
+EOF
+t_setup "libA and libB" sh -c "gcc -O1 -fPIC -shared -fno-omit-frame-pointer -DSPIN=a_spin -o '$T/libA.so' '$T/lib.c' &&
+	gcc -O1 -fPIC -shared -fno-omit-frame-pointer -DSPIN=b_spin -o '$T/libB.so' '$T/lib.c' &&
+	gcc -O1 -fno-omit-frame-pointer -o '$T/reuse' '$T/reuse.c' -ldl"
 
 rec() { # file perf-record-args...
 	local f=$1; shift
@@ -82,6 +114,7 @@ rec tp.data -g -e sched:sched_switch -a -- sh -c 'for i in $(seq 40); do ls /pro
 rec dw.data --call-graph dwarf,4096 -e cpu-clock -c 200000 -- "$T/prog"
 rec evil.data -g -e cpu-clock -c 100000 -- "$T/evil"
 rec cxx.data -g -e cpu-clock -c 100000 -- "$T/cxx"
+rec reuse.data -g -e cpu-clock -c 100000 -- "$T/reuse" "$T/libA.so" "$T/libB.so"
 
 # perf's scripts, tracepoint samples included; W: what a stack counts (1 by default)
 wrap() { # script weight-expression
@@ -140,6 +173,21 @@ else
 	t_fail "C++ names demangled" "$(grep -o '[^;]*spin[^;]*' "$T/ours.out" | sort -u | head -3)"
 fi
 folded "binary deleted before report (build-id cache)" del.data sc.py --
+# the test means something only if libB came where libA was: both mapped at one address
+"$PERF" script -i reuse.data --show-mmap-events 2>/dev/null |
+	awk '/PERF_RECORD_MMAP2/ && / r-xp .*\/lib[AB]\.so$/ { split($0, a, "["); split(a[2], b, "("); print b[1] }' |
+	sort | uniq -d >reuse.at
+if [ -s reuse.at ]; then
+	folded "one address ($(cat reuse.at)), libA then libB" \
+		reuse.data sc.py --
+	if grep -q ';a_spin ' "$T/ours.out" && grep -q ';b_spin ' "$T/ours.out"; then
+		t_ok "one address, two libraries: a_spin and b_spin both folded"
+	else
+		t_fail "one address, two libraries" "$(grep -o '[ab]_spin [0-9]*' "$T/ours.out" | head)"
+	fi
+else
+	t_skip_n 2 "one address, two libraries" "libB was not mapped where libA was (address layout)"
+fi
 folded "sched_switch -g -a (tracepoint)" tp.data sc.py --
 folded "sched_switch -g -a --kernel --include-pid" tp.data sc.py --kernel --include-pid -- \
 	--kernel --include-pid

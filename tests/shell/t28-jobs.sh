@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# report -j N: text and json rendered by N workers are byte for byte what one
-# job writes (standard output, standard error, exit status) on files perf
+# report -j N: text and json rendered by N workers, folded and flamegraph-json
+# counted by N workers and merged, are byte for byte what one job writes (standard output, standard error, exit status) on files perf
 # records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
@@ -10,7 +10,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 47
+t_plan 56
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -19,10 +19,11 @@ fi
 # same NAME FILE ARGS...: -j 1 against -j 2, 3 and 8 in small chunks
 same() {
 	local name=$1 f=$2; shift 2
-	local rc1 rcn j bad="" lines
+	local rc1 rcn j bad="" lines bytes
 	"$RAWFRAG" report -i "$f" "$@" -j 1 >"$T/j1.out" 2>"$T/j1.err"
 	rc1=$?
 	lines=$(wc -l <"$T/j1.out")
+	bytes=$(wc -c <"$T/j1.out")
 	for j in 2 3 8; do
 		RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i "$f" "$@" -j $j >"$T/jn.out" 2>"$T/jn.err"
 		rcn=$?
@@ -36,10 +37,12 @@ same() {
 	done
 	if [ -n "$bad" ]; then
 		t_fail "$name: $*: -j 1 and$bad differ" "$(head -c 600 "$T/diff")"
-	elif [ "$lines" -lt 20 ]; then
-		t_fail "$name: $*: too little output to tell ($lines lines)" "$(head -c 300 "$T/j1.err")"
+	elif [ "$lines" -lt 20 ] && [ "$bytes" -lt 2000 ]; then
+		# (a JSON tree is one line)
+		t_fail "$name: $*: too little output to tell ($lines lines, $bytes bytes)" \
+			"$(head -c 300 "$T/j1.err")"
 	else
-		t_ok "$name: $*: -j 2, 3, 8 as -j 1 (exit $rc1, $lines lines)"
+		t_ok "$name: $*: -j 2, 3, 8 as -j 1 (exit $rc1, $lines lines, $bytes bytes)"
 	fi
 }
 
@@ -74,6 +77,36 @@ done
 for k in "" "-F comm,tid,time,event,ip,sym,symoff,dso" "--format json" "--no-inline"; do
 	same "dwarf" dw.data $k
 done
+# the stack sinks: each worker's trie of its samples, merged (flamegraph-json
+# lists children in the order one job met them, so its bytes test the merge's order)
+for k in "--format folded" "--format flamegraph-json" "--format folded --kernel --include-pid" \
+	"--format flamegraph-json --weight period"; do
+	same "cpu-clock -g" cc.data $k
+done
+for k in "--format folded --weight prev_prio" "--format flamegraph-json"; do
+	same "sched_switch -g -a" swg.data $k
+done
+same "dwarf" dw.data --format flamegraph-json
+# split, not one job quietly
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format flamegraph-json -j 3 -vv \
+	>/dev/null 2>"$T/vv.err"
+if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
+	t_ok "flamegraph-json -j 3: 3 jobs counted the samples"
+else
+	t_fail "flamegraph-json -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
+fi
+# a weight no sample has: the same error from the merged counts
+"$RAWFRAG" report -i cc.data --format folded --weight nosuch -j 1 >"$T/w1.out" 2>"$T/w1.err"
+rc1=$?
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format folded --weight nosuch -j 4 \
+	>"$T/w4.out" 2>"$T/w4.err"
+rc4=$?
+if [ "$rc1" = 2 ] && [ "$rc4" = 2 ] && cmp -s "$T/w1.err" "$T/w4.err" && ! [ -s "$T/w4.out" ]; then
+	t_ok "folded --weight nosuch: -j 4 as -j 1 (exit 2: $(head -c 100 "$T/w4.err"))"
+else
+	t_fail "folded --weight nosuch: -j 4 as -j 1" "exit $rc1 / $rc4" "$(cat "$T/w1.err" "$T/w4.err" | head -c 400)"
+fi
+
 # a --where that cannot apply to the exit's samples (a string against a
 # number): without -f the error stops the output there, which only the
 # sample's renderer sees; with -f the sample is skipped and counted
@@ -191,7 +224,9 @@ for f in cc.data swg.data dw.data ex.data; do
 	k=()
 	[ "$f" = ex.data ] && k=(--where "$w")
 	bad=""
-	for fmt in text json; do
+	fmts="text json"
+	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json"
+	for fmt in $fmts; do
 		"$RAWFRAG" report -i "$f" --format $fmt "${k[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
 		rc1=$?
 		RAWFRAG_JOBS_CHUNK=2 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
@@ -203,7 +238,7 @@ for f in cc.data swg.data dw.data ex.data; do
 			bad="$bad $fmt: exit $rc1/$rc4 $(cmp "$T/t1.out" "$T/t4.out" 2>&1)"
 		fi
 	done
-	t_eq "TSan: $f ${k[*]}: -j 4 text and json as -j 1, no report" "" "$bad"
+	t_eq "TSan: $f ${k[*]}: -j 4 $fmts as -j 1, no report" "" "$bad"
 done
 
 # Python: Reader.write(..., jobs=N) writes the bytes of jobs=1; a bad jobs raises
@@ -214,7 +249,7 @@ if ls "$O"/python/rawfrag*.so >/dev/null 2>&1; then
 import rawfrag, sys
 r = rawfrag.open(sys.argv[1])
 t = sys.argv[2]
-for fmt in ("text", "json"):
+for fmt in ("text", "json", "folded", "flamegraph-json"):
     r.write(fmt, t + "/py1." + fmt, jobs=1)
     r.write(fmt, t + "/py3." + fmt, jobs=3)
     a = open(t + "/py1." + fmt, "rb").read()
@@ -226,8 +261,8 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3): text and json as jobs=1; jobs=0 raises" \
-		"text True|json True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3): text, json, folded, flamegraph-json as jobs=1; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"

@@ -3,7 +3,8 @@
  * The stack trie of the flame graph sinks (lib/output/stacks.c): nodes made
  * once per (parent, name), first-seen child order, totals, folded lines
  * sorted by bytes with equal strings merged, the JSON tree without zero
- * subtrees, growth past the initial tables, the weight limit.
+ * subtrees, growth past the initial tables, the weight limit, -j's merge of
+ * tries in first-seen order.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -166,6 +167,75 @@ static void test_growth(void **state)
 	rf_stacks__delete(st);
 }
 
+/*
+ * -j's merge: samples dealt round-robin to three tries (sequence numbers set)
+ * give, merged, the JSON (children in first-seen order) and the folded
+ * lines of one trie fed every sample in order
+ */
+static void test_merge(void **state)
+{
+	static const char *const samples[] = {
+		"sh;main;f", "ls;main;g", "sh;main;g", "sh;x", "ls;main;f", "sh;main;f;h",
+		"ls;y", "sh;main;f", "cc;z", "ls;main;g;k", "sh;x;q", "cc;z;w", "ls;y",
+	};
+	const size_t n = sizeof(samples) / sizeof(samples[0]);
+	struct rf_stacks *one = rf_stacks__new("all"), *part[3];
+	struct rawfrag_out *o1 = rawfrag_out__new(-1), *o2 = rawfrag_out__new(-1);
+	char *a, *b;
+
+	rf_stacks__weight(one, "w", 1);
+	for (int k = 0; k < 3; k++) {
+		part[k] = rf_stacks__new("all");
+		rf_stacks__weight(part[k], "w", 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rf_stacks *p = part[i % 3];
+
+		rf_stacks__add(one, path(one, samples[i]), 0, i + 1);
+		assert_int_equal(rf_stacks__set_seq(p, i), 0);
+		rf_stacks__add(p, path(p, samples[i]), 0, i + 1);
+	}
+	/* a trie never set_seq'd cannot be ordered, unless it is the root alone */
+	assert_int_equal(rf_stacks__merge(part[0], &one, 1), -EINVAL);
+	{
+		struct rf_stacks *empty = rf_stacks__new("all");
+		uint32_t before = rf_stacks__nr_nodes(part[2]);
+
+		rf_stacks__weight(empty, "w", 1);
+		assert_int_equal(rf_stacks__merge(part[2], &empty, 1), 0);
+		assert_int_equal(rf_stacks__nr_nodes(part[2]), before);
+		rf_stacks__delete(empty);
+	}
+	assert_int_equal(rf_stacks__merge(part[0], &part[1], 2), 0);
+	assert_int_equal(rf_stacks__nr_nodes(part[0]), rf_stacks__nr_nodes(one));
+	assert_int_equal(rf_stacks__json(one, 0, rf_stack_kinds, o1), 0);
+	assert_int_equal(rf_stacks__json(part[0], 0, rf_stack_kinds, o2), 0);
+	a = text_of(o1);
+	b = text_of(o2);
+	assert_string_equal(a, b);
+	/* the order is first-seen, not by name: sh before ls before cc */
+	assert_true(strstr(a, "\"sh\"") < strstr(a, "\"ls\"") &&
+		    strstr(a, "\"ls\"") < strstr(a, "\"cc\""));
+	free(a);
+	free(b);
+	rawfrag_out__delete(o1);
+	rawfrag_out__delete(o2);
+	o1 = rawfrag_out__new(-1);
+	o2 = rawfrag_out__new(-1);
+	assert_int_equal(rf_stacks__folded(one, 0, o1), 0);
+	assert_int_equal(rf_stacks__folded(part[0], 0, o2), 0);
+	a = text_of(o1);
+	b = text_of(o2);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	rawfrag_out__delete(o1);
+	rawfrag_out__delete(o2);
+	for (int k = 0; k < 3; k++)
+		rf_stacks__delete(part[k]);
+	rf_stacks__delete(one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

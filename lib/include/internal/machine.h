@@ -80,7 +80,7 @@ struct rf_map {
 struct rf_maps {
 	struct rf_map *v;
 	int nr, cap;
-	uint32_t gen; /* bumped on every change */
+	uint64_t gen; /* a new one, machine-wide, on every change */
 	/*
 	 * bumped where perf flushes its unwinder's cache (a new process, an
 	 * exec): libunwind's cached rules then live as long as perf's, so
@@ -221,6 +221,8 @@ void rf_dso__load_user(struct rawfrag_machine *m, struct rf_dso *d);
 struct rf_map *rf_maps__find(struct rf_maps *ms, uint64_t addr);
 /* process pid's maps, NULL if unknown; pid -1: see rawfrag_machine__set_exiting() */
 struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
+/* pid's user maps' generation, *kgen the kernel's: equal ones hold the same maps */
+uint64_t rf_machine__maps_gen(struct rawfrag_machine *m, int32_t pid, uint64_t *kgen);
 
 /* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,

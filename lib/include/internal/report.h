@@ -26,6 +26,11 @@ struct rawfrag_sink {
 	const char *lib_name;
 	char **kv;
 	struct rawfrag_out *(*out)(void *priv);
+	/*
+	 * An aggregating sink (it writes at its end): the workers' sinks' totals
+	 * into this one, before its end. 0 or -errno.
+	 */
+	int (*merge)(void *priv, void *const *others, int n);
 };
 
 struct rf_jobs;
@@ -178,6 +183,9 @@ int rf_sink_header_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sin
 int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 		       void **priv, struct rawfrag_err *err);
 /* the stack sinks: sink_folded.c, sink_flamegraph.c */
+/* the stack sinks split over jobs: their output, and the workers' tries merged */
+struct rawfrag_out *rf_folded__out(void *priv);
+int rf_folded__merge(void *priv, void *const *others, int n);
 int rf_sink_folded_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 			void **priv, struct rawfrag_err *err);
 int rf_sink_flamejson_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,

@@ -63,6 +63,19 @@ uint64_t rf_stacks__self(const struct rf_stacks *st, uint32_t id, int w);
 uint64_t *rf_stacks__totals(const struct rf_stacks *st, int w);
 
 /*
+ * -j: nodes made from now on were first met at sample seq (their order in
+ * a merge). 0 or -ENOMEM.
+ */
+int rf_stacks__set_seq(struct rf_stacks *st, uint64_t seq);
+/*
+ * The tries v[0..n-1] merged into dst, nodes in the order one job would have
+ * made them (all set_seq'd from their start, or the root alone; the same
+ * weights).
+ * 0, -EINVAL or -ENOMEM (dst unchanged).
+ */
+int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n);
+
+/*
  * One "frame;frame;... value" line per node with a self value of w, the path
  * from the root's child down, sorted by bytes (Python's sorted() of the
  * strings) and equal strings merged. 0 or -ENOMEM.
@@ -110,6 +123,23 @@ struct rf_stack_walk {
 	/* the last frame's DSO name (the session's, by address) and whether it is the kernel */
 	const char *last_dso;
 	bool last_kernel;
+	/*
+	 * Whole chains: a frame-pointer chain's nodes depend only on its comm
+	 * node, its addresses and the maps they are resolved in, so (comm node,
+	 * the process's and the kernel's maps generations, addresses) to the leaf
+	 * spares resolving and walking a chain seen before. Bounded: when the
+	 * table or the address pool is full it starts again empty. Lookups
+	 * rest while few chains repeat (chains_rest samples left).
+	 */
+	struct rf_chain_memo {
+		uint64_t hash, ugen, kgen;
+		uint32_t parent, leaf, off, nr;
+	} *chains;
+	uint32_t chains_cap, chains_nr;
+	uint32_t chains_tried, chains_hit, chains_rest;
+	uint64_t *chain_ips;
+	uint32_t chain_ips_nr;
+	const struct rf_stacks *chains_st; /* the trie the leaves are of */
 };
 
 /*
