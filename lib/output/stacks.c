@@ -775,7 +775,7 @@ static int frame_node(struct rf_stack_walk *w, struct rf_stacks *st, uint32_t pa
  * chains were seen before (a compiler's stacks), lookups rest for a while
  */
 #define CHAINS_WINDOW 4096
-#define CHAINS_REST (16 * CHAINS_WINDOW)
+#define CHAINS_REST (64 * CHAINS_WINDOW)
 
 /* the chain's bytes as recorded: a file's byte order is the same throughout */
 static uint64_t chain_hash(uint32_t parent, uint64_t ugen, uint64_t kgen, const uint8_t *ips,

@@ -255,14 +255,16 @@ for fmt in ("text", "json", "folded", "flamegraph-json"):
     a = open(t + "/py1." + fmt, "rb").read()
     b = open(t + "/py3." + fmt, "rb").read()
     print(fmt, len(a) > 1000 and a == b)
+f1, f3 = r.folded(jobs=1), r.folded(jobs=3)
+print("folded()", len(f1) > 1000 and f1 == f3)
 try:
     r.write("text", t + "/py0.txt", jobs=0)
     print("jobs=0 accepted")
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3): text, json, folded, flamegraph-json as jobs=1; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json as jobs=1; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"

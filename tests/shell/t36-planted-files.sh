@@ -38,6 +38,12 @@ int main(void)
 	memcpy(p, code, sizeof(code));
 	for (int i = 0; i < 20; i++)
 		fn(20000000);
+	/*
+	 * samples in the program's own file too: perf record caches only the
+	 * DSOs samples hit, and the cache copy case below needs one
+	 */
+	for (volatile long i = 0; i < 200000000; i++)
+		;
 	return 0;
 }
 EOF
