@@ -597,7 +597,7 @@ void rf_stack_walk__fini(struct rf_stack_walk *w)
 	free(w->chain_ips);
 	w->chains = NULL;
 	w->chain_ips = NULL;
-	w->chains_cap = w->chains_nr = w->chain_ips_nr = 0;
+	w->chains_nr = w->chain_ips_nr = 0;
 	w->cc = NULL;
 	w->buf = NULL;
 	w->memo = NULL;

@@ -135,7 +135,7 @@ struct rf_stack_walk {
 		uint64_t hash, ugen, kgen;
 		uint32_t parent, leaf, off, nr;
 	} *chains;
-	uint32_t chains_cap, chains_nr;
+	uint32_t chains_nr;
 	uint32_t chains_tried, chains_hit, chains_rest;
 	uint64_t *chain_ips;
 	uint32_t chain_ips_nr;
