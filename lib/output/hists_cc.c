@@ -503,14 +503,13 @@ static void caller_order(struct rf_cc *cc, bool cut)
 int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m, uint32_t kgen,
 		 const struct rawfrag_sample *s, const struct perf_event_attr *a)
 {
-	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	/* perf counts --max-stack from the root in caller order: keep the outermost */
 	uint32_t max = cc->p.caller ? UINT32_MAX : cc->max_stack;
 	int ret;
 
 	cc->nr_chain = 0;
 	cc->inl = cc->obj = false;
-	if ((s->sample_type & dwarf) == dwarf) {
+	if (rf_sample__unwound(s)) {
 		uint32_t nk, from = 0;
 
 		/*
@@ -535,7 +534,7 @@ int rf_cc__chain(struct rf_cc *cc, struct rf_hists *h, struct rawfrag_machine *m
 			return ret;
 	}
 	if (cc->p.caller)
-		caller_order(cc, (s->sample_type & dwarf) != dwarf);
+		caller_order(cc, !rf_sample__unwound(s));
 	/* perf's entries part by its compare from the first inlined function on */
 	if (cc->inl && cc->children && !cc->pt_on && cc->pt_sym >= 0 && (ret = pt_start(cc)))
 		return ret;

@@ -853,13 +853,11 @@ int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 			  struct rawfrag_report *rep, const struct rawfrag_event *ev,
 			  uint32_t *leaf)
 {
-	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	const struct rawfrag_sample *smp = ev->sample;
 	struct rawfrag_machine *m = rawfrag_report__machine(rep);
 	uint32_t node = RF_STACKS_ROOT, parent, nips = 0;
 	uint64_t h = 0, ugen = 0, kgen = 0, ugen2, kgen2;
-	const uint8_t *ips = NULL;
-	bool memo = false;
+	const uint8_t *ips = NULL; /* set: the chain is kept once resolved */
 	int nr, ret;
 
 	if (!w->cc && !(w->cc = rawfrag_callchain__new()))
@@ -872,15 +870,14 @@ int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 	 * its leaf. Unwound chains depend on the stack's bytes too: not kept.
 	 */
 	if ((smp->sample_type & PERF_SAMPLE_CALLCHAIN) && smp->callchain && m &&
-	    (smp->sample_type & dwarf) != dwarf && smp->callchain_nr <= CHAIN_IPS_CAP &&
+	    !rf_sample__unwound(smp) && smp->callchain_nr <= CHAIN_IPS_CAP &&
 	    (!w->chains_rest || --w->chains_rest == 0)) {
 		const struct rf_chain_memo *e;
 
-		ips = smp->callchain;
 		nips = (uint32_t)smp->callchain_nr;
 		ugen = rf_machine__maps_gen(m, (int32_t)smp->pid, &kgen);
-		h = chain_hash(parent, ugen, kgen, ips, nips);
-		e = chain_find(w, st, h, parent, ugen, kgen, ips, nips);
+		h = chain_hash(parent, ugen, kgen, smp->callchain, nips);
+		e = chain_find(w, st, h, parent, ugen, kgen, smp->callchain, nips);
 		w->chains_hit += e != NULL;
 		if (++w->chains_tried == CHAINS_WINDOW) {
 			if (w->chains_hit * 4 < CHAINS_WINDOW)
@@ -891,7 +888,7 @@ int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 			*leaf = e->leaf;
 			return 0;
 		}
-		memo = true;
+		ips = smp->callchain;
 	}
 	/*
 	 * perf's scripts see the chain perf script prints; a sample without one
@@ -906,7 +903,7 @@ int rf_stack_walk__sample(struct rf_stack_walk *w, struct rf_stacks *st,
 			return ret;
 	*leaf = node;
 	/* resolving may have loaded symbols that moved a map: the chain is kept by the maps after */
-	if (memo) {
+	if (ips) {
 		ugen2 = rf_machine__maps_gen(m, (int32_t)smp->pid, &kgen2);
 		if (ugen2 == ugen && kgen2 == kgen)
 			chain_add(w, h, parent, ugen, kgen, ips, nips, node);

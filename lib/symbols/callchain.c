@@ -73,7 +73,6 @@ int rf_callchain__resolve_parts(struct rawfrag_callchain *cc, struct rawfrag_mac
 				const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 				uint32_t kmax, uint32_t umax, uint32_t *nk)
 {
-	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	int ret = 0;
 
 	cc->nr = 0;
@@ -81,7 +80,7 @@ int rf_callchain__resolve_parts(struct rawfrag_callchain *cc, struct rawfrag_mac
 	if ((s->sample_type & PERF_SAMPLE_CALLCHAIN) && s->callchain)
 		ret = kernel_chain(cc, m, s, kmax);
 	*nk = cc->nr;
-	if (!ret && (s->sample_type & dwarf) == dwarf)
+	if (!ret && rf_sample__unwound(s))
 		ret = rf_unwind__sample(m, cc, s, attr, umax);
 	return ret < 0 ? ret : (int)cc->nr;
 }

@@ -224,6 +224,14 @@ struct rf_maps *rf_machine__maps(struct rawfrag_machine *m, int32_t pid);
 /* pid's user maps' generation, *kgen the kernel's: equal ones hold the same maps */
 uint64_t rf_machine__maps_gen(struct rawfrag_machine *m, int32_t pid, uint64_t *kgen);
 
+/* the sample carries user registers and stack: its user frames are unwound (unwind.c) */
+static inline bool rf_sample__unwound(const struct rawfrag_sample *s)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (s->sample_type & dwarf) == dwarf;
+}
+
 /* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
