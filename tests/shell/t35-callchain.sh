@@ -34,7 +34,8 @@ cat >"$T/prog.c" <<'EOF'
 long lib_work(long n);
 __attribute__((noinline)) static long leaf(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * 7 % 13; return s; }
 __attribute__((noinline)) long mid(long n) { return leaf(n) + 1; }
-__attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 100; i++) { s += mid(n); getppid(); } return s; }
+/* ten syscalls a round: enough kernel time that cpu-clock samples always catch do_syscall_64 */
+__attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 100; i++) { s += mid(n); for (int j = 0; j < 10; j++) getppid(); } return s; }
 __attribute__((noinline)) long clocks(int n) { struct timespec ts; long s = 0; for (int i = 0; i < n; i++) { clock_gettime(CLOCK_MONOTONIC, &ts); s += ts.tv_nsec & 1; } return s; }
 int main(void) { long s = 0; for (int k = 0; k < 6; k++) { s += top(200000); s += lib_work(2000000); s += clocks(100000); } printf("%ld\n", s); return 0; }
 EOF
