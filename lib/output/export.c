@@ -423,18 +423,20 @@ static int binding_of(const struct rf_sym *s)
 
 /*
  * perf's db_ids_from_al(): the DSO and symbol of an address (a symbol
- * "unknown" of size 0 where a map has none). sym_known: a real symbol.
+ * "unknown" of size 0 where a map has none). *found_at, for a chain's frame:
+ * the DSO address of the "unknown" an earlier sample made there, which
+ * perf's own lookup of the frame found (0: none).
  */
 static int ids_of(struct rf_export *x, struct rawfrag_machine *m, int32_t pid,
 		  const struct rawfrag_frame *fr, uint64_t unknown_at, uint64_t *dso_id,
-		  uint64_t *sym_id, uint64_t *off)
+		  uint64_t *sym_id, uint64_t *off, uint64_t *found_at)
 {
 	const struct rf_sym *s;
 	struct rf_dso *d;
 	uint64_t map_ip = 0;
 	int ret;
 
-	*dso_id = *sym_id = *off = 0;
+	*dso_id = *sym_id = *off = *found_at = 0;
 	if (!fr->dso)
 		return 0;
 	d = rf_machine__frame_sym(m, pid, fr->addr, fr->cpumode, &map_ip, &s);
@@ -458,6 +460,7 @@ static int ids_of(struct rf_export *x, struct rawfrag_machine *m, int32_t pid,
 
 		if (n) {
 			*sym_id = n->id;
+			*found_at = map_ip;
 			return 0;
 		}
 		return export_sym(x, *dso_id, at, at, 0, "unknown", sym_id);
@@ -513,9 +516,32 @@ static int call_path(struct rf_export *x, struct rawfrag_report *rep,
 		const struct rawfrag_frame *fr = &x->cc->frames[i];
 		uint64_t dso_id, sym_id, off;
 
-		ret = ids_of(x, m, (int32_t)smp->pid, fr, fr->addr, &dso_id, &sym_id, &off);
+		uint64_t found_at;
+		char **names;
+		int k;
+
+		ret = ids_of(x, m, (int32_t)smp->pid, fr, fr->addr, &dso_id, &sym_id, &off, &found_at);
 		if (ret)
 			return ret;
+		/*
+		 * perf's unwinder found that "unknown", so it asks addr2line about
+		 * the frame (append_inlines()): each name it gives other than
+		 * "unknown" is a symbol of the unknown's range (a stripped file's
+		 * nearest function symbol below the address, say), outermost first
+		 */
+		if (found_at && fr->cpumode == PERF_RECORD_MISC_USER && rf_sample__unwound(smp) &&
+		    (k = rf_unwind__inlines(m, (int32_t)smp->pid, fr->addr, &names)) > 0) {
+			while (k--) {
+				uint64_t nid = sym_id;
+
+				if (strcmp(names[k], "unknown") &&
+				    (ret = export_sym(x, dso_id, found_at, found_at, 0, names[k], &nid)))
+					return ret;
+				if ((ret = export_path(x, cur, nid, 0, &cur)))
+					return ret;
+			}
+			continue;
+		}
 		if ((ret = export_path(x, cur, sym_id, sym_id ? 0 : fr->addr, &cur)))
 			return ret;
 	}
@@ -533,6 +559,7 @@ int rf_export__sample(struct rf_export *x, struct rawfrag_report *rep,
 	int32_t pid = -1, tid = -1;
 	struct xthr *t, *main;
 	struct rawfrag_frame fr;
+	uint64_t found_at;
 	int ret;
 
 	*es = (struct rf_export_sample){ .cpu = -1, .time = (uint64_t)-1 };
@@ -577,7 +604,8 @@ int rf_export__sample(struct rf_export *x, struct rawfrag_report *rep,
 	es->id = ++x->last_sample;
 	rawfrag_machine__resolve(m, pid, tid, smp->ip, smp->misc & PERF_RECORD_MISC_CPUMODE_MASK,
 				 &fr);
-	if ((ret = ids_of(x, m, pid, &fr, 0, &es->dso_id, &es->symbol_id, &es->sym_offset)))
+	if ((ret = ids_of(x, m, pid, &fr, 0, &es->dso_id, &es->symbol_id, &es->sym_offset,
+			  &found_at)))
 		return ret;
 	if ((ret = call_path(x, rep, ev, &es->call_path_id)))
 		return ret;
@@ -595,7 +623,7 @@ int rf_export__sample(struct rf_export *x, struct rawfrag_report *rep,
 		rawfrag_machine__resolve(m, pid, tid, smp->addr,
 					 smp->misc & PERF_RECORD_MISC_CPUMODE_MASK, &fr);
 		if ((ret = ids_of(x, m, pid, &fr, 0, &es->to_dso_id, &es->to_symbol_id,
-				  &es->to_sym_offset)))
+				  &es->to_sym_offset, &found_at)))
 			return ret;
 	}
 	es->period = smp->sample_type & PERF_SAMPLE_PERIOD ? smp->period : a->sample_period;

@@ -332,9 +332,41 @@ static unw_accessors_t accessors = {
 };
 
 /*
+ * The names addr2line gives for user address addr of pid (innermost first),
+ * as perf's append_inlines() asks: DSOs named "[...]" (vdso) and
+ * perf-PID.map have none. *dp and *ap: the DSO and the address in it.
+ */
+static int dso_inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, uint64_t serial,
+		       struct rf_dso **dp, uint64_t *ap, char ***names)
+{
+	struct rf_dso *d;
+	uint64_t a;
+
+	if (!rf_machine__inline(m) || !(d = rf_machine__frame_dso(m, pid, addr, &a)) ||
+	    d->kind != RF_DSO_USER || d->name[0] == '[' || !strncmp(d->name, "/tmp/perf-", 10))
+		return 0;
+	*dp = d;
+	*ap = a;
+	/* the address as objdump sees it: perf's map__rip_2objdump() */
+	if (d->rt)
+		a += d->rt->text_vaddr - d->rt->text_off;
+	return rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, serial, names);
+}
+
+int rf_unwind__inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, char ***names)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+	struct rf_dso *d;
+	uint64_t a;
+
+	/* the serial of the chain just built, whose frames may point at cached names */
+	return st ? dso_inlines(m, pid, addr, st->serial, &d, &a, names) : 0;
+}
+
+/*
  * perf's append_inlines(): a frame with a symbol becomes the list addr2line
  * gives for it, innermost first; names other than the symbol's are marked
- * inlined. DSOs named "[...]" (vdso) and perf-PID.map have none.
+ * inlined.
  */
 static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 			const struct rawfrag_frame *fr)
@@ -346,9 +378,8 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 	char **names;
 	int n;
 
-	if (!fr->sym || !rf_machine__inline(u->m) ||
-	    !(d = rf_machine__frame_dso(u->m, (int32_t)u->s->pid, fr->addr, &a)) ||
-	    d->kind != RF_DSO_USER || d->name[0] == '[' || !strncmp(d->name, "/tmp/perf-", 10))
+	if (!fr->sym || !(n = dso_inlines(u->m, (int32_t)u->s->pid, fr->addr, u->serial, &d, &a,
+					    &names)))
 		return 0;
 	/*
 	 * perf's inlined symbol has its container's range; perf report turns
@@ -357,10 +388,6 @@ static int push_inlines(struct unw_ctx *u, struct rawfrag_callchain *cc,
 	s = rf_dso__find_cached(d, a);
 	s = s ? rf_dso__find_cached(d, s->start) : NULL;
 	base = s ? rf_dso__sym_name(d, s) : fr->sym;
-	/* the address as objdump sees it: perf's map__rip_2objdump() */
-	if (d->rt)
-		a += d->rt->text_vaddr - d->rt->text_off;
-	n = rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, u->serial, &names);
 	for (int i = 0; i < n; i++) {
 		struct rawfrag_frame in = *fr;
 

@@ -21,8 +21,13 @@ export PERF_BUILDID_DIR=$T/debug
 # --- SIGKILL in the middle
 "$RAWFRAG" record -a -e sched:sched_switch -m 16 -o kill.data 2>/dev/null &
 pid=$!
-( for i in $(seq 200); do cat /proc/self/stat >/dev/null; done )
-sleep 0.5
+# switches until a record is on disk (check counts it), then the kill: a
+# fixed sleep lost the race on a loaded machine (nothing written yet)
+for try in $(seq 100); do
+	( for i in $(seq 200); do cat /proc/self/stat >/dev/null; done )
+	sleep 0.1
+	"$RAWFRAG" check kill.data 2>&1 | grep -Eq '; [1-9][0-9]* complete records' && break
+done
 kill -KILL $pid
 wait $pid 2>/dev/null
 magic=$(head -c 8 kill.data)

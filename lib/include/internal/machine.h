@@ -232,6 +232,11 @@ static inline bool rf_sample__unwound(const struct rawfrag_sample *s)
 	return (s->sample_type & dwarf) == dwarf;
 }
 
+/*
+ * unwind.c: the names addr2line gives for a user address of pid, innermost
+ * first, valid until the next chain is unwound; 0 where perf asks none
+ */
+int rf_unwind__inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, char ***names);
 /* unwind.c: DWARF-unwound user frames appended to cc (after its kernel part) */
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
