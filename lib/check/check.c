@@ -52,8 +52,9 @@
 struct check_ev {
 	struct rawfrag_check_evstats st;
 	struct rawfrag_check_kind_count *kinds;
+	uint64_t *kind_seq; /* -j: the sample that first had each kind (cap_kinds) */
 	int cap_kinds;
-	uint64_t stale[STALE_EXAMPLES];
+	uint64_t stale[STALE_EXAMPLES], stale_seq[STALE_EXAMPLES];
 	/* the quick path's rules, set on the event's first sample */
 	bool rules;
 	uint32_t raw_at; /* offset of raw_size in its samples; 0: the full parser */
@@ -70,7 +71,9 @@ struct rawfrag_checker {
 	struct check_ev orphan; /* samples whose id matches no evsel */
 	uint64_t nr_err, nr_warn;
 	struct rawfrag_violation *viol;
+	uint64_t *viol_seq; /* -j: each kept violation's sample (cap_viol) */
 	int nr_viol, cap_viol;
+	uint64_t seq; /* -j: the number of the sample being checked (rf_checker__set_seq()) */
 	struct rawfrag_check_sink sink;
 	/* the record being checked, for the sink */
 	const struct rawfrag_record *cur_rec;
@@ -91,9 +94,10 @@ struct rawfrag_checker {
 };
 
 static struct rawfrag_check_kind_count *kind_slot(struct check_ev *ev, const char *kind,
-						   enum rawfrag_severity sev)
+						   enum rawfrag_severity sev, uint64_t seq)
 {
 	struct rawfrag_check_kind_count *k;
+	uint64_t *ks;
 
 	for (int i = 0; i < ev->st.nr_kinds; i++) {
 		k = &ev->kinds[i];
@@ -107,12 +111,17 @@ static struct rawfrag_check_kind_count *kind_slot(struct check_ev *ev, const cha
 		if (!k)
 			return NULL;
 		ev->kinds = k;
+		ks = realloc(ev->kind_seq, cap * sizeof(*ks));
+		if (!ks)
+			return NULL;
+		ev->kind_seq = ks;
 		ev->cap_kinds = cap;
 	}
 	k = &ev->kinds[ev->st.nr_kinds];
 	k->kind = strdup(kind);
 	if (!k->kind)
 		return NULL;
+	ev->kind_seq[ev->st.nr_kinds] = seq;
 	k->sev = sev;
 	k->count = 0;
 	ev->st.nr_kinds++;
@@ -130,10 +139,16 @@ static void keep_violation(struct rawfrag_checker *c, const char *kind,
 	if (c->nr_viol == c->cap_viol) {
 		int cap = c->cap_viol ? 2 * c->cap_viol : 32;
 
+		uint64_t *vs;
+
 		v = realloc(c->viol, cap * sizeof(*v));
 		if (!v)
 			return;
 		c->viol = v;
+		vs = realloc(c->viol_seq, cap * sizeof(*vs));
+		if (!vs)
+			return;
+		c->viol_seq = vs;
 		c->cap_viol = cap;
 	}
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -147,6 +162,7 @@ static void keep_violation(struct rawfrag_checker *c, const char *kind,
 	v->evsel_idx = c->cur_idx;
 	v->kind = kind;
 	v->sev = sev;
+	c->viol_seq[c->nr_viol] = c->seq;
 	c->nr_viol++;
 }
 
@@ -164,7 +180,7 @@ static void checker_report(struct rawfrag_check_sink *sink, enum rawfrag_severit
 {
 	struct rawfrag_checker *c = sink->ctx;
 	struct check_ev *ev = c->cur_ev;
-	struct rawfrag_check_kind_count *k = kind_slot(ev, kind, sev);
+	struct rawfrag_check_kind_count *k = kind_slot(ev, kind, sev, c->seq);
 
 	if (sev == RAWFRAG_SEV_ERROR) {
 		c->nr_err++;
@@ -221,6 +237,7 @@ static void free_ev(struct check_ev *ev)
 	for (int i = 0; i < ev->st.nr_kinds; i++)
 		free((char *)ev->kinds[i].kind);
 	free(ev->kinds);
+	free(ev->kind_seq);
 }
 
 void rawfrag_checker__delete(struct rawfrag_checker *c)
@@ -234,6 +251,7 @@ void rawfrag_checker__delete(struct rawfrag_checker *c)
 	for (int i = 0; i < c->nr_viol; i++)
 		free((char *)c->viol[i].message);
 	free(c->viol);
+	free(c->viol_seq);
 	free(c->cpu_samples);
 	free(c);
 }
@@ -539,6 +557,7 @@ static int check_sample(struct rawfrag_checker *c, const struct rawfrag_record *
 	stale = ev->st.pad_stale;
 	rawfrag_check_raw(rec, smp, len, sink);
 	if (ev->st.pad_stale != stale && ev->st.nr_stale_examples < STALE_EXAMPLES) {
+		ev->stale_seq[ev->st.nr_stale_examples] = c->seq;
 		ev->stale[ev->st.nr_stale_examples++] = rec->offset;
 		ev->st.stale_examples = ev->stale;
 	}
@@ -583,4 +602,236 @@ const struct rawfrag_violation *rawfrag_checker__violation(const struct rawfrag_
 	if (i < 0 || i >= c->nr_viol)
 		return NULL;
 	return &c->viol[i];
+}
+
+/* ---- report -j: the checkers of the workers' samples, as one checker of all ---- */
+
+void rf_checker__set_seq(struct rawfrag_checker *c, uint64_t seq)
+{
+	c->seq = seq;
+}
+
+/* an item of one of the checkers merged: the sample that made it, then where it is */
+struct cref {
+	uint64_t seq;
+	int k, i;
+};
+
+static int cref_cmp(const void *a, const void *b)
+{
+	const struct cref *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static struct check_ev *ev_at(struct rawfrag_checker *c, int idx)
+{
+	return idx < 0 ? &c->orphan : idx < c->nr_evs ? &c->evs[idx] : NULL;
+}
+
+/* event idx of all checkers (c[0] is dst) into dst's: figures add, kinds and examples in order */
+static int merge_ev(struct rawfrag_checker *const *c, int n, int idx)
+{
+	struct check_ev *d = idx < 0 ? &c[0]->orphan : get_ev(c[0], idx), nd = { 0 };
+	struct rawfrag_check_evstats *s = d ? &d->st : NULL;
+	struct cref *refs = NULL;
+	size_t nr = 0, r;
+	int ret = -ENOMEM;
+
+	if (!d)
+		return -ENOMEM;
+	for (int k = 1; k < n; k++) {
+		const struct check_ev *o = ev_at(c[k], idx);
+
+		if (!o)
+			continue;
+		s->samples += o->st.samples;
+		s->raw_samples += o->st.raw_samples;
+		s->raw_bytes += o->st.raw_bytes;
+		for (int b = 0; b < RAWFRAG_CHECK_SIZE_BUCKETS; b++)
+			s->size_hist[b] += o->st.size_hist[b];
+		for (int b = 0; b < 8; b++)
+			s->pad_hist[b] += o->st.pad_hist[b];
+		s->pad_unknown += o->st.pad_unknown;
+		s->pad_zero += o->st.pad_zero;
+		s->pad_stale += o->st.pad_stale;
+		s->empty += o->st.empty;
+		s->errors += o->st.errors;
+		s->warnings += o->st.warnings;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct check_ev *o = ev_at(c[k], idx);
+
+		nr += o ? (size_t)o->st.nr_kinds + (size_t)o->st.nr_stale_examples : 0;
+	}
+	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	/* the kinds, in the order of the samples that first had them */
+	nr = 0;
+	for (int k = 0; k < n; k++) {
+		const struct check_ev *o = ev_at(c[k], idx);
+
+		for (int i = 0; o && i < o->st.nr_kinds; i++)
+			refs[nr++] = (struct cref){ .seq = o->kind_seq[i], .k = k, .i = i };
+	}
+	qsort(refs, nr, sizeof(*refs), cref_cmp);
+	for (r = 0; r < nr; r++) {
+		const struct rawfrag_check_kind_count *ok = &ev_at(c[refs[r].k], idx)->kinds[refs[r].i];
+		struct rawfrag_check_kind_count *k = kind_slot(&nd, ok->kind, ok->sev, refs[r].seq);
+
+		if (!k)
+			goto out;
+		k->count += ok->count;
+	}
+	/* the first stale pad examples */
+	nr = 0;
+	for (int k = 0; k < n; k++) {
+		const struct check_ev *o = ev_at(c[k], idx);
+
+		for (int i = 0; o && i < o->st.nr_stale_examples; i++)
+			refs[nr++] = (struct cref){ .seq = o->stale_seq[i], .k = k, .i = i };
+	}
+	qsort(refs, nr, sizeof(*refs), cref_cmp);
+	for (r = 0; r < nr && r < STALE_EXAMPLES; r++) {
+		nd.stale[r] = ev_at(c[refs[r].k], idx)->stale[refs[r].i];
+		nd.stale_seq[r] = refs[r].seq;
+	}
+	/* d takes the merged kinds (the violations' kind names are moved over by the caller) */
+	ret = 0;
+	for (int i = 0; i < d->st.nr_kinds; i++)
+		free((char *)d->kinds[i].kind);
+	free(d->kinds);
+	free(d->kind_seq);
+	d->kinds = nd.kinds;
+	d->kind_seq = nd.kind_seq;
+	d->cap_kinds = nd.cap_kinds;
+	d->st.nr_kinds = nd.st.nr_kinds;
+	d->st.kinds = d->kinds;
+	memcpy(d->stale, nd.stale, sizeof(d->stale));
+	memcpy(d->stale_seq, nd.stale_seq, sizeof(d->stale_seq));
+	d->st.nr_stale_examples = (int)(r < STALE_EXAMPLES ? r : STALE_EXAMPLES);
+	d->st.stale_examples = d->st.nr_stale_examples ? d->stale : NULL;
+	nd.kinds = NULL;
+	nd.kind_seq = NULL;
+	nd.st.nr_kinds = 0;
+out:
+	free_ev(&nd);
+	free(refs);
+	return ret;
+}
+
+/* the merged kind entry a kept violation of event idx names */
+static const char *kind_name(struct rawfrag_checker *c, int idx, const char *kind,
+			     enum rawfrag_severity sev)
+{
+	struct check_ev *ev = ev_at(c, idx);
+
+	for (int i = 0; ev && i < ev->st.nr_kinds; i++)
+		if (ev->kinds[i].sev == sev && !strcmp(ev->kinds[i].kind, kind))
+			return ev->kinds[i].kind;
+	return NULL;
+}
+
+int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const *v, int n)
+{
+	struct rawfrag_checker **c = calloc((size_t)n + 1, sizeof(*c));
+	struct rawfrag_violation *viol = NULL;
+	uint64_t *vseq = NULL;
+	struct cref *refs = NULL;
+	size_t nr = 0, kept = 0;
+	int nevs = dst->nr_evs, ret = -ENOMEM;
+	bool parse_kept = false;
+
+	if (!c)
+		return -ENOMEM;
+	c[0] = dst;
+	nr = (size_t)dst->nr_viol;
+	for (int k = 1; k <= n; k++) {
+		c[k] = v[k - 1];
+		nr += (size_t)c[k]->nr_viol;
+	}
+	/* the first examples of all, as one checker keeps them (checker_report()) */
+	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	viol = calloc(nr ? nr : 1, sizeof(*viol));
+	vseq = calloc(nr ? nr : 1, sizeof(*vseq));
+	if (!refs || !viol || !vseq)
+		goto out;
+	nr = 0;
+	for (int k = 0; k <= n; k++)
+		for (int i = 0; i < c[k]->nr_viol; i++)
+			refs[nr++] = (struct cref){ .seq = c[k]->viol_seq[i], .k = k, .i = i };
+	qsort(refs, nr, sizeof(*refs), cref_cmp);
+	for (size_t r = 0; r < nr; r++) {
+		const struct rawfrag_violation *o = &c[refs[r].k]->viol[refs[r].i];
+		bool parse = !strcmp(o->kind, "sample_parse");
+
+		if (!(dst->max_examples < 0 || kept < (size_t)dst->max_examples ||
+		      (parse && !parse_kept)))
+			continue;
+		parse_kept |= parse;
+		viol[kept] = *o;
+		/* the kind by name until the merged kinds exist */
+		viol[kept].kind = strdup(o->kind);
+		viol[kept].message = strdup(o->message);
+		vseq[kept] = refs[r].seq;
+		kept++;
+		if (!viol[kept - 1].kind || !viol[kept - 1].message)
+			goto out;
+	}
+	for (int k = 1; k <= n; k++) {
+		const struct rawfrag_checker *o = c[k];
+
+		dst->nr_err += o->nr_err;
+		dst->nr_warn += o->nr_warn;
+		for (uint32_t cpu = 0; cpu < o->nr_cpu_slots; cpu++) {
+			if (!o->cpu_samples[cpu])
+				continue;
+			if (count_cpu(dst, cpu))
+				goto out;
+			dst->cpu_samples[cpu] += o->cpu_samples[cpu] - 1;
+		}
+		if (o->nr_evs > nevs)
+			nevs = o->nr_evs;
+	}
+	for (int idx = -1; idx < nevs; idx++)
+		if (merge_ev(c, n + 1, idx))
+			goto out;
+	for (size_t i = 0; i < kept; i++) {
+		const char *name = kind_name(dst, viol[i].evsel_idx, viol[i].kind, viol[i].sev);
+
+		if (!name)
+			goto out;
+		free((char *)viol[i].kind);
+		viol[i].kind = name;
+	}
+	for (int i = 0; i < dst->nr_viol; i++)
+		free((char *)dst->viol[i].message);
+	free(dst->viol);
+	free(dst->viol_seq);
+	dst->viol = viol;
+	dst->viol_seq = vseq;
+	dst->nr_viol = (int)kept;
+	dst->cap_viol = (int)(nr ? nr : 1);
+	viol = NULL;
+	vseq = NULL;
+	kept = 0;
+	ret = 0;
+out:
+	/* on failure the kinds may be the names still (strdup'ed) or the merged ones */
+	for (size_t i = 0; i < kept; i++) {
+		free((char *)viol[i].message);
+		if (viol[i].kind && viol[i].kind != kind_name(dst, viol[i].evsel_idx, viol[i].kind,
+							     viol[i].sev))
+			free((char *)viol[i].kind);
+	}
+	free(viol);
+	free(vseq);
+	free(refs);
+	free(c);
+	return ret;
 }

@@ -130,7 +130,8 @@ static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void 
 /*
  * The line sinks render each sample from the report's state alone: a copy
  * opened with the same options renders any sample as the sink would (-j).
- * The stack sinks' copies count their samples, merged before the end.
+ * The stack sinks' copies (folded, flamegraph-json, the HTML page) count
+ * their samples, merged before the end.
  * Without the memory for the copy the sink is just not split.
  */
 static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv,
@@ -174,6 +175,8 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 		else if (sk && (sinks[i].open == rf_sink_folded_open ||
 				sinks[i].open == rf_sink_flamejson_open))
 			splittable(sk, sinks[i].name, o.kv, rf_folded__out, rf_folded__merge);
+		else if (sk && sinks[i].open == rf_sink_flamegraph_open)
+			splittable(sk, sinks[i].name, o.kv, rf_flamegraph__out, rf_flamegraph__merge);
 		return sk;
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "

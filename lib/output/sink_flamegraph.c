@@ -26,6 +26,7 @@
 #include <rawfrag/check.h>
 #include <rawfrag/visit.h>
 
+#include "internal/check_sink.h"
 #include "internal/opts.h"
 #include "internal/out.h"
 #include "internal/report.h"
@@ -50,6 +51,11 @@ static const char *const asset_paths[NR_ASSETS] = {
 };
 
 #define NR_BUCKETS 65 /* 0, then [2^(i-1), 2^i - 1] */
+/*
+ * -j: a worker's trie keeps this many weights, since which fields are the
+ * file's first RF_STACKS_MAX_WEIGHTS is known only when the tries merge
+ */
+#define JOBS_MAX_WEIGHTS 4096
 
 /* one numeric field of one event */
 struct fhist {
@@ -57,7 +63,8 @@ struct fhist {
 	int w; /* its weight in the trie, -1 past the maximum */
 	bool sgn;
 	uint64_t count, neg;
-	double sum;
+	uint64_t seq; /* -j: the sample that first had it */
+	__int128 sum; /* exact: any order of adding gives the same page */
 	int64_t smin, smax;
 	uint64_t umin, umax;
 	uint64_t b[NR_BUCKETS];
@@ -81,7 +88,9 @@ struct flame_sink {
 	size_t asset_len[NR_ASSETS];
 	struct fevent *ev;
 	int nr_ev;
+	bool weights_full; /* -j: a worker met more fields than JOBS_MAX_WEIGHTS */
 	/* during a sample's visit */
+	uint64_t seq;
 	struct fevent *cur;
 	uint32_t leaf;
 	int visit_err;
@@ -222,6 +231,7 @@ static struct fhist *hist_of(struct flame_sink *fl, struct fevent *e,
 	h->path = strndup(f->path, f->path_len);
 	if (!h->path)
 		return NULL;
+	h->seq = fl->seq;
 	h->sgn = f->type == RAWFRAG_FIELD_S64;
 	/* a field named as the page's own weights stays a histogram only */
 	if ((f->path_len == 7 && !memcmp(f->path, "samples", 7)) ||
@@ -229,6 +239,7 @@ static struct fhist *hist_of(struct flame_sink *fl, struct fevent *e,
 		h->w = -1;
 	else
 		h->w = rf_stacks__weight(fl->st, f->path, f->path_len);
+	fl->weights_full |= h->w == -ENOSPC;
 	if (h->w == -ENOMEM) {
 		free(h->path);
 		return NULL;
@@ -270,13 +281,13 @@ static int visit_field(void *ctx, const struct rawfrag_field *f)
 			h->smin = f->v.s;
 		if (!h->count || f->v.s > h->smax)
 			h->smax = f->v.s;
-		h->sum += (double)f->v.s;
+		h->sum += f->v.s;
 	} else {
 		if (!h->count || u < h->umin)
 			h->umin = u;
 		if (!h->count || u > h->umax)
 			h->umax = u;
-		h->sum += (double)u;
+		h->sum += u;
 	}
 	h->count++;
 	if (u && h->w >= 0 && rf_stacks__add(fl->st, fl->leaf, h->w, u)) {
@@ -297,6 +308,15 @@ static int flame_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	fl->cur = event_of(fl, rawfrag_evsel__idx(ev->evsel));
 	if (!fl->cur)
 		goto oom;
+	/* -j: the sample's number orders what it makes in the merge */
+	if (rep->J) {
+		if (!fl->seq)
+			rf_stacks__set_max_weights(fl->st, JOBS_MAX_WEIGHTS);
+		fl->seq = rep->seq - 1;
+		if (rf_stacks__set_seq(fl->st, fl->seq))
+			goto oom;
+		rf_checker__set_seq(fl->check, fl->seq);
+	}
 	ret = rf_stack_walk__sample(&fl->walk, fl->st, rep, ev, &fl->leaf);
 	if (ret)
 		goto oom;
@@ -507,7 +527,7 @@ static void write_events(struct flame_sink *fl, struct rawfrag_out *o)
 			else
 				rawfrag_out__printf(o, ",\"min\":%" PRIu64 ",\"max\":%" PRIu64, h->umin,
 						    h->umax);
-			rawfrag_out__printf(o, ",\"sum\":%.17g,\"buckets\":[", h->sum);
+			rawfrag_out__printf(o, ",\"sum\":%.17g,\"buckets\":[", (double)h->sum);
 			for (int b = 0; b < NR_BUCKETS; b++) {
 				uint64_t lo = b ? 1ULL << (b - 1) : 0, hi = b ? lo + (lo - 1) : 0;
 
@@ -689,6 +709,172 @@ static int flame_end(void *priv, struct rawfrag_report *rep, int status)
 	if (!status && !ret)
 		write_page(fl, rep, w);
 	rawfrag_out__flush(fl->out);
+	return ret;
+}
+
+struct rawfrag_out *rf_flamegraph__out(void *priv)
+{
+	struct flame_sink *fl = priv;
+
+	return fl->out;
+}
+
+/* an event's histogram of one of the sinks merged: the sample that made it, then where */
+struct href {
+	uint64_t seq;
+	int k, i;
+};
+
+static int href_cmp(const void *a, const void *b)
+{
+	const struct href *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void hist_add(struct fhist *h, const struct fhist *o)
+{
+	if (!o->count)
+		return;
+	if (h->sgn) {
+		if (!h->count || o->smin < h->smin)
+			h->smin = o->smin;
+		if (!h->count || o->smax > h->smax)
+			h->smax = o->smax;
+	} else {
+		if (!h->count || o->umin < h->umin)
+			h->umin = o->umin;
+		if (!h->count || o->umax > h->umax)
+			h->umax = o->umax;
+	}
+	h->count += o->count;
+	h->neg += o->neg;
+	h->sum += o->sum;
+	for (int b = 0; b < NR_BUCKETS; b++)
+		h->b[b] += o->b[b];
+}
+
+/* event i of all sinks (s[0] is dst) into dst's: histograms in the order one job made them */
+static int merge_event(struct flame_sink *const *s, int n, int i)
+{
+	struct fevent *d = event_of(s[0], i), nd = { 0 };
+	struct href *refs;
+	size_t nr = 0;
+	int ret = -ENOMEM;
+
+	if (!d)
+		return -ENOMEM;
+	for (int k = 0; k < n; k++)
+		nr += i < s[k]->nr_ev ? (size_t)s[k]->ev[i].nr : 0;
+	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	nr = 0;
+	for (int k = 0; k < n; k++) {
+		const struct fevent *e = i < s[k]->nr_ev ? &s[k]->ev[i] : NULL;
+
+		if (e && k) {
+			d->samples += e->samples;
+			d->period += e->period;
+		}
+		for (int j = 0; e && j < e->nr; j++)
+			refs[nr++] = (struct href){ .seq = e->f[j].seq, .k = k, .i = j };
+	}
+	qsort(refs, nr, sizeof(*refs), href_cmp);
+	for (size_t r = 0; r < nr; r++) {
+		const struct fhist *o = &s[refs[r].k]->ev[i].f[refs[r].i];
+		struct fhist *h = NULL;
+
+		for (int j = 0; j < nd.nr && !h; j++)
+			if (!strcmp(nd.f[j].path, o->path))
+				h = &nd.f[j];
+		if (!h) {
+			if (nd.nr == nd.cap) {
+				int cap = nd.cap ? nd.cap * 2 : 8;
+
+				h = realloc(nd.f, (size_t)cap * sizeof(*h));
+				if (!h)
+					goto out;
+				nd.f = h;
+				nd.cap = cap;
+			}
+			h = &nd.f[nd.nr];
+			*h = *o;
+			h->count = h->neg = 0;
+			h->sum = 0;
+			memset(h->b, 0, sizeof(h->b));
+			/* its weight in the merged trie, found by name */
+			h->w = -1;
+			for (int w = 0; w < rf_stacks__nr_weights(s[0]->st); w++)
+				if (!strcmp(rf_stacks__weight_name(s[0]->st, w), o->path) &&
+				    strcmp(o->path, "samples") && strcmp(o->path, "period"))
+					h->w = w;
+			if (!(h->path = strdup(o->path)))
+				goto out;
+			nd.nr++;
+		}
+		hist_add(h, o);
+	}
+	for (int j = 0; j < d->nr; j++)
+		free(d->f[j].path);
+	free(d->f);
+	d->f = nd.f;
+	d->nr = nd.nr;
+	d->cap = nd.cap;
+	d->hint = 0;
+	nd.f = NULL;
+	nd.nr = 0;
+	ret = 0;
+out:
+	for (int j = 0; j < nd.nr; j++)
+		free(nd.f[j].path);
+	free(nd.f);
+	free(refs);
+	return ret;
+}
+
+int rf_flamegraph__merge(void *priv, void *const *others, int n)
+{
+	struct flame_sink *fl = priv;
+	struct flame_sink **s = calloc((size_t)n + 1, sizeof(*s));
+	struct rf_stacks **st = calloc((size_t)n + 1, sizeof(*st));
+	struct rawfrag_checker **ck = calloc((size_t)n + 1, sizeof(*ck));
+	int ret = -ENOMEM, nev = fl->nr_ev;
+
+	if (!s || !st || !ck)
+		goto out;
+	/* a worker may have left out a weight among the file's first: no merge */
+	ret = fl->weights_full ? -E2BIG : 0;
+	for (int k = 0; k < n; k++)
+		if (((const struct flame_sink *)others[k])->weights_full)
+			ret = -E2BIG;
+	if (ret)
+		goto out;
+	s[0] = fl;
+	for (int k = 0; k < n; k++) {
+		s[k + 1] = others[k];
+		st[k] = s[k + 1]->st;
+		ck[k] = s[k + 1]->check;
+		if (s[k + 1]->nr_ev > nev)
+			nev = s[k + 1]->nr_ev;
+	}
+	/* the trie first: the histograms take their weights from it */
+	ret = rf_stacks__merge(fl->st, st, n);
+	/* the walk's names and chains were of the trie replaced */
+	fl->walk.memo_st = NULL;
+	fl->walk.chains_st = NULL;
+	for (int i = 0; !ret && i < nev; i++)
+		ret = merge_event(s, n + 1, i);
+	if (!ret)
+		ret = rf_checker__merge(fl->check, ck, n);
+out:
+	free(s);
+	free(st);
+	free(ck);
 	return ret;
 }
 

@@ -31,9 +31,10 @@ struct rf_stacks {
 	uint32_t scap, snr;
 	uint32_t *noff; /* a name's pool offset by ordinal (snr of them) */
 	uint32_t nocap;
-	uint64_t *self[RF_STACKS_MAX_WEIGHTS]; /* cap values each, made on first use */
-	char *wname[RF_STACKS_MAX_WEIGHTS];
-	int nr_w;
+	uint64_t **self; /* cap values each, made on first use */
+	char **wname;
+	uint64_t *wseq; /* -j: the sample that made each weight */
+	int nr_w, wcap, max_w;
 	/* -j: each node's first sample, cap of them once rf_stacks__set_seq() was called */
 	uint64_t *seq;
 	uint64_t cur_seq;
@@ -84,6 +85,7 @@ struct rf_stacks *rf_stacks__new(const char *root_name)
 	root = intern(st, root_name, strlen(root_name));
 	if (root < 0)
 		goto fail;
+	st->max_w = RF_STACKS_MAX_WEIGHTS;
 	st->nodes[RF_STACKS_ROOT] = (struct rf_stack_node){
 		.parent = RF_STACKS_NONE, .first = RF_STACKS_NONE, .last = RF_STACKS_NONE,
 		.next = RF_STACKS_NONE, .name = (uint32_t)root, .len = (uint32_t)strlen(root_name),
@@ -99,10 +101,13 @@ void rf_stacks__delete(struct rf_stacks *st)
 {
 	if (!st)
 		return;
-	for (int w = 0; w < RF_STACKS_MAX_WEIGHTS; w++) {
+	for (int w = 0; w < st->nr_w; w++) {
 		free(st->self[w]);
 		free(st->wname[w]);
 	}
+	free(st->self);
+	free(st->wname);
+	free(st->wseq);
 	free(st->nodes);
 	free(st->seq);
 	free(st->ntab);
@@ -117,12 +122,36 @@ int rf_stacks__weight(struct rf_stacks *st, const char *name, size_t len)
 	for (int w = 0; w < st->nr_w; w++)
 		if (strlen(st->wname[w]) == len && !memcmp(st->wname[w], name, len))
 			return w;
-	if (st->nr_w == RF_STACKS_MAX_WEIGHTS)
+	if (st->nr_w == st->max_w)
 		return -ENOSPC;
+	if (st->nr_w == st->wcap) {
+		int cap = st->wcap ? 2 * st->wcap : 8;
+		uint64_t **self = realloc(st->self, (size_t)cap * sizeof(*self));
+		char **wname;
+		uint64_t *wseq;
+
+		if (!self)
+			return -ENOMEM;
+		st->self = self;
+		if (!(wname = realloc(st->wname, (size_t)cap * sizeof(*wname))))
+			return -ENOMEM;
+		st->wname = wname;
+		if (!(wseq = realloc(st->wseq, (size_t)cap * sizeof(*wseq))))
+			return -ENOMEM;
+		st->wseq = wseq;
+		st->wcap = cap;
+	}
+	st->self[st->nr_w] = NULL;
 	st->wname[st->nr_w] = strndup(name, len);
 	if (!st->wname[st->nr_w])
 		return -ENOMEM;
+	st->wseq[st->nr_w] = st->cur_seq;
 	return st->nr_w++;
+}
+
+void rf_stacks__set_max_weights(struct rf_stacks *st, int max)
+{
+	st->max_w = max > st->nr_w ? max : st->nr_w;
 }
 
 int rf_stacks__nr_weights(const struct rf_stacks *st)
@@ -347,41 +376,61 @@ static int mref_cmp(const void *a, const void *b)
  * One job makes a node at the first sample through it, a sample's nodes root
  * first, and lists a node's children in the order it made them: the nodes of
  * all tries made again in (first sample, trie, id) order are the ones one job
- * makes, in its order. Self values add up.
+ * makes, in its order. Weights likewise, by the sample that first had each
+ * (a weight past the maximum keeps no values, as in one job). Self values
+ * add up.
  */
 int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
 {
 	struct rf_stacks *out = NULL, tmp;
 	uint32_t **map = NULL;
+	int **wmap = NULL;
 	struct mref *refs = NULL;
-	size_t nr = 0, r = 0;
+	size_t nr = 0, r = 0, nw = 0;
 	int ret = -ENOMEM, k, w;
 
 	/* dst is trie 0, v[k - 1] trie k */
 	map = calloc((size_t)n + 1, sizeof(*map));
-	if (!map)
-		return -ENOMEM;
+	wmap = calloc((size_t)n + 1, sizeof(*wmap));
+	if (!map || !wmap)
+		goto out;
 	for (k = 0; k <= n; k++) {
 		struct rf_stacks *a = k ? v[k - 1] : dst;
 
 		/* a trie of the root alone met no sample: it has no order to give */
-		if ((!a->seq && a->nr > 1) || a->nr_w != dst->nr_w) {
+		if (!a->seq && a->nr > 1) {
 			ret = -EINVAL;
 			goto out;
 		}
 		nr += a->nr - 1;
-		if (!(map[k] = malloc(a->nr * sizeof(**map))))
+		nw += (size_t)a->nr_w;
+		if (!(map[k] = malloc(a->nr * sizeof(**map))) ||
+		    !(wmap[k] = malloc((a->nr_w ? (size_t)a->nr_w : 1) * sizeof(**wmap))))
 			goto out;
 		map[k][RF_STACKS_ROOT] = RF_STACKS_ROOT;
 	}
-	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	refs = malloc((nr > nw ? nr : nw ? nw : 1) * sizeof(*refs));
 	out = rf_stacks__new(rf_stacks__name(dst, RF_STACKS_ROOT));
 	if (!refs || !out)
 		goto out;
-	for (w = 0; w < dst->nr_w; w++)
-		if (rf_stacks__weight(out, dst->wname[w], strlen(dst->wname[w])) != w)
+	for (k = 0, r = 0; k <= n; k++) {
+		struct rf_stacks *a = k ? v[k - 1] : dst;
+
+		for (w = 0; w < a->nr_w; w++)
+			refs[r++] = (struct mref){ .seq = a->wseq[w], .k = (uint32_t)k, .id = (uint32_t)w };
+	}
+	qsort(refs, nw, sizeof(*refs), mref_cmp);
+	for (r = 0; r < nw; r++) {
+		struct rf_stacks *a = refs[r].k ? v[refs[r].k - 1] : dst;
+		const char *name = a->wname[refs[r].id];
+
+		out->cur_seq = refs[r].seq;
+		w = rf_stacks__weight(out, name, strlen(name));
+		if (w == -ENOMEM)
 			goto out;
-	for (k = 0; k <= n; k++) {
+		wmap[refs[r].k][refs[r].id] = w;
+	}
+	for (k = 0, r = 0; k <= n; k++) {
 		struct rf_stacks *a = k ? v[k - 1] : dst;
 
 		for (uint32_t id = 1; id < a->nr; id++)
@@ -401,10 +450,14 @@ int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
 	for (k = 0; k <= n; k++) {
 		struct rf_stacks *a = k ? v[k - 1] : dst;
 
-		for (w = 0; w < a->nr_w; w++)
+		for (w = 0; w < a->nr_w; w++) {
+			if (wmap[k][w] < 0)
+				continue;
 			for (uint32_t id = 0; a->self[w] && id < a->nr; id++)
-				if (a->self[w][id] && rf_stacks__add(out, map[k][id], w, a->self[w][id]))
+				if (a->self[w][id] &&
+				    rf_stacks__add(out, map[k][id], wmap[k][w], a->self[w][id]))
 					goto out;
+		}
 	}
 	/* dst takes the merged trie; its old one goes with out */
 	tmp = *dst;
@@ -413,9 +466,12 @@ int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
 	ret = 0;
 out:
 	rf_stacks__delete(out);
-	for (k = 0; k <= n; k++)
+	for (k = 0; map && wmap && k <= n; k++) {
 		free(map[k]);
+		free(wmap[k]);
+	}
 	free(map);
+	free(wmap);
 	free(refs);
 	return ret;
 }

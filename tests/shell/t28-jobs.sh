@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# report -j N: text and json rendered by N workers, folded and flamegraph-json
-# counted by N workers and merged, are byte for byte what one job writes (standard output, standard error, exit status) on files perf
+# report -j N: text and json rendered by N workers, folded, flamegraph-json and
+# the HTML page counted by N workers and merged (the page's histograms and
+# layout check too, on fixtures that break RAW rules), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
 # records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
@@ -10,7 +11,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 56
+t_plan 62
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -87,13 +88,57 @@ for k in "--format folded --weight prev_prio" "--format flamegraph-json"; do
 	same "sched_switch -g -a" swg.data $k
 done
 same "dwarf" dw.data --format flamegraph-json
+# the HTML page: the tries, each event's histograms (weights made as fields
+# first appear) and the layout check's figures merged
+same "cpu-clock -g" cc.data --format flamegraph
+same "cpu-clock -g" cc.data --format flamegraph --weight period
+same "sched_switch -g -a" swg.data --format flamegraph
+same "dwarf" dw.data --format flamegraph
 # split, not one job quietly
-RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format flamegraph-json -j 3 -vv \
-	>/dev/null 2>"$T/vv.err"
-if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
-	t_ok "flamegraph-json -j 3: 3 jobs counted the samples"
+for fmt in flamegraph-json flamegraph; do
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -j 3 -vv \
+		>/dev/null 2>"$T/vv.err"
+	if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
+		t_ok "$fmt -j 3: 3 jobs counted the samples"
+	else
+		t_fail "$fmt -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
+	fi
+done
+# the page's check of fixtures whose samples break RAW rules (kinds and
+# examples in sample order), a chunk per sample so every worker meets some
+fx_ok=1 n=0 nv=0 bad=""
+mkdir -p "$T/vx"
+for g in s390-gen tp-be-gen "ibs-gen write"; do
+	read -r gen args <<<"$g"
+	b=$(t_bin "$gen")
+	# shellcheck disable=SC2086
+	[ -x "$b" ] && "$b" $args "$T/vx" >/dev/null 2>&1 || fx_ok=0
+done
+if [ "$fx_ok" = 1 ]; then
+	for f in "$T"/vx/*.data; do
+		for k in "" "-f"; do
+			# shellcheck disable=SC2086
+			"$RAWFRAG" report -i "$f" --format flamegraph $k -j 1 >"$T/v1.out" 2>"$T/v1.err"
+			rc1=$?
+			# shellcheck disable=SC2086
+			RAWFRAG_JOBS_CHUNK=1 "$RAWFRAG" report -i "$f" --format flamegraph $k -j 3 \
+				>"$T/v3.out" 2>"$T/v3.err"
+			rc3=$?
+			n=$((n + 1))
+			grep -q '"violations":\[{.*{"offset"' "$T/v1.out" && nv=$((nv + 1))
+			if ! cmp -s "$T/v1.out" "$T/v3.out" || ! cmp -s "$T/v1.err" "$T/v3.err" ||
+			   [ "$rc1" != "$rc3" ]; then
+				bad="$bad ${f##*/}($k: exit $rc1/$rc3)"
+			fi
+		done
+	done
+	if [ -z "$bad" ] && [ "$nv" -ge 4 ]; then
+		t_ok "HTML page of $n generated fixtures: -j 3 as -j 1 ($nv runs with two violations or more)"
+	else
+		t_fail "HTML page of generated fixtures: -j 3 as -j 1" "differ:$bad; $nv runs with violations"
+	fi
 else
-	t_fail "flamegraph-json -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
+	t_skip "HTML page of generated fixtures" "needs tests/s390-gen, tp-be-gen and ibs-gen"
 fi
 # a weight no sample has: the same error from the merged counts
 "$RAWFRAG" report -i cc.data --format folded --weight nosuch -j 1 >"$T/w1.out" 2>"$T/w1.err"
@@ -225,7 +270,7 @@ for f in cc.data swg.data dw.data ex.data; do
 	[ "$f" = ex.data ] && k=(--where "$w")
 	bad=""
 	fmts="text json"
-	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json"
+	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json flamegraph"
 	for fmt in $fmts; do
 		"$RAWFRAG" report -i "$f" --format $fmt "${k[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
 		rc1=$?
@@ -249,7 +294,7 @@ if ls "$O"/python/rawfrag*.so >/dev/null 2>&1; then
 import rawfrag, sys
 r = rawfrag.open(sys.argv[1])
 t = sys.argv[2]
-for fmt in ("text", "json", "folded", "flamegraph-json"):
+for fmt in ("text", "json", "folded", "flamegraph-json", "flamegraph"):
     r.write(fmt, t + "/py1." + fmt, jobs=1)
     r.write(fmt, t + "/py3." + fmt, jobs=3)
     a = open(t + "/py1." + fmt, "rb").read()
@@ -263,8 +308,8 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json as jobs=1; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json, flamegraph as jobs=1; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|flamegraph True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"

@@ -236,6 +236,47 @@ static void test_merge(void **state)
 	rf_stacks__delete(one);
 }
 
+/*
+ * Weights made on first use (the HTML page's decoded fields): merged tries
+ * list them in the order one trie fed in order made them, by the sample that
+ * first had each, and keep every node's value under the right one.
+ */
+static void test_merge_weights(void **state)
+{
+	static const struct {
+		const char *stack, *w;
+	} samples[] = {
+		{ "sh;main", "a" }, { "ls;main", "b" }, { "sh;f", "c" }, { "ls;main", "c" },
+		{ "sh;main", "b" }, { "cc;z", "d" }, { "ls;g", "a" }, { "cc;z", "e" },
+	};
+	const size_t n = sizeof(samples) / sizeof(samples[0]);
+	struct rf_stacks *one = rf_stacks__new("all"), *part[3];
+
+	for (int k = 0; k < 3; k++)
+		part[k] = rf_stacks__new("all");
+	for (size_t i = 0; i < n; i++) {
+		struct rf_stacks *p = part[i % 3];
+		const char *w = samples[i].w;
+
+		rf_stacks__add(one, path(one, samples[i].stack), rf_stacks__weight(one, w, 1), i + 1);
+		assert_int_equal(rf_stacks__set_seq(p, i), 0);
+		rf_stacks__add(p, path(p, samples[i].stack), rf_stacks__weight(p, w, 1), i + 1);
+	}
+	/* c is part 0's second weight and part 2's first: the merge takes sample 2's place */
+	assert_string_equal(rf_stacks__weight_name(part[0], 1), "c");
+	assert_int_equal(rf_stacks__merge(part[0], &part[1], 2), 0);
+	assert_int_equal(rf_stacks__nr_weights(part[0]), rf_stacks__nr_weights(one));
+	for (int w = 0; w < rf_stacks__nr_weights(one); w++) {
+		assert_string_equal(rf_stacks__weight_name(part[0], w), rf_stacks__weight_name(one, w));
+		for (uint32_t id = 0; id < rf_stacks__nr_nodes(one); id++)
+			assert_int_equal(rf_stacks__self(part[0], id, w), rf_stacks__self(one, id, w));
+	}
+	assert_string_equal(rf_stacks__weight_name(part[0], 4), "e");
+	rf_stacks__delete(one);
+	for (int k = 0; k < 3; k++)
+		rf_stacks__delete(part[k]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

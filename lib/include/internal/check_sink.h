@@ -41,4 +41,13 @@ static inline void rawfrag_check_sink__init(struct rawfrag_check_sink *sink, boo
 int rawfrag_check_raw(const struct rawfrag_record *rec, const struct rawfrag_sample *smp,
 		      int64_t len, struct rawfrag_check_sink *sink);
 
+struct rawfrag_checker;
+/*
+ * report -j: the number of the sample checked next, so that checkers of
+ * disjoint samples merge into the one checker of all of them would be: figures
+ * add, kinds and the first examples in the order of their samples. 0 or -ENOMEM.
+ */
+void rf_checker__set_seq(struct rawfrag_checker *c, uint64_t seq);
+int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const *v, int n);
+
 #endif

@@ -186,6 +186,9 @@ int rf_sink_table_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 /* the stack sinks split over jobs: their output, and the workers' tries merged */
 struct rawfrag_out *rf_folded__out(void *priv);
 int rf_folded__merge(void *priv, void *const *others, int n);
+/* the HTML page's sink likewise: tries, histograms and checks merged */
+struct rawfrag_out *rf_flamegraph__out(void *priv);
+int rf_flamegraph__merge(void *priv, void *const *others, int n);
 int rf_sink_folded_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 			void **priv, struct rawfrag_err *err);
 int rf_sink_flamejson_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,

@@ -68,9 +68,15 @@ uint64_t *rf_stacks__totals(const struct rf_stacks *st, int w);
  */
 int rf_stacks__set_seq(struct rf_stacks *st, uint64_t seq);
 /*
- * The tries v[0..n-1] merged into dst, nodes in the order one job would have
- * made them (all set_seq'd from their start, or the root alone; the same
- * weights).
+ * At most max weights (RF_STACKS_MAX_WEIGHTS unless set): a -j worker's trie
+ * takes more, since which weights are the file's first is known only once
+ * the tries merge (the merged trie has the default again)
+ */
+void rf_stacks__set_max_weights(struct rf_stacks *st, int max);
+/*
+ * The tries v[0..n-1] merged into dst, nodes and weights in the order one job
+ * would have made them (all set_seq'd from their start, or the root alone;
+ * weights by name, made in the order of the samples that first had them).
  * 0, -EINVAL or -ENOMEM (dst unchanged).
  */
 int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n);
