@@ -35,6 +35,7 @@
 #include <rawfrag/tool.h>
 
 #include "internal/check_sink.h"
+#include "internal/seqref.h"
 #include "internal/sample_head.h"
 #include "internal/file.h"
 #include "internal/opts.h"
@@ -611,23 +612,6 @@ void rf_checker__set_seq(struct rawfrag_checker *c, uint64_t seq)
 	c->seq = seq;
 }
 
-/* an item of one of the checkers merged: the sample that made it, then where it is */
-struct cref {
-	uint64_t seq;
-	int k, i;
-};
-
-static int cref_cmp(const void *a, const void *b)
-{
-	const struct cref *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	if (x->k != y->k)
-		return x->k < y->k ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 static struct check_ev *ev_at(struct rawfrag_checker *c, int idx)
 {
 	return idx < 0 ? &c->orphan : idx < c->nr_evs ? &c->evs[idx] : NULL;
@@ -638,7 +622,7 @@ static int merge_ev(struct rawfrag_checker *const *c, int n, int idx)
 {
 	struct check_ev *d = idx < 0 ? &c[0]->orphan : get_ev(c[0], idx), nd = { 0 };
 	struct rawfrag_check_evstats *s = d ? &d->st : NULL;
-	struct cref *refs = NULL;
+	struct rf_seqref *refs = NULL;
 	size_t nr = 0, r;
 	int ret = -ENOMEM;
 
@@ -677,13 +661,15 @@ static int merge_ev(struct rawfrag_checker *const *c, int n, int idx)
 		const struct check_ev *o = ev_at(c[k], idx);
 
 		for (int i = 0; o && i < o->st.nr_kinds; i++)
-			refs[nr++] = (struct cref){ .seq = o->kind_seq[i], .k = k, .i = i };
+			refs[nr++] = (struct rf_seqref){ .seq = o->kind_seq[i], .k = (uint32_t)k,
+							 .i = (uint32_t)i };
 	}
-	qsort(refs, nr, sizeof(*refs), cref_cmp);
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
 	for (r = 0; r < nr; r++) {
 		const struct rawfrag_check_kind_count *ok = &ev_at(c[refs[r].k], idx)->kinds[refs[r].i];
-		struct rawfrag_check_kind_count *k = kind_slot(&nd, ok->kind, ok->sev, refs[r].seq);
+		struct rawfrag_check_kind_count *k;
 
+		k = kind_slot(&nd, ok->kind, ok->sev, refs[r].seq);
 		if (!k)
 			goto out;
 		k->count += ok->count;
@@ -694,9 +680,10 @@ static int merge_ev(struct rawfrag_checker *const *c, int n, int idx)
 		const struct check_ev *o = ev_at(c[k], idx);
 
 		for (int i = 0; o && i < o->st.nr_stale_examples; i++)
-			refs[nr++] = (struct cref){ .seq = o->stale_seq[i], .k = k, .i = i };
+			refs[nr++] = (struct rf_seqref){ .seq = o->stale_seq[i], .k = (uint32_t)k,
+							 .i = (uint32_t)i };
 	}
-	qsort(refs, nr, sizeof(*refs), cref_cmp);
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
 	for (r = 0; r < nr && r < STALE_EXAMPLES; r++) {
 		nd.stale[r] = ev_at(c[refs[r].k], idx)->stale[refs[r].i];
 		nd.stale_seq[r] = refs[r].seq;
@@ -742,7 +729,7 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	struct rawfrag_checker **c = calloc((size_t)n + 1, sizeof(*c));
 	struct rawfrag_violation *viol = NULL;
 	uint64_t *vseq = NULL;
-	struct cref *refs = NULL;
+	struct rf_seqref *refs = NULL;
 	size_t nr = 0, kept = 0;
 	int nevs = dst->nr_evs, ret = -ENOMEM;
 	bool parse_kept = false;
@@ -764,8 +751,9 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	nr = 0;
 	for (int k = 0; k <= n; k++)
 		for (int i = 0; i < c[k]->nr_viol; i++)
-			refs[nr++] = (struct cref){ .seq = c[k]->viol_seq[i], .k = k, .i = i };
-	qsort(refs, nr, sizeof(*refs), cref_cmp);
+			refs[nr++] = (struct rf_seqref){ .seq = c[k]->viol_seq[i], .k = (uint32_t)k,
+							 .i = (uint32_t)i };
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
 	for (size_t r = 0; r < nr; r++) {
 		const struct rawfrag_violation *o = &c[refs[r].k]->viol[refs[r].i];
 		bool parse = !strcmp(o->kind, "sample_parse");

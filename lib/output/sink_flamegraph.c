@@ -30,6 +30,7 @@
 #include "internal/opts.h"
 #include "internal/out.h"
 #include "internal/report.h"
+#include "internal/seqref.h"
 #include "internal/stacks.h"
 
 #include "lib/output/flamegraph-page.h" /* rf_flamegraph_page: flamegraph.html */
@@ -719,23 +720,6 @@ struct rawfrag_out *rf_flamegraph__out(void *priv)
 	return fl->out;
 }
 
-/* an event's histogram of one of the sinks merged: the sample that made it, then where */
-struct href {
-	uint64_t seq;
-	int k, i;
-};
-
-static int href_cmp(const void *a, const void *b)
-{
-	const struct href *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	if (x->k != y->k)
-		return x->k < y->k ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 static void hist_add(struct fhist *h, const struct fhist *o)
 {
 	if (!o->count)
@@ -762,7 +746,7 @@ static void hist_add(struct fhist *h, const struct fhist *o)
 static int merge_event(struct flame_sink *const *s, int n, int i)
 {
 	struct fevent *d = event_of(s[0], i), nd = { 0 };
-	struct href *refs;
+	struct rf_seqref *refs;
 	size_t nr = 0;
 	int ret = -ENOMEM;
 
@@ -782,9 +766,10 @@ static int merge_event(struct flame_sink *const *s, int n, int i)
 			d->period += e->period;
 		}
 		for (int j = 0; e && j < e->nr; j++)
-			refs[nr++] = (struct href){ .seq = e->f[j].seq, .k = k, .i = j };
+			refs[nr++] = (struct rf_seqref){ .seq = e->f[j].seq, .k = (uint32_t)k,
+							 .i = (uint32_t)j };
 	}
-	qsort(refs, nr, sizeof(*refs), href_cmp);
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
 	for (size_t r = 0; r < nr; r++) {
 		const struct fhist *o = &s[refs[r].k]->ev[i].f[refs[r].i];
 		struct fhist *h = NULL;

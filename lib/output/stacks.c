@@ -17,6 +17,7 @@
 #include "internal/machine.h"
 #include "internal/out.h"
 #include "internal/report.h"
+#include "internal/seqref.h"
 #include "internal/stacks.h"
 
 struct rf_stacks {
@@ -355,23 +356,6 @@ int rf_stacks__set_seq(struct rf_stacks *st, uint64_t seq)
 	return 0;
 }
 
-/* a node of one of the tries merged: the first sample that made it, then where it is */
-struct mref {
-	uint64_t seq;
-	uint32_t k, id;
-};
-
-static int mref_cmp(const void *a, const void *b)
-{
-	const struct mref *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	if (x->k != y->k)
-		return x->k < y->k ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /*
  * One job makes a node at the first sample through it, a sample's nodes root
  * first, and lists a node's children in the order it made them: the nodes of
@@ -385,7 +369,7 @@ int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
 	struct rf_stacks *out = NULL, tmp;
 	uint32_t **map = NULL;
 	int **wmap = NULL;
-	struct mref *refs = NULL;
+	struct rf_seqref *refs = NULL;
 	size_t nr = 0, r = 0, nw = 0;
 	int ret = -ENOMEM, k, w;
 
@@ -417,34 +401,36 @@ int rf_stacks__merge(struct rf_stacks *dst, struct rf_stacks *const *v, int n)
 		struct rf_stacks *a = k ? v[k - 1] : dst;
 
 		for (w = 0; w < a->nr_w; w++)
-			refs[r++] = (struct mref){ .seq = a->wseq[w], .k = (uint32_t)k, .id = (uint32_t)w };
+			refs[r++] = (struct rf_seqref){ .seq = a->wseq[w], .k = (uint32_t)k,
+							.i = (uint32_t)w };
 	}
-	qsort(refs, nw, sizeof(*refs), mref_cmp);
+	qsort(refs, nw, sizeof(*refs), rf_seqref_cmp);
 	for (r = 0; r < nw; r++) {
 		struct rf_stacks *a = refs[r].k ? v[refs[r].k - 1] : dst;
-		const char *name = a->wname[refs[r].id];
+		const char *name = a->wname[refs[r].i];
 
 		out->cur_seq = refs[r].seq;
 		w = rf_stacks__weight(out, name, strlen(name));
 		if (w == -ENOMEM)
 			goto out;
-		wmap[refs[r].k][refs[r].id] = w;
+		wmap[refs[r].k][refs[r].i] = w;
 	}
 	for (k = 0, r = 0; k <= n; k++) {
 		struct rf_stacks *a = k ? v[k - 1] : dst;
 
 		for (uint32_t id = 1; id < a->nr; id++)
-			refs[r++] = (struct mref){ .seq = a->seq[id], .k = (uint32_t)k, .id = id };
+			refs[r++] = (struct rf_seqref){ .seq = a->seq[id], .k = (uint32_t)k,
+							 .i = id };
 	}
-	qsort(refs, nr, sizeof(*refs), mref_cmp);
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
 	for (r = 0; r < nr; r++) {
 		struct rf_stacks *a = refs[r].k ? v[refs[r].k - 1] : dst;
-		const struct rf_stack_node *nd = &a->nodes[refs[r].id];
+		const struct rf_stack_node *nd = &a->nodes[refs[r].i];
 
 		/* the merged trie keeps the order: it can be merged again */
 		if (rf_stacks__set_seq(out, refs[r].seq) ||
 		    rf_stacks__child(out, map[refs[r].k][nd->parent], a->pool + a->noff[nd->name],
-				     nd->len, nd->kind, &map[refs[r].k][refs[r].id]))
+				     nd->len, nd->kind, &map[refs[r].k][refs[r].i]))
 			goto out;
 	}
 	for (k = 0; k <= n; k++) {
