@@ -26,9 +26,10 @@
  * it: each worker's machine would, so a machine's message already said is not
  * said again.
  *
- * Aggregating sinks (folded, flamegraph-json, the HTML page) write nothing
- * per chunk: each worker counts its chunks' samples, and the caller's sink
- * takes the others' counts before its end writes them (rawfrag_sink.merge).
+ * Aggregating sinks (folded, flamegraph-json, the HTML page, pprof) write
+ * nothing per chunk: each worker counts its chunks' samples, and the caller's
+ * sink takes the others' counts before its end writes them
+ * (rawfrag_sink.merge).
  *
  * How a run ends: a worker that stops on an error (the input's, which all of
  * them meet at the same sample, or --where's, which only the renderer meets)

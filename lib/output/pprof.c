@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "internal/pprof.h"
+#include "internal/seqref.h"
 #include "gen/profile.pb-c.h" /* $(O)/gen: made by protoc-c */
 
 /* ---- an arena for keys: freed at once with the profile ---- */
@@ -166,13 +167,45 @@ struct psample {
 	uint32_t nr;
 };
 
+/* what was made, in order: -j merges profiles by the samples that made their entries */
+enum { PL_STR, PL_MAP, PL_FUNC, PL_LOC, PL_SAMPLE };
+
+struct plog {
+	uint64_t seq;
+	uint32_t idx;
+	uint8_t kind;
+};
+
 struct rf_pprof {
 	struct chunk *arena;
 	struct ktab strs, maps, funcs, locs, samples;
 	struct pmap *pm; /* by mapping index */
 	struct psample *ps; /* by sample index */
 	size_t pm_cap, ps_cap;
+	struct plog *log;
+	size_t nr_log, cap_log;
+	uint64_t seq; /* the sample being added (rf_pprof__set_seq()) */
 };
+
+static int log_made(struct rf_pprof *p, uint8_t kind, int64_t idx)
+{
+	if (p->nr_log == p->cap_log) {
+		size_t cap = p->cap_log ? 2 * p->cap_log : 1024;
+		struct plog *v = realloc(p->log, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		p->log = v;
+		p->cap_log = cap;
+	}
+	p->log[p->nr_log++] = (struct plog){ .seq = p->seq, .idx = (uint32_t)idx, .kind = kind };
+	return 0;
+}
+
+void rf_pprof__set_seq(struct rf_pprof *p, uint64_t seq)
+{
+	p->seq = seq;
+}
 
 struct rf_pprof *rf_pprof__new(void)
 {
@@ -202,6 +235,7 @@ void rf_pprof__delete(struct rf_pprof *p)
 	ktab_free(&p->samples);
 	free(p->pm);
 	free(p->ps);
+	free(p->log);
 	free(p);
 }
 
@@ -238,7 +272,28 @@ int64_t rf_pprof__str(struct rf_pprof *p, const char *s, size_t len)
 	i = ktab_get(&p->strs, &p->arena, z, (uint32_t)len + 1, &added);
 	if (z != buf)
 		free(z);
+	if (added && log_made(p, PL_STR, i))
+		return -ENOMEM;
 	return i;
+}
+
+/* the mapping of key with these facts (bid: its hex form); its id, 0 on ENOMEM */
+static uint64_t mapping_add(struct rf_pprof *p, const struct mkey *k, const char *file,
+			    const char *bid, size_t bid_len)
+{
+	bool added;
+	int64_t i = ktab_get(&p->maps, &p->arena, k, sizeof(*k), &added);
+
+	if (i < 0 || !added)
+		return i < 0 ? 0 : (uint64_t)i + 1;
+	if (log_made(p, PL_MAP, i) || parallel((void **)&p->pm, &p->pm_cap, (size_t)i, sizeof(*p->pm)))
+		return 0;
+	p->pm[i] = (struct pmap){ .start = k->start, .limit = k->limit, .offset = k->offset,
+				  .file = rf_pprof__str(p, file, strlen(file)),
+				  .bid = rf_pprof__str(p, bid, bid_len) };
+	if (p->pm[i].file < 0 || p->pm[i].bid < 0)
+		return 0;
+	return (uint64_t)i + 1;
 }
 
 uint64_t rf_pprof__mapping(struct rf_pprof *p, const struct rf_pprof_mapping *m)
@@ -246,21 +301,10 @@ uint64_t rf_pprof__mapping(struct rf_pprof *p, const struct rf_pprof_mapping *m)
 	struct mkey k = { .dso = m->key, .start = m->start, .limit = m->limit,
 			  .offset = m->offset };
 	char hex[41];
-	bool added;
-	int64_t i = ktab_get(&p->maps, &p->arena, &k, sizeof(k), &added);
 
-	if (i < 0 || !added)
-		return i < 0 ? 0 : (uint64_t)i + 1;
-	if (parallel((void **)&p->pm, &p->pm_cap, (size_t)i, sizeof(*p->pm)))
-		return 0;
 	for (int b = 0; b < m->bid_size && b < 20; b++)
 		snprintf(hex + 2 * b, 3, "%02x", m->bid[b]);
-	p->pm[i] = (struct pmap){ .start = m->start, .limit = m->limit, .offset = m->offset,
-				  .file = rf_pprof__str(p, m->file, strlen(m->file)),
-				  .bid = rf_pprof__str(p, hex, m->bid_size ? 2 * (size_t)m->bid_size : 0) };
-	if (p->pm[i].file < 0 || p->pm[i].bid < 0)
-		return 0;
-	return (uint64_t)i + 1;
+	return mapping_add(p, &k, m->file, hex, m->bid_size ? 2 * (size_t)m->bid_size : 0);
 }
 
 uint64_t rf_pprof__function(struct rf_pprof *p, int64_t name, int64_t file)
@@ -269,6 +313,8 @@ uint64_t rf_pprof__function(struct rf_pprof *p, int64_t name, int64_t file)
 	bool added;
 	int64_t i = ktab_get(&p->funcs, &p->arena, k, sizeof(k), &added);
 
+	if (i >= 0 && added && log_made(p, PL_FUNC, i))
+		return 0;
 	return i < 0 ? 0 : (uint64_t)i + 1;
 }
 
@@ -286,7 +332,7 @@ uint64_t rf_pprof__location(struct rf_pprof *p, uint64_t mapping, uint64_t addr,
 	if (nr_fns)
 		memcpy(k + 2, fns, nr_fns * sizeof(*fns));
 	i = ktab_get(&p->locs, &p->arena, k, (2 + nr_fns) * sizeof(*k), &added);
-	if (i < 0)
+	if (i < 0 || (added && log_made(p, PL_LOC, i)))
 		return 0;
 	if (added && mapping) {
 		struct pmap *m = &p->pm[mapping - 1];
@@ -298,14 +344,13 @@ uint64_t rf_pprof__location(struct rf_pprof *p, uint64_t mapping, uint64_t addr,
 	return (uint64_t)i + 1;
 }
 
-int rf_pprof__add(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
-		  const struct rf_pprof_label *labels, uint32_t nr_labels,
-		  const struct rf_pprof_value *vals, uint32_t nr_vals)
+/* the index of the sample of this stack and labels, made when new; -ENOMEM */
+static int64_t sample_get(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
+			  const struct rf_pprof_label *labels, uint32_t nr_labels)
 {
 	size_t len = 8 + nr_locs * 8 + nr_labels * sizeof(*labels);
 	unsigned char stack_key[4096], *key = stack_key;
 	uint32_t n[2] = { nr_locs, nr_labels };
-	struct psample *s;
 	bool added;
 	int64_t i;
 
@@ -321,31 +366,193 @@ int rf_pprof__add(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
 		free(key);
 	if (i < 0)
 		return -ENOMEM;
-	if (added) {
-		if (parallel((void **)&p->ps, &p->ps_cap, (size_t)i, sizeof(*p->ps)))
+	if (added && (parallel((void **)&p->ps, &p->ps_cap, (size_t)i, sizeof(*p->ps)) ||
+		      log_made(p, PL_SAMPLE, i)))
+		return -ENOMEM;
+	return i;
+}
+
+/* v added to column c of sample s */
+static int sample_add(struct psample *s, uint32_t c, int64_t v)
+{
+	if (c >= s->nr) {
+		int64_t *nv = realloc(s->v, (c + 1) * sizeof(*nv));
+
+		if (!nv)
 			return -ENOMEM;
+		memset(nv + s->nr, 0, (c + 1 - s->nr) * sizeof(*nv));
+		s->v = nv;
+		s->nr = c + 1;
 	}
-	s = &p->ps[i];
-	for (uint32_t j = 0; j < nr_vals; j++) {
-		uint32_t c = vals[j].col;
+	s->v[c] += v;
+	return 0;
+}
 
-		if (c >= s->nr) {
-			int64_t *v = realloc(s->v, (c + 1) * sizeof(*v));
+int rf_pprof__add(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
+		  const struct rf_pprof_label *labels, uint32_t nr_labels,
+		  const struct rf_pprof_value *vals, uint32_t nr_vals)
+{
+	int64_t i = sample_get(p, locs, nr_locs, labels, nr_labels);
 
-			if (!v)
-				return -ENOMEM;
-			memset(v + s->nr, 0, (c + 1 - s->nr) * sizeof(*v));
-			s->v = v;
-			s->nr = c + 1;
-		}
-		s->v[c] += vals[j].v;
-	}
+	if (i < 0)
+		return -ENOMEM;
+	for (uint32_t j = 0; j < nr_vals; j++)
+		if (sample_add(&p->ps[i], vals[j].col, vals[j].v))
+			return -ENOMEM;
 	return 0;
 }
 
 uint64_t rf_pprof__nr_samples(const struct rf_pprof *p)
 {
 	return p->samples.nr;
+}
+
+/* ---- -j: profiles of disjoint samples as the one profile of them all ---- */
+
+/* entry idx of profile q made again in out; its index there in *id (mapped ids: + 1) */
+static int remake(struct rf_pprof *out, struct rf_pprof *q, const struct plog *l,
+		  int64_t *const m[5])
+{
+	const struct kent *e;
+
+	switch (l->kind) {
+	case PL_STR:
+		e = &q->strs.v[l->idx];
+		m[PL_STR][l->idx] = rf_pprof__str(out, e->key, e->len - 1);
+		return m[PL_STR][l->idx] < 0 ? -ENOMEM : 0;
+	case PL_MAP: {
+		const struct pmap *pm = &q->pm[l->idx];
+		const char *file = q->strs.v[pm->file].key, *bid = q->strs.v[pm->bid].key;
+		int64_t fi = rf_pprof__str(out, file, strlen(file));
+		int64_t bi = rf_pprof__str(out, bid, strlen(bid));
+		/* the DSO by its file and build-id: each profile had its own DSO objects */
+		struct mkey k = { .dso = (const void *)(uintptr_t)((uint64_t)fi << 32 | (uint64_t)bi),
+				  .start = pm->start, .limit = pm->limit, .offset = pm->offset };
+
+		if (fi < 0 || bi < 0)
+			return -ENOMEM;
+		m[PL_MAP][l->idx] = (int64_t)mapping_add(out, &k, file, bid, strlen(bid));
+		return m[PL_MAP][l->idx] ? 0 : -ENOMEM;
+	}
+	case PL_FUNC: {
+		const int64_t *k = q->funcs.v[l->idx].key;
+
+		m[PL_FUNC][l->idx] =
+			(int64_t)rf_pprof__function(out, m[PL_STR][k[0]], m[PL_STR][k[1]]);
+		return m[PL_FUNC][l->idx] ? 0 : -ENOMEM;
+	}
+	case PL_LOC: {
+		const uint64_t *k = q->locs.v[l->idx].key;
+		uint32_t nf = q->locs.v[l->idx].len / 8 - 2;
+		uint64_t fns[64];
+
+		for (uint32_t j = 0; j < nf; j++)
+			fns[j] = (uint64_t)m[PL_FUNC][k[2 + j] - 1];
+		m[PL_LOC][l->idx] = (int64_t)rf_pprof__location(
+			out, k[0] ? (uint64_t)m[PL_MAP][k[0] - 1] : 0, k[1], fns, nf);
+		return m[PL_LOC][l->idx] ? 0 : -ENOMEM;
+	}
+	case PL_SAMPLE: {
+		const unsigned char *k = q->samples.v[l->idx].key;
+		uint32_t n[2];
+		uint64_t *locs;
+		struct rf_pprof_label *labs;
+		int64_t id;
+
+		memcpy(n, k, 8);
+		locs = malloc((n[0] ? n[0] : 1) * sizeof(*locs));
+		labs = malloc((n[1] ? n[1] : 1) * sizeof(*labs));
+		if (!locs || !labs) {
+			free(locs);
+			free(labs);
+			return -ENOMEM;
+		}
+		memcpy(locs, k + 8, n[0] * 8);
+		memcpy(labs, k + 8 + n[0] * 8, n[1] * sizeof(*labs));
+		for (uint32_t j = 0; j < n[0]; j++)
+			locs[j] = (uint64_t)m[PL_LOC][locs[j] - 1];
+		for (uint32_t j = 0; j < n[1]; j++) {
+			labs[j].key = m[PL_STR][labs[j].key];
+			labs[j].str = m[PL_STR][labs[j].str];
+			labs[j].unit = m[PL_STR][labs[j].unit];
+		}
+		id = sample_get(out, locs, n[0], labs, n[1]);
+		free(locs);
+		free(labs);
+		m[PL_SAMPLE][l->idx] = id;
+		return id < 0 ? -ENOMEM : 0;
+	}
+	}
+	return -EINVAL;
+}
+
+int rf_pprof__merge(struct rf_pprof *const *pp, int n, uint32_t *const *colmap, int64_t ***smap)
+{
+	struct rf_pprof *out = rf_pprof__new(), tmp;
+	int64_t *(*m)[5] = calloc((size_t)n, sizeof(*m));
+	struct rf_seqref *refs = NULL;
+	size_t nr = 0, r;
+	int ret = -ENOMEM;
+
+	*smap = NULL;
+	if (!out || !m)
+		goto out;
+	for (int k = 0; k < n; k++) {
+		const struct rf_pprof *q = pp[k];
+		size_t sz[5] = { q->strs.nr, q->maps.nr, q->funcs.nr, q->locs.nr, q->samples.nr };
+
+		for (int t = 0; t < 5; t++)
+			if (!(m[k][t] = calloc(sz[t] ? sz[t] : 1, sizeof(int64_t))))
+				goto out;
+		nr += q->nr_log;
+	}
+	refs = malloc((nr ? nr : 1) * sizeof(*refs));
+	if (!refs)
+		goto out;
+	nr = 0;
+	for (int k = 0; k < n; k++)
+		for (size_t i = 0; i < pp[k]->nr_log; i++)
+			refs[nr++] = (struct rf_seqref){ .seq = pp[k]->log[i].seq, .k = (uint32_t)k,
+							 .i = (uint32_t)i };
+	qsort(refs, nr, sizeof(*refs), rf_seqref_cmp);
+	for (r = 0; r < nr; r++) {
+		struct rf_pprof *q = pp[refs[r].k];
+
+		/* the merged profile keeps the order: it can be merged again */
+		out->seq = refs[r].seq;
+		if (remake(out, q, &q->log[refs[r].i], m[refs[r].k]))
+			goto out;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct rf_pprof *q = pp[k];
+
+		for (size_t i = 0; i < q->samples.nr; i++)
+			for (uint32_t c = 0; c < q->ps[i].nr; c++)
+				if (q->ps[i].v[c] &&
+				    sample_add(&out->ps[m[k][PL_SAMPLE][i]],
+					       colmap && colmap[k] ? colmap[k][c] : c, q->ps[i].v[c]))
+					goto out;
+	}
+	/* pp[0] takes the merged profile; its old one goes with out */
+	tmp = *pp[0];
+	*pp[0] = *out;
+	*out = tmp;
+	*smap = calloc((size_t)n, sizeof(**smap));
+	if (!*smap)
+		goto out;
+	for (int k = 0; k < n; k++) {
+		(*smap)[k] = m[k][PL_STR];
+		m[k][PL_STR] = NULL;
+	}
+	ret = 0;
+out:
+	rf_pprof__delete(out);
+	for (int k = 0; m && k < n; k++)
+		for (int t = 0; t < 5; t++)
+			free(m[k][t]);
+	free(m);
+	free(refs);
+	return ret;
 }
 
 /* ---- gzip through deflate, as protobuf-c hands over the packed bytes ---- */

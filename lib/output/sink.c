@@ -130,8 +130,8 @@ static struct rawfrag_sink *sink_alloc(const struct rawfrag_sink_ops *ops, void 
 /*
  * The line sinks render each sample from the report's state alone: a copy
  * opened with the same options renders any sample as the sink would (-j).
- * The stack sinks' copies (folded, flamegraph-json, the HTML page) count
- * their samples, merged before the end.
+ * The stack sinks' copies (folded, flamegraph-json, the HTML page, pprof)
+ * count their samples, merged before the end.
  * Without the memory for the copy the sink is just not split.
  */
 static void splittable(struct rawfrag_sink *sk, const char *name, const char *const *kv,
@@ -177,6 +177,8 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			splittable(sk, sinks[i].name, o.kv, rf_folded__out, rf_folded__merge);
 		else if (sk && sinks[i].open == rf_sink_flamegraph_open)
 			splittable(sk, sinks[i].name, o.kv, rf_flamegraph__out, rf_flamegraph__merge);
+		else if (sk && sinks[i].open == rf_sink_pprof_open)
+			splittable(sk, sinks[i].name, o.kv, rf_pprof_sink__out, rf_pprof_sink__merge);
 		return sk;
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "

@@ -32,6 +32,7 @@
 #include "internal/opts.h"
 #include "internal/pprof.h"
 #include "internal/report.h"
+#include "internal/seqref.h"
 
 #define PP_MAX_LABELS 16
 #define PP_MAX_WEIGHTS 8
@@ -51,6 +52,8 @@ struct pfield {
 	/* over the run */
 	bool seen;
 	const char *str_event; /* a weight met as a string (in this event) */
+	int str_idx; /* ... the event's index */
+	uint64_t str_seq; /* -j: ... in this sample */
 };
 
 struct plabel {
@@ -78,6 +81,7 @@ struct fcache {
 /* an event's column, made on its first sample */
 struct pev {
 	uint32_t col; /* 0: none yet */
+	uint64_t seq; /* -j: the sample that made the column */
 	uint64_t period; /* pprof's period: the attr's fixed one, or its frequency's */
 };
 
@@ -105,6 +109,9 @@ struct pprof_sink {
 	uint32_t cap_locs;
 	struct fcache *fc; /* FCACHE of them */
 	int werr;
+	/* -j: the number of the sample being added; the (empty) output of a chunk */
+	uint64_t seq;
+	struct rawfrag_out *jout;
 };
 
 /* ---- options ---- */
@@ -337,6 +344,7 @@ static int64_t event_col(struct pprof_sink *t, const struct rawfrag_evsel *evsel
 		return -ENOMEM;
 	e = &t->ev[idx];
 	e->col = (uint32_t)col;
+	e->seq = t->seq;
 	if (!a->freq)
 		e->period = a->sample_period;
 	else if (is_clock(a) && a->sample_freq)
@@ -586,9 +594,15 @@ static int pprof_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	struct rf_pprof_value vals[2 + PP_MAX_WEIGHTS];
 	struct rf_pprof_label labels[PP_MAX_LABELS];
 	uint32_t nr_vals = 0, nr_labels;
-	int64_t col = event_col(t, ev->evsel);
+	int64_t col;
 	int nr_locs;
 
+	/* -j: the sample's number orders what it makes in the merge */
+	if (rep->J) {
+		t->seq = rep->seq - 1;
+		rf_pprof__set_seq(t->p, t->seq);
+	}
+	col = event_col(t, ev->evsel);
 	if (col < 0)
 		return (int)col;
 	if (t->visit)
@@ -609,8 +623,11 @@ static int pprof_sample(void *priv, struct rawfrag_report *rep, const struct raw
 		if (!f->got)
 			continue;
 		if (!f->num) {
-			if (!f->str_event)
+			if (!f->str_event) {
 				f->str_event = evname;
+				f->str_idx = rawfrag_evsel__idx(ev->evsel);
+				f->str_seq = t->seq;
+			}
 			continue;
 		}
 		vals[nr_vals++] = (struct rf_pprof_value){ .col = 1 + (uint32_t)i, .v = f->v };
@@ -787,6 +804,149 @@ nomem:
 	return -ENOMEM;
 }
 
+/* -j: the profile is written at the end, to its own descriptor; the chunks are empty */
+struct rawfrag_out *rf_pprof_sink__out(void *priv)
+{
+	struct pprof_sink *t = priv;
+
+	return t->jout;
+}
+
+/*
+ * -j: the workers' profiles into this one, as one job would have made it:
+ * each event's column numbered by the first sample of the event, the
+ * profile's entries by the samples that made them (rf_pprof__merge())
+ */
+int rf_pprof_sink__merge(void *priv, void *const *others, int n)
+{
+	struct pprof_sink *t = priv, **s = calloc((size_t)n + 1, sizeof(*s));
+	struct rf_pprof **pp = calloc((size_t)n + 1, sizeof(*pp));
+	uint32_t **colmap = calloc((size_t)n + 1, sizeof(*colmap));
+	struct rf_seqref *refs = NULL;
+	int64_t **smap = NULL, *types = NULL, *units = NULL;
+	struct pev *ev0 = NULL; /* this sink's events as they were */
+	uint32_t nc = 0, ncol = 1 + (uint32_t)t->nr_w;
+	int nev = t->nr_ev, ret = -ENOMEM;
+
+	if (!s || !pp || !colmap)
+		goto out;
+	for (int k = 0; k <= n; k++) {
+		s[k] = k ? others[k - 1] : t;
+		pp[k] = s[k]->p;
+		if (s[k]->nr_ev > nev)
+			nev = s[k]->nr_ev;
+		nc += s[k]->nr_cols;
+		if (!(colmap[k] = calloc(s[k]->nr_cols ? s[k]->nr_cols : 1, sizeof(**colmap))))
+			goto out;
+		/* samples and the weights: the same columns in every sink */
+		for (uint32_t c = 0; c < ncol && c < s[k]->nr_cols; c++)
+			colmap[k][c] = c;
+	}
+	/* the events' columns, in the order of the samples that made them */
+	refs = malloc((nc ? nc : 1) * sizeof(*refs));
+	types = malloc((nc ? nc : 1) * sizeof(*types));
+	units = malloc((nc ? nc : 1) * sizeof(*units));
+	if (!refs || !types || !units)
+		goto out;
+	nc = 0;
+	for (int k = 0; k <= n; k++)
+		for (int i = 0; i < s[k]->nr_ev; i++)
+			if (s[k]->ev[i].col)
+				refs[nc++] = (struct rf_seqref){ .seq = s[k]->ev[i].seq, .k = (uint32_t)k,
+								 .i = (uint32_t)i };
+	qsort(refs, nc, sizeof(*refs), rf_seqref_cmp);
+	if (nev > t->nr_ev) {
+		struct pev *e = realloc(t->ev, (size_t)nev * sizeof(*e));
+
+		if (!e)
+			goto out;
+		memset(e + t->nr_ev, 0, (size_t)(nev - t->nr_ev) * sizeof(*e));
+		t->ev = e;
+		t->nr_ev = nev;
+	}
+	/* each event's column: made by the first of its samples, numbered in that order */
+	if (!(ev0 = malloc((nev ? (size_t)nev : 1) * sizeof(*ev0))))
+		goto out;
+	if (nev)
+		memcpy(ev0, t->ev, (size_t)nev * sizeof(*ev0));
+	for (int i = 0; i < nev; i++)
+		t->ev[i].col = 0;
+	for (uint32_t r = 0; r < nc; r++) {
+		const struct pev *o = refs[r].k ? &s[refs[r].k]->ev[refs[r].i] : &ev0[refs[r].i];
+		struct pev *e = &t->ev[refs[r].i];
+
+		if (!e->col) {
+			e->col = ncol++;
+			e->seq = o->seq;
+			e->period = o->period;
+		}
+		colmap[refs[r].k][o->col] = e->col;
+	}
+	ret = rf_pprof__merge(pp, n + 1, colmap, &smap);
+	if (ret)
+		goto out;
+	/* the columns' names and units, as strings of the merged profile */
+	for (uint32_t c = 0; c < 1 + (uint32_t)t->nr_w; c++) {
+		types[c] = smap[0][t->types[c]];
+		units[c] = smap[0][t->units[c]];
+	}
+	for (uint32_t r = 0; r < nc; r++) {
+		const struct pprof_sink *o = s[refs[r].k];
+		uint32_t oc = refs[r].k ? o->ev[refs[r].i].col : ev0[refs[r].i].col;
+		uint32_t c = colmap[refs[r].k][oc];
+
+		types[c] = smap[refs[r].k][o->types[oc]];
+		units[c] = smap[refs[r].k][o->units[oc]];
+	}
+	free(t->types);
+	free(t->units);
+	t->types = types;
+	t->units = units;
+	types = units = NULL;
+	t->nr_cols = t->cap_cols = ncol;
+	/* what the end checks and says: times, fields seen, a weight met as a string */
+	for (int k = 1; k <= n; k++) {
+		const struct pprof_sink *o = s[k];
+
+		if (o->any_time) {
+			if (!t->any_time || o->first_time < t->first_time)
+				t->first_time = o->first_time;
+			if (!t->any_time || o->last_time > t->last_time)
+				t->last_time = o->last_time;
+			t->any_time = true;
+		}
+		for (int i = 0; i < t->nr_w; i++) {
+			struct pfield *f = &t->w[i].f;
+			const struct pfield *of = &o->w[i].f;
+
+			f->seen |= of->seen;
+			if (of->str_event && (!f->str_event || of->str_seq < f->str_seq)) {
+				f->str_event = rawfrag_evsel__name(rawfrag_file__evsel(t->file,
+										of->str_idx));
+				f->str_idx = of->str_idx;
+				f->str_seq = of->str_seq;
+			}
+		}
+		for (int i = 0; i < t->nr_lab; i++)
+			t->lab[i].f.seen |= o->lab[i].f.seen;
+	}
+	ret = 0;
+out:
+	for (int k = 0; smap && k <= n; k++)
+		free(smap[k]);
+	free(smap);
+	for (int k = 0; colmap && k <= n; k++)
+		free(colmap[k]);
+	free(colmap);
+	free(types);
+	free(units);
+	free(ev0);
+	free(refs);
+	free(pp);
+	free(s);
+	return ret;
+}
+
 static int pprof_error(void *priv)
 {
 	return ((struct pprof_sink *)priv)->werr;
@@ -803,6 +963,7 @@ static void pprof_free(void *priv)
 	for (int i = 0; i < t->nr_w; i++)
 		field_free(&t->w[i].f);
 	rf_pprof__delete(t->p);
+	rawfrag_out__delete(t->jout);
 	rawfrag_callchain__delete(t->cc);
 	free(t->types);
 	free(t->units);
@@ -823,7 +984,8 @@ int rf_sink_pprof_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink
 	if (rf_sink_opts_known("pprof", opts->kv, keys, err))
 		return -EINVAL;
 	t = calloc(1, sizeof(*t));
-	if (!t || (opts->path && !(t->path = strdup(opts->path))) || !(t->p = rf_pprof__new())) {
+	if (!t || (opts->path && !(t->path = strdup(opts->path))) || !(t->p = rf_pprof__new()) ||
+	    !(t->jout = rawfrag_out__new(-1))) {
 		if (t)
 			pprof_free(t);
 		rf_err_set(err, -ENOMEM, "out of memory");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# report -j N: text and json rendered by N workers, folded, flamegraph-json and
-# the HTML page counted by N workers and merged (the page's histograms and
-# layout check too, on fixtures that break RAW rules), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
+# report -j N: text and json rendered by N workers, folded, flamegraph-json,
+# the HTML page and pprof counted by N workers and merged (the page's
+# histograms and layout check too, on fixtures that break RAW rules; pprof's
+# strings, mappings, functions, locations, samples and columns), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
 # records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
@@ -11,7 +12,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 62
+t_plan 68
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -94,9 +95,30 @@ same "cpu-clock -g" cc.data --format flamegraph
 same "cpu-clock -g" cc.data --format flamegraph --weight period
 same "sched_switch -g -a" swg.data --format flamegraph
 same "dwarf" dw.data --format flamegraph
+# pprof: every table of the profile made again in one job's order, byte for byte
+same "cpu-clock -g" cc.data --format pprof -o -
+same "cpu-clock -g" cc.data --format pprof -o - --labels comm,pid,tid,cpu
+same "sched_switch -g -a" swg.data --format pprof -o - --weight prev_prio --labels prev_comm,cpu
+same "dwarf" dw.data --format pprof -o -
+# the options' mistakes found from the merged profile: one job's message and exit
+bad=""
+for k in "--weight prev_comm" "--weight nosuch" "--labels nosuch"; do
+	# shellcheck disable=SC2086
+	"$RAWFRAG" report -i swg.data --format pprof -o - $k -j 1 >"$T/e1.out" 2>"$T/e1.err"
+	rc1=$?
+	# shellcheck disable=SC2086
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i swg.data --format pprof -o - $k -j 4 >"$T/e4.out" \
+		2>"$T/e4.err"
+	rc4=$?
+	if [ "$rc1" != 2 ] || [ "$rc4" != "$rc1" ] || ! cmp -s "$T/e1.err" "$T/e4.err" ||
+	   ! cmp -s "$T/e1.out" "$T/e4.out"; then
+		bad="$bad [$k: exit $rc1/$rc4: $(head -c 120 "$T/e4.err")]"
+	fi
+done
+t_eq "pprof --weight prev_comm (a string), nosuch, --labels nosuch: -j 4 as -j 1 (exit 2)" "" "$bad"
 # split, not one job quietly
-for fmt in flamegraph-json flamegraph; do
-	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -j 3 -vv \
+for fmt in flamegraph-json flamegraph pprof; do
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -o - -j 3 -vv \
 		>/dev/null 2>"$T/vv.err"
 	if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
 		t_ok "$fmt -j 3: 3 jobs counted the samples"
@@ -270,12 +292,12 @@ for f in cc.data swg.data dw.data ex.data; do
 	[ "$f" = ex.data ] && k=(--where "$w")
 	bad=""
 	fmts="text json"
-	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json flamegraph"
+	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json flamegraph pprof"
 	for fmt in $fmts; do
-		"$RAWFRAG" report -i "$f" --format $fmt "${k[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
+		"$RAWFRAG" report -i "$f" --format $fmt -o - "${k[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
 		rc1=$?
 		RAWFRAG_JOBS_CHUNK=2 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
-			"$TS" report -i "$f" --format $fmt "${k[@]}" -j 4 >"$T/t4.out" 2>"$T/t4.err"
+			"$TS" report -i "$f" --format $fmt -o - "${k[@]}" -j 4 >"$T/t4.out" 2>"$T/t4.err"
 		rc4=$?
 		if grep -q ThreadSanitizer "$T/t4.err"; then
 			bad="$bad $fmt: $(grep -m1 -A3 'WARNING: ThreadSanitizer' "$T/t4.err" | tr '\n' ' ')"
@@ -294,7 +316,7 @@ if ls "$O"/python/rawfrag*.so >/dev/null 2>&1; then
 import rawfrag, sys
 r = rawfrag.open(sys.argv[1])
 t = sys.argv[2]
-for fmt in ("text", "json", "folded", "flamegraph-json", "flamegraph"):
+for fmt in ("text", "json", "folded", "flamegraph-json", "flamegraph", "pprof"):
     r.write(fmt, t + "/py1." + fmt, jobs=1)
     r.write(fmt, t + "/py3." + fmt, jobs=3)
     a = open(t + "/py1." + fmt, "rb").read()
@@ -308,8 +330,8 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json, flamegraph as jobs=1; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|flamegraph True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof as jobs=1; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"

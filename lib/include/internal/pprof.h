@@ -74,6 +74,17 @@ int rf_pprof__add(struct rf_pprof *p, const uint64_t *locs, uint32_t nr_locs,
 		  const struct rf_pprof_label *labels, uint32_t nr_labels,
 		  const struct rf_pprof_value *vals, uint32_t nr_vals);
 uint64_t rf_pprof__nr_samples(const struct rf_pprof *p);
+/* -j: the number of the sample whose entries are made next (0 before any) */
+void rf_pprof__set_seq(struct rf_pprof *p, uint64_t seq);
+/*
+ * -j: the profiles pp[0..n) (each of disjoint samples, set_seq'd) merged into
+ * pp[0]: strings, mappings, functions, locations and samples made again in
+ * the order of the samples that first made them, which is one profile's
+ * order; values added, column c of profile k going to colmap[k][c] (colmap
+ * or colmap[k] NULL: the same column). *smap[k][i]: where string i of profile
+ * k went (the caller frees each and the array). 0 or -ENOMEM (pp[0] as it was).
+ */
+int rf_pprof__merge(struct rf_pprof *const *pp, int n, uint32_t *const *colmap, int64_t ***smap);
 /*
  * The profile, gzipped, to fd. 0 or -errno (-ENOMEM, a write error); *what
  * names the step that failed.

@@ -189,6 +189,9 @@ int rf_folded__merge(void *priv, void *const *others, int n);
 /* the HTML page's sink likewise: tries, histograms and checks merged */
 struct rawfrag_out *rf_flamegraph__out(void *priv);
 int rf_flamegraph__merge(void *priv, void *const *others, int n);
+/* pprof likewise: the profiles merged; the chunks' output is empty */
+struct rawfrag_out *rf_pprof_sink__out(void *priv);
+int rf_pprof_sink__merge(void *priv, void *const *others, int n);
 int rf_sink_folded_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
 			void **priv, struct rawfrag_err *err);
 int rf_sink_flamejson_open(const struct rawfrag_sink_opts *opts, struct rawfrag_sink_ops *ops,
