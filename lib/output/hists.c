@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "internal/hists.h"
@@ -105,6 +106,11 @@ const char *rf_hists__intern(struct rf_hists *h, const char *s, size_t len)
 	h->strs[j] = is;
 	h->snr++;
 	return is->s;
+}
+
+size_t rf_hists__str_len(const char *s)
+{
+	return ((const struct rf_istr *)(s - offsetof(struct rf_istr, s)))->len;
 }
 
 /* a key is words (a number and a pointer per slot): mixed a word at a time */

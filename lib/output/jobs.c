@@ -26,10 +26,10 @@
  * it: each worker's machine would, so a machine's message already said is not
  * said again.
  *
- * Aggregating sinks (folded, flamegraph-json, the HTML page, pprof) write
- * nothing per chunk: each worker counts its chunks' samples, and the caller's
- * sink takes the others' counts before its end writes them
- * (rawfrag_sink.merge).
+ * Aggregating sinks (folded, flamegraph-json, the HTML page, pprof, the
+ * table without call chains or filters) write nothing per chunk: each
+ * worker counts its chunks' samples, and the caller's sink takes the
+ * others' counts before its end writes them (rawfrag_sink.merge).
  *
  * How a run ends: a worker that stops on an error (the input's, which all of
  * them meet at the same sample, or --where's, which only the renderer meets)
@@ -211,6 +211,7 @@ static struct rawfrag_out *job_out(const struct rawfrag_report *rep)
 bool rf_jobs__possible(const struct rawfrag_report *rep)
 {
 	return rep->sink->out && rep->sink->lib_name &&
+	       (!rep->sink->splittable || rep->sink->splittable(rep->sink->priv)) &&
 	       rawfrag_file__mode(rep->file) == RAWFRAG_MODE_FILE;
 }
 

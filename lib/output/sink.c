@@ -179,6 +179,10 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 			splittable(sk, sinks[i].name, o.kv, rf_flamegraph__out, rf_flamegraph__merge);
 		else if (sk && sinks[i].open == rf_sink_pprof_open)
 			splittable(sk, sinks[i].name, o.kv, rf_pprof_sink__out, rf_pprof_sink__merge);
+		else if (sk && sinks[i].open == rf_sink_table_open) {
+			splittable(sk, sinks[i].name, o.kv, rf_table__out, rf_table__merge);
+			sk->splittable = rf_table__splittable;
+		}
 		return sk;
 	}
 	snprintf(msg, sizeof(msg), "unknown format '%.40s' (text, json, pcapng, stats, header, table, "

@@ -651,20 +651,20 @@ static int table_cc(struct table_sink *t, struct rawfrag_report *rep, struct tsa
 }
 
 /* what a section's samples share: its event's name, period, tracepoint decoder */
-static void section_learn(struct table_sink *t, struct tsec *sec, const struct rawfrag_event *ev)
+static void section_learn(struct table_sink *t, struct tsec *sec, struct rawfrag_evsel *evsel)
 {
-	const struct perf_event_attr *a = rawfrag_evsel__attr(ev->evsel);
+	const struct perf_event_attr *a = rawfrag_evsel__attr(evsel);
 
 	memset(sec->kstate, 0, sizeof(sec->kstate));
 	memset(sec->vstate, 0, sizeof(sec->vstate));
-	sec->evname = rawfrag_evsel__name(ev->evsel);
+	sec->evname = rawfrag_evsel__name(evsel);
 	sec->sample_period = a->sample_period;
 	sec->tpriv = NULL;
 	if (a->type == PERF_TYPE_TRACEPOINT) {
-		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, ev->evsel);
+		const struct rawfrag_decoder *d = rawfrag_session__decoder(t->sess, evsel);
 
 		if (d && !strcmp(rawfrag_decoder__name(d), "tracepoint"))
-			sec->tpriv = rawfrag_session__decoder_priv(t->sess, ev->evsel);
+			sec->tpriv = rawfrag_session__decoder_priv(t->sess, evsel);
 	}
 	sec->known = true;
 }
@@ -799,6 +799,22 @@ static int filtered(struct table_sink *t, struct rawfrag_report *rep, struct tsa
 	return 0;
 }
 
+/* the entry's --hist buckets, made (and kept to free) on first use; NULL on ENOMEM */
+static struct rf_thist *entry_hist(struct tsec *sec, struct rf_hentry *e)
+{
+	if (!e->ext) {
+		struct rf_thist **v = realloc(sec->ehist, (sec->nr_ehist + 1) * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		sec->ehist = v;
+		if (!(e->ext = calloc(1, sizeof(struct rf_thist))))
+			return NULL;
+		v[sec->nr_ehist++] = e->ext;
+	}
+	return e->ext;
+}
+
 /* the sample's --hist value into its event's or its entry's buckets */
 static int hist_add(struct table_sink *t, struct tsec *sec, struct rf_hentry *e)
 {
@@ -808,19 +824,8 @@ static int hist_add(struct table_sink *t, struct tsec *sec, struct rf_hentry *e)
 		sec->no_hist++;
 		return 0;
 	}
-	if (t->nr_keys) {
-		if (!e->ext) {
-			struct rf_thist **v = realloc(sec->ehist, (sec->nr_ehist + 1) * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			sec->ehist = v;
-			if (!(e->ext = calloc(1, sizeof(*h))))
-				return -ENOMEM;
-			v[sec->nr_ehist++] = e->ext;
-		}
-		h = e->ext;
-	}
+	if (t->nr_keys && !(h = entry_hist(sec, e)))
+		return -ENOMEM;
 	return rf_thist__add(h, &t->hspec, t->hval.u, t->hval.neg);
 }
 
@@ -843,7 +848,7 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	if (!ts.sec)
 		return -ENOMEM;
 	if (!ts.sec->known)
-		section_learn(t, ts.sec, ev);
+		section_learn(t, ts.sec, ev->evsel);
 	ts.evname = ts.sec->evname;
 	ts.tpriv = ts.sec->tpriv;
 	period = ts.smp->sample_type & PERF_SAMPLE_PERIOD ? ts.smp->period : ts.sec->sample_period;
@@ -904,6 +909,9 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	}
 	if (!e)
 		return -ENOMEM;
+	/* -j: the merge orders entries by their first samples */
+	if (rep->J && e->samples == 1)
+		e->first = rep->seq - 1;
 	if (e->filtered)
 		return 0; /* never shown: no buckets, no names */
 	if (t->hval.field && (ret = hist_add(t, ts.sec, e)))
@@ -1841,6 +1849,143 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 		rf_err_set(err, -ENOMEM, "out of memory");
 		return -ENOMEM;
 	}
+	return 0;
+}
+
+/* ---- -j: without call chains or filters, the workers' tables are one table ---- */
+
+/*
+ * Split only where an entry's samples add up whoever counts them: call
+ * chains build perf's trees sample by sample, and the filters make an
+ * entry's first sample decide for all its later ones.
+ */
+bool rf_table__splittable(void *priv)
+{
+	const struct table_sink *t = priv;
+
+	return !t->cc_on && !t->comms.n && !t->dsos.n && !t->has_pids && !t->has_tids;
+}
+
+struct rawfrag_out *rf_table__out(void *priv)
+{
+	return ((struct table_sink *)priv)->out;
+}
+
+/* p, a string of src's hists, as one of dst's */
+static const char *reintern(struct rf_hists *dst, const char *p)
+{
+	return p ? rf_hists__intern(dst, p, rf_hists__str_len(p)) : NULL;
+}
+
+/* entry o of another worker's section into d's hists */
+static int merge_entry(struct tsec *d, const struct rf_hentry *o, int nr_keys)
+{
+	struct rf_hkey key[RF_HISTS_MAX_KEYS];
+	struct rf_hentry *e;
+	bool made;
+
+	memcpy(key, o->k, (size_t)nr_keys * sizeof(key[0]));
+	for (int i = 0; i < nr_keys; i++) {
+		key[i].id = reintern(&d->h, o->k[i].id);
+		key[i].show = reintern(&d->h, o->k[i].show);
+		if ((o->k[i].id && !key[i].id) || (o->k[i].show && !key[i].show))
+			return -ENOMEM;
+	}
+	e = rf_hists__findnew(&d->h, key, &made);
+	if (!e)
+		return -ENOMEM;
+	/* what the first sample showed: names, its thread */
+	if (made || o->first < e->first) {
+		memcpy(e->k, key, (size_t)nr_keys * sizeof(key[0]));
+		e->first = o->first;
+		e->pid = o->pid;
+		e->tid = o->tid;
+	}
+	e->samples += o->samples;
+	e->period += o->period;
+	e->weight += o->weight;
+	e->acc += o->acc;
+	if (o->ext && (!entry_hist(d, e) || rf_thist__merge(e->ext, o->ext)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int first_cmp(const void *pa, const void *pb)
+{
+	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
+	const struct rf_hentry *b = *(const struct rf_hentry *const *)pb;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* the entries numbered by their first samples, as one job inserts them; the totals again */
+static int renumber(struct tsec *d)
+{
+	struct rf_hentry **v = malloc((d->h.nr ? d->h.nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	d->h.nr_samples = d->h.total_period = d->h.total_weight = 0;
+	for (size_t b = 0; b < d->h.cap; b++) {
+		for (struct rf_hentry *e = d->h.tab[b]; e; e = e->next) {
+			v[n++] = e;
+			d->h.nr_samples += e->samples;
+			d->h.total_period += e->period;
+			d->h.total_weight += e->weight;
+		}
+	}
+	qsort(v, n, sizeof(*v), first_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i]->seq = (uint32_t)i;
+	d->h.last = NULL;
+	free(v);
+	return 0;
+}
+
+int rf_table__merge(void *priv, void *const *others, int n)
+{
+	struct table_sink *t = priv;
+	int nsec = t->nr_sec;
+
+	for (int k = 0; k < n; k++) {
+		const struct table_sink *o = others[k];
+
+		if (o->nr_sec > nsec)
+			nsec = o->nr_sec;
+		t->weight.seen |= o->weight.seen;
+		t->hval.seen |= o->hval.seen;
+		for (int s = 0; s < o->nr_sec; s++) {
+			const struct tsec *os = &o->sec[s];
+			struct tsec *d;
+
+			if (!os->used)
+				continue;
+			if (!(d = section(t, s)))
+				return -ENOMEM;
+			if (!d->known && os->known)
+				section_learn(t, d, rawfrag_file__evsel(t->file, s));
+			for (int i = 0; i < t->nr_keys; i++) {
+				d->has[i] |= os->has[i];
+				if (os->fwidth[i])
+					d->fwidth[i] = os->fwidth[i];
+			}
+			d->all_samples += os->all_samples;
+			d->all_period += os->all_period;
+			d->all_weight += os->all_weight;
+			d->no_weight += os->no_weight;
+			d->no_hist += os->no_hist;
+			if (rf_thist__merge(&d->hist, &os->hist))
+				return -ENOMEM;
+			for (size_t b = 0; b < os->h.cap; b++)
+				for (const struct rf_hentry *e = os->h.tab[b]; e; e = e->next)
+					if (merge_entry(d, e, t->nr_keys))
+						return -ENOMEM;
+		}
+	}
+	for (int s = 0; s < t->nr_sec && s < nsec; s++)
+		if (t->sec[s].used && renumber(&t->sec[s]))
+			return -ENOMEM;
 	return 0;
 }
 

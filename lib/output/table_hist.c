@@ -95,6 +95,26 @@ int rf_thist__add(struct rf_thist *h, const struct rf_thist_spec *spec, uint64_t
 	return 0;
 }
 
+int rf_thist__merge(struct rf_thist *h, const struct rf_thist *o)
+{
+	if (o->nb > h->nb) {
+		uint64_t *b = realloc(h->b, o->nb * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		memset(b + h->nb, 0, (o->nb - h->nb) * sizeof(*b));
+		h->b = b;
+		h->nb = o->nb;
+	}
+	for (uint32_t i = 0; i < o->nb; i++)
+		h->b[i] += o->b[i];
+	if (o->n > o->nneg && (h->n == h->nneg || o->max > h->max))
+		h->max = o->max;
+	h->n += o->n;
+	h->nneg += o->nneg;
+	return 0;
+}
+
 void rf_thist__fini(struct rf_thist *h)
 {
 	free(h->b);

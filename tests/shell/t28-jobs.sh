@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # report -j N: text and json rendered by N workers, folded, flamegraph-json,
-# the HTML page and pprof counted by N workers and merged (the page's
-# histograms and layout check too, on fixtures that break RAW rules; pprof's
-# strings, mappings, functions, locations, samples and columns), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
+# the HTML page, pprof and the table (without call chains or filters) counted
+# by N workers and merged (the page's histograms and layout check too, on
+# fixtures that break RAW rules; pprof's strings, mappings, functions,
+# locations, samples and columns; the table's entries in one job's order), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
 # records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
@@ -12,7 +13,7 @@
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
 # values are refused.
 source "$(dirname "$0")/lib.sh"
-t_plan 68
+t_plan 75
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -116,6 +117,28 @@ for k in "--weight prev_comm" "--weight nosuch" "--labels nosuch"; do
 	fi
 done
 t_eq "pprof --weight prev_comm (a string), nosuch, --labels nosuch: -j 4 as -j 1 (exit 2)" "" "$bad"
+# the table without call chains: each worker's entries merged, numbered by
+# their first samples (ties in perf's order keep it)
+same "cpu-clock -g" cc.data --stdio --no-children -g none --sort comm,dso,sym -n
+same "cpu-clock -g" cc.data --stdio --no-children -g none --sort pid,sym --hist period
+same "sched_switch -g -a" swg.data --stdio --no-children -g none --sort prev_comm,next_comm,cpu
+same "sched_switch -g -a" swg.data --stdio --no-children -g none --sort prev_comm --weight prev_prio \
+	--format json
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --stdio --no-children -g none -j 3 -vv \
+	>/dev/null 2>"$T/vv.err"
+if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
+	t_ok "table -g none -j 3: 3 jobs counted the samples"
+else
+	t_fail "table -g none -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
+fi
+# call chains (perf's default on a -g file) and --comms/--pid filters: one job
+n1=0
+for k in "" "--no-children -g none --comms ls" "--no-children -g none --pid 1"; do
+	# shellcheck disable=SC2086
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --stdio $k -j 3 -vv >/dev/null 2>"$T/vv.err"
+	grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
+done
+t_eq "table with call chains, --comms, --pid: read by one job" 3 "$n1"
 # split, not one job quietly
 for fmt in flamegraph-json flamegraph pprof; do
 	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -o - -j 3 -vv \
@@ -307,6 +330,22 @@ for f in cc.data swg.data dw.data ex.data; do
 	done
 	t_eq "TSan: $f ${k[*]}: -j 4 $fmts as -j 1, no report" "" "$bad"
 done
+
+# the table's merge under TSan
+if [ -x "$TS" ]; then
+	tk=(--stdio --no-children -g none --sort comm,dso,sym --hist period)
+	"$RAWFRAG" report -i cc.data "${tk[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
+	RAWFRAG_JOBS_CHUNK=2 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
+		"$TS" report -i cc.data "${tk[@]}" -j 4 >"$T/t4.out" 2>"$T/t4.err"
+	if ! grep -q ThreadSanitizer "$T/t4.err" && cmp -s "$T/t1.out" "$T/t4.out" &&
+	   cmp -s "$T/t1.err" "$T/t4.err" && [ -s "$T/t1.out" ]; then
+		t_ok "TSan: table -g none: -j 4 as -j 1, no report"
+	else
+		t_fail "TSan: table -g none: -j 4 as -j 1" "$(grep -m1 -A3 'WARNING: ThreadSanitizer' "$T/t4.err")"
+	fi
+else
+	t_skip "TSan: table" "no ThreadSanitizer build"
+fi
 
 # Python: Reader.write(..., jobs=N) writes the bytes of jobs=1; a bad jobs raises
 PY=/usr/bin/python3

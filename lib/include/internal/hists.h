@@ -77,6 +77,7 @@ struct rf_hentry {
 	 */
 	bool filtered;
 	uint32_t seq; /* made as the seq-th entry: the order perf inserts them in */
+	uint64_t first; /* report -j: the number of its first sample */
 	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
 	struct rf_hmap m; /* with call chains */
 	void *ext; /* the owner's (the hists never read or free it) */
@@ -95,6 +96,8 @@ struct rf_hists {
 	struct rf_hentry *last; /* the entry of the last sample added */
 };
 
+/* the length of s, a string rf_hists__intern() gave */
+size_t rf_hists__str_len(const char *s);
 int rf_hists__init(struct rf_hists *h, int nr_keys);
 void rf_hists__fini(struct rf_hists *h);
 /* the one copy of bytes s[0..len) (NUL-terminated), NULL on ENOMEM */

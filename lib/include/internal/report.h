@@ -31,6 +31,8 @@ struct rawfrag_sink {
 	 * into this one, before its end. 0 or -errno.
 	 */
 	int (*merge)(void *priv, void *const *others, int n);
+	/* NULL, or whether this run of the sink splits (known once it began) */
+	bool (*splittable)(void *priv);
 };
 
 struct rf_jobs;
@@ -189,6 +191,10 @@ int rf_folded__merge(void *priv, void *const *others, int n);
 /* the HTML page's sink likewise: tries, histograms and checks merged */
 struct rawfrag_out *rf_flamegraph__out(void *priv);
 int rf_flamegraph__merge(void *priv, void *const *others, int n);
+/* the table likewise, without call chains or filters (rf_table__splittable()) */
+struct rawfrag_out *rf_table__out(void *priv);
+int rf_table__merge(void *priv, void *const *others, int n);
+bool rf_table__splittable(void *priv);
 /* pprof likewise: the profiles merged; the chunks' output is empty */
 struct rawfrag_out *rf_pprof_sink__out(void *priv);
 int rf_pprof_sink__merge(void *priv, void *const *others, int n);

@@ -36,6 +36,8 @@ int rf_thist__parse(const char *arg, char **field, struct rf_thist_spec *spec, c
 		    size_t msg_len);
 /* count v, or a value below 0 (an S64 field's) when neg; 0 or -ENOMEM */
 int rf_thist__add(struct rf_thist *h, const struct rf_thist_spec *spec, uint64_t v, bool neg);
+/* report -j: o's values counted into h too; 0 or -ENOMEM */
+int rf_thist__merge(struct rf_thist *h, const struct rf_thist *o);
 void rf_thist__fini(struct rf_thist *h);
 /* the buckets as bpftrace prints them, then "p50 ... max ..." on one line */
 void rf_thist__print(const struct rf_thist *h, const struct rf_thist_spec *spec,
