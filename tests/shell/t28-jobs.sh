@@ -363,14 +363,17 @@ for fmt in ("text", "json", "folded", "flamegraph-json", "flamegraph", "pprof"):
     print(fmt, len(a) > 1000 and a == b)
 f1, f3 = r.folded(jobs=1), r.folded(jobs=3)
 print("folded()", len(f1) > 1000 and f1 == f3)
+a1 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=1)
+a3 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=3)
+print("aggregate()", len(a1) > 10 and a1 == a3)
 try:
     r.write("text", t + "/py0.txt", jobs=0)
     print("jobs=0 accepted")
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3), folded(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof as jobs=1; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3), aggregate(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof, the table as jobs=1; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|aggregate() True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"
