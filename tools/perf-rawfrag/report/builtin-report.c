@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -104,9 +103,8 @@ static const char report_usage[] =
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
-	"    -j, --jobs <n>        render or count the samples on n threads (default: the\n"
-	"                          CPUs it may use), each reading the whole file; output\n"
-	"                          as with -j 1\n"
+	"    -j, --jobs <n>        render text and json samples on n threads (default 1),\n"
+	"                          each reading the whole file; output as with -j 1\n"
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
@@ -405,19 +403,6 @@ out:
 	return rc;
 }
 
-/* -j's default: the CPUs this process may run on (its affinity), 1 if unknown */
-static int default_jobs(void)
-{
-	cpu_set_t *set = CPU_ALLOC(4096);
-	size_t size = CPU_ALLOC_SIZE(4096);
-	int n = 1;
-
-	if (set && !sched_getaffinity(0, size, set))
-		n = CPU_COUNT_S(size, set);
-	CPU_FREE(set);
-	return n < 1 ? 1 : n > RAWFRAG_REPORT_MAX_JOBS ? RAWFRAG_REPORT_MAX_JOBS : n;
-}
-
 static int run(struct report *r)
 {
 	struct rf_print_ctx pc = { .verbose = r->verbose };
@@ -457,8 +442,6 @@ static int run(struct report *r)
 	r->mopts.print = rf_lib_print;
 	r->mopts.print_ctx = &pc;
 	r->ropts.sz = sizeof(r->ropts);
-	if (!r->ropts.jobs)
-		r->ropts.jobs = default_jobs();
 	r->ropts.force = r->force;
 	r->ropts.no_order = r->no_order;
 	r->ropts.machine = &r->mopts;
