@@ -503,8 +503,10 @@ static PyMethodDef reader_methods[] = {
 	  "'samples', 'period', 'weight', 'percent'} in the table's order (with hist=FIELD one\n"
 	  "per bucket: 'field', 'lo', 'hi', 'count'); sort, weight and hist name keys and\n"
 	  "fields as report --sort, --weight and --hist do; opts: the selection as write()'s\n"
-	  "and the table's (percent_limit, comms, dsos, percentage). The library's table\n"
-	  "output (report --stdio --format json). A new pass, as stats()." },
+	  "and the table's (percent_limit, comms, dsos, percentage); jobs=N counts on N\n"
+	  "threads as report -j does (without call chains or filters), the same rows.\n"
+	  "The library's table output (report --stdio --format json). A new pass, as\n"
+	  "stats()." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
 	  "write(format, path, **opts): the whole input through one of the library's outputs\n"
 	  "('text', 'json', 'pcapng', 'stats', 'header', 'table', 'folded', 'flamegraph-json',\n"
