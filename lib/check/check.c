@@ -729,6 +729,7 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	struct rawfrag_checker **c = calloc((size_t)n + 1, sizeof(*c));
 	struct rawfrag_violation *viol = NULL;
 	uint64_t *vseq = NULL;
+	char **names = NULL; /* the kept examples' kinds, until the merged kinds exist */
 	struct rf_seqref *refs = NULL;
 	size_t nr = 0, kept = 0;
 	int nevs = dst->nr_evs, ret = -ENOMEM;
@@ -746,7 +747,8 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	refs = malloc((nr ? nr : 1) * sizeof(*refs));
 	viol = calloc(nr ? nr : 1, sizeof(*viol));
 	vseq = calloc(nr ? nr : 1, sizeof(*vseq));
-	if (!refs || !viol || !vseq)
+	names = calloc(nr ? nr : 1, sizeof(*names));
+	if (!refs || !viol || !vseq || !names)
 		goto out;
 	nr = 0;
 	for (int k = 0; k <= n; k++)
@@ -763,12 +765,12 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 			continue;
 		parse_kept |= parse;
 		viol[kept] = *o;
-		/* the kind by name until the merged kinds exist */
-		viol[kept].kind = strdup(o->kind);
+		viol[kept].kind = NULL;
 		viol[kept].message = strdup(o->message);
+		names[kept] = strdup(o->kind);
 		vseq[kept] = refs[r].seq;
 		kept++;
-		if (!viol[kept - 1].kind || !viol[kept - 1].message)
+		if (!names[kept - 1] || !viol[kept - 1].message)
 			goto out;
 	}
 	for (int k = 1; k <= n; k++) {
@@ -789,14 +791,9 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	for (int idx = -1; idx < nevs; idx++)
 		if (merge_ev(c, n + 1, idx))
 			goto out;
-	for (size_t i = 0; i < kept; i++) {
-		const char *name = kind_name(dst, viol[i].evsel_idx, viol[i].kind, viol[i].sev);
-
-		if (!name)
+	for (size_t i = 0; i < kept; i++)
+		if (!(viol[i].kind = kind_name(dst, viol[i].evsel_idx, names[i], viol[i].sev)))
 			goto out;
-		free((char *)viol[i].kind);
-		viol[i].kind = name;
-	}
 	for (int i = 0; i < dst->nr_viol; i++)
 		free((char *)dst->viol[i].message);
 	free(dst->viol);
@@ -807,16 +804,14 @@ int rf_checker__merge(struct rawfrag_checker *dst, struct rawfrag_checker *const
 	dst->cap_viol = (int)(nr ? nr : 1);
 	viol = NULL;
 	vseq = NULL;
-	kept = 0;
 	ret = 0;
 out:
-	/* on failure the kinds may be the names still (strdup'ed) or the merged ones */
 	for (size_t i = 0; i < kept; i++) {
-		free((char *)viol[i].message);
-		if (viol[i].kind && viol[i].kind != kind_name(dst, viol[i].evsel_idx, viol[i].kind,
-							     viol[i].sev))
-			free((char *)viol[i].kind);
+		if (viol)
+			free((char *)viol[i].message);
+		free(names[i]);
 	}
+	free(names);
 	free(viol);
 	free(vseq);
 	free(refs);

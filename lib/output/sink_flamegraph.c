@@ -311,8 +311,7 @@ static int flame_sample(void *priv, struct rawfrag_report *rep, const struct raw
 		goto oom;
 	/* -j: the sample's number orders what it makes in the merge */
 	if (rep->J) {
-		if (!fl->seq)
-			rf_stacks__set_max_weights(fl->st, JOBS_MAX_WEIGHTS);
+		rf_stacks__set_max_weights(fl->st, JOBS_MAX_WEIGHTS);
 		fl->seq = rep->seq - 1;
 		if (rf_stacks__set_seq(fl->st, fl->seq))
 			goto oom;

@@ -51,9 +51,8 @@ struct pfield {
 	size_t len;
 	/* over the run */
 	bool seen;
-	const char *str_event; /* a weight met as a string (in this event) */
-	int str_idx; /* ... the event's index */
-	uint64_t str_seq; /* -j: ... in this sample */
+	int str_event; /* a weight met as a string: in this event's samples (index + 1; 0 not) */
+	uint64_t str_seq; /* -j: ... first in this sample */
 };
 
 struct plabel {
@@ -624,8 +623,7 @@ static int pprof_sample(void *priv, struct rawfrag_report *rep, const struct raw
 			continue;
 		if (!f->num) {
 			if (!f->str_event) {
-				f->str_event = evname;
-				f->str_idx = rawfrag_evsel__idx(ev->evsel);
+				f->str_event = rawfrag_evsel__idx(ev->evsel) + 1;
 				f->str_seq = t->seq;
 			}
 			continue;
@@ -654,7 +652,8 @@ static int check_fields(struct pprof_sink *t, struct rawfrag_err *err)
 
 		if (f->str_event) {
 			snprintf(msg, sizeof(msg), "pprof output: weight '%.60s' is not a number "
-						   "(a string in %.60s samples)", f->name, f->str_event);
+						   "(a string in %.60s samples)", f->name,
+				 rawfrag_evsel__name(rawfrag_file__evsel(t->file, f->str_event - 1)));
 			rf_err_set(err, -EINVAL, msg);
 			return -EINVAL;
 		}
@@ -921,9 +920,7 @@ int rf_pprof_sink__merge(void *priv, void *const *others, int n)
 
 			f->seen |= of->seen;
 			if (of->str_event && (!f->str_event || of->str_seq < f->str_seq)) {
-				f->str_event = rawfrag_evsel__name(rawfrag_file__evsel(t->file,
-										of->str_idx));
-				f->str_idx = of->str_idx;
+				f->str_event = of->str_event;
 				f->str_seq = of->str_seq;
 			}
 		}

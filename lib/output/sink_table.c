@@ -1946,13 +1946,10 @@ static int renumber(struct tsec *d)
 int rf_table__merge(void *priv, void *const *others, int n)
 {
 	struct table_sink *t = priv;
-	int nsec = t->nr_sec;
 
 	for (int k = 0; k < n; k++) {
 		const struct table_sink *o = others[k];
 
-		if (o->nr_sec > nsec)
-			nsec = o->nr_sec;
 		t->weight.seen |= o->weight.seen;
 		t->hval.seen |= o->hval.seen;
 		for (int s = 0; s < o->nr_sec; s++) {
@@ -1983,7 +1980,7 @@ int rf_table__merge(void *priv, void *const *others, int n)
 						return -ENOMEM;
 		}
 	}
-	for (int s = 0; s < t->nr_sec && s < nsec; s++)
+	for (int s = 0; s < t->nr_sec; s++)
 		if (t->sec[s].used && renumber(&t->sec[s]))
 			return -ENOMEM;
 	return 0;
