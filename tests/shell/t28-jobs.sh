@@ -122,8 +122,8 @@ t_eq "pprof --weight prev_comm (a string), nosuch, --labels nosuch: -j 4 as -j 1
 same "cpu-clock -g" cc.data --stdio --no-children -g none --sort comm,dso,sym -n
 same "cpu-clock -g" cc.data --stdio --no-children -g none --sort pid,sym --hist period
 same "sched_switch -g -a" swg.data --stdio --no-children -g none --sort prev_comm,next_comm,cpu
-same "sched_switch -g -a" swg.data --stdio --no-children -g none --sort prev_comm --weight prev_prio \
-	--format json
+same "sched_switch -g -a" swg.data --stdio --no-children -g none --sort prev_comm,next_comm,cpu \
+	--weight prev_prio --format json
 RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --stdio --no-children -g none -j 3 -vv \
 	>/dev/null 2>"$T/vv.err"
 if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
