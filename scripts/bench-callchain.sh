@@ -57,7 +57,7 @@ rss_by_size() { # file recording-options...
 			pf=${f%.data}-1of$part.data
 			record_until "$pf" $(( $(stat -c %s "$f") / 1048576 / part )) "$@"
 		fi
-		/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report -F "$F" -i "$pf" >/dev/null 2>&1
+		/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report -j 1 -F "$F" -i "$pf" >/dev/null 2>&1
 		read -r kb <"$dir/time.out" || kb=0
 		printf '  1/%-4s %6d MB file: %5d MB\n' $part $(($(stat -c %s "$pf") / 1048576)) $((kb / 1024))
 	done
@@ -72,16 +72,16 @@ echo "(F = -F $F)"
 printf '%-50s %8s %9s %10s\n' command seconds "peak MB" "vs perf script"
 dd if="$cg" of=/dev/null bs=1M 2>/dev/null
 row "-g:    perf script F" perf script -F "$F" -i "$cg"
-row "-g:    perf rawfrag report F" "$tool" report -F "$F" -i "$cg"
-row "-g:    perf rawfrag report --format json" "$tool" report --format json -i "$cg"
+row "-g:    perf rawfrag report F" "$tool" report -j 1 -F "$F" -i "$cg"
+row "-g:    perf rawfrag report --format json" "$tool" report -j 1 --format json -i "$cg"
 row "-g:    perf rawfrag report F -j 2" "$tool" report -F "$F" -j 2 -i "$cg"
 row "-g:    perf rawfrag report --format json -j 2" "$tool" report --format json -j 2 -i "$cg"
 dd if="$dw" of=/dev/null bs=1M 2>/dev/null
 row "dwarf: perf script F" perf script -F "$F" -i "$dw"
-row "dwarf: perf rawfrag report F" "$tool" report -F "$F" -i "$dw"
+row "dwarf: perf rawfrag report F" "$tool" report -j 1 -F "$F" -i "$dw"
 row "dwarf: perf rawfrag report F -j 2" "$tool" report -F "$F" -j 2 -i "$dw"
 row "dwarf: perf script --no-inline F" perf script --no-inline -F "$F" -i "$dw"
-row "dwarf: perf rawfrag report --no-inline F" "$tool" report --no-inline -F "$F" -i "$dw"
+row "dwarf: perf rawfrag report --no-inline F" "$tool" report -j 1 --no-inline -F "$F" -i "$dw"
 echo
 echo "peak RSS of report F by -g file size:"
 rss_by_size "$cg" "${CG_OPTS[@]}"

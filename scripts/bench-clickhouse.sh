@@ -48,7 +48,7 @@ load() { # name file
 	n=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ { print $3; exit }')
 	dd if="$f" of=/dev/null bs=1M 2>/dev/null
 	s0=$(srv_cpu)
-	once "$tool" report --format clickhouse -i "$f" --host bench -o "http://127.0.0.1:$H/?database=$db"
+	once "$tool" report -j 1 --format clickhouse -i "$f" --host bench -o "http://127.0.0.1:$H/?database=$db"
 	s1=$(srv_cpu)
 	sc=$(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }')
 	rows=$(q "SELECT sum(rows) FROM system.parts WHERE database = '$db' AND active" 2>/dev/null)

@@ -35,7 +35,7 @@ once perf script -i "$g" -s "$py/stackcollapse.py"
 sort "$dir/out" >"$dir/folded.perf"
 pc=$cpu pk=$rss_kb
 row "perf script report stackcollapse" "$pc" "$pk" "$pc" "$pk" ""
-best3 "$tool" report --format folded -i "$g"
+best3 "$tool" report -j 1 --format folded -i "$g"
 sort "$dir/out" >"$dir/folded.ours"
 same=$(cmp -s "$dir/folded.perf" "$dir/folded.ours" && echo "identical once sorted" ||
 	echo "DIFFERENT ($(diff "$dir/folded.perf" "$dir/folded.ours" | grep -c '^[<>]') lines)")
@@ -44,8 +44,8 @@ row "perf rawfrag report --format folded" "$cpu" "$rss_kb" "$pc" "$pk" "$same"
 # flamegraph.py -f json on the slice (as 'perf script report flamegraph -f json -o X')
 once perf script -i "$g" --time "$slice" -s "$py/flamegraph.py" -- -f json -o "$dir/flame.perf.json"
 fc=$cpu fk=$rss_kb
-best3 "$tool" report --format flamegraph-json --time "$slice" -i "$g" -o "$dir/flame.ours.json"
-n=$(awk '{ n += $NF } END { print n + 0 }' <("$tool" report --format folded --time "$slice" -i "$g"))
+best3 "$tool" report -j 1 --format flamegraph-json --time "$slice" -i "$g" -o "$dir/flame.ours.json"
+n=$(awk '{ n += $NF } END { print n + 0 }' <("$tool" report -j 1 --format folded --time "$slice" -i "$g"))
 same=$(python3 -c 'import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 print("JSON tree equal" if a == b else "JSON trees DIFFER")' "$dir/flame.perf.json" "$dir/flame.ours.json" 2>&1)
@@ -53,19 +53,19 @@ echo "  flamegraph.py -f json reads --time $slice: $n samples"
 row "perf script report flamegraph -f json ($n)" "$fc" "$fk" "$fc" "$fk" ""
 row "perf rawfrag report --format flamegraph-json ($n)" "$cpu" "$rss_kb" "$fc" "$fk" "$same"
 # the whole file, against flamegraph.py's CPU per sample times the file's samples
-best3 "$tool" report --format flamegraph-json -i "$g" -o "$dir/flame.ours.json"
+best3 "$tool" report -j 1 --format flamegraph-json -i "$g" -o "$dir/flame.ours.json"
 est=$(awk -v c="$fc" -v n="$n" -v t="${samples:-0}" 'BEGIN { if (n > 0) printf "%.0f", c / n * t; else print 0 }')
 echo "  flamegraph.py on all ${samples:-0} samples at its CPU per sample: ~$est CPU s"
 row "perf rawfrag report --format flamegraph-json (all)" "$cpu" "$rss_kb" "$est" 0 "vs the estimate"
-best3 "$tool" report --format flamegraph -i "$g" -o "$dir/flame.html"
+best3 "$tool" report -j 1 --format flamegraph -i "$g" -o "$dir/flame.html"
 row "perf rawfrag report --format flamegraph (HTML)" "$cpu" "$rss_kb" "$pc" "$pk" "vs stackcollapse"
-best3 "$tool" report --format pprof -i "$g" -o "$dir/g.pb.gz"
+best3 "$tool" report -j 1 --format pprof -i "$g" -o "$dir/g.pb.gz"
 row "perf rawfrag report --format pprof" "$cpu" "$rss_kb" "$pc" "$pk" "vs stackcollapse"
 
 echo
 echo "peak RSS of report --format folded / flamegraph-json by the part of the file read (--time):"
 for part in 25% 50% 100%; do
-	once "$tool" report --format folded --time "0%-$part" -i "$g"; a=$rss_kb
-	once "$tool" report --format flamegraph-json --time "0%-$part" -i "$g" -o "$dir/flame.part.json"
+	once "$tool" report -j 1 --format folded --time "0%-$part" -i "$g"; a=$rss_kb
+	once "$tool" report -j 1 --format flamegraph-json --time "0%-$part" -i "$g" -o "$dir/flame.part.json"
 	printf '  %-5s folded %5d MB, flamegraph-json %5d MB\n' "$part" $((a / 1024)) $((rss_kb / 1024))
 done

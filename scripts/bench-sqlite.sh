@@ -32,7 +32,7 @@ rm -f "$dir/perf.db"
 QT_QPA_PLATFORM=offscreen once perf script -i "$g" -s "$py/export-to-sqlite.py" "$dir/perf.db" all calls callchains
 pc=$cpu pk=$rss_kb
 row "perf script export-to-sqlite.py (all calls callchains)" "$pc" "$pk" "$pc" "$pk" "$(count "$dir/perf.db")"
-best3 "$tool" report --format sqlite --overwrite -i "$g" -o "$dir/ours.db"
+best3 "$tool" report -j 1 --format sqlite --overwrite -i "$g" -o "$dir/ours.db"
 row "perf rawfrag report --format sqlite" "$cpu" "$rss_kb" "$pc" "$pk" "$(count "$dir/ours.db")"
 
 f=${BENCH_FILE:-$dir/tp.data}
@@ -42,7 +42,7 @@ if [ ! -f "$f" ]; then
 fi
 n=$(perf report -i "$f" --stats 2>/dev/null | awk '/SAMPLE events:/ {print $3; exit}')
 dd if="$f" of=/dev/null bs=1M 2>/dev/null
-best3 "$tool" report --format sqlite --overwrite -i "$f" -o "$dir/tp.db"
+best3 "$tool" report -j 1 --format sqlite --overwrite -i "$f" -o "$dir/tp.db"
 echo
 echo "tracepoints: $f, $(($(stat -c %s "$f") / 1048576)) MB, ${n:-0} samples (best of 3):"
 awk -v n="${n:-0}" -v c="$cpu" -v s="$secs" -v k="$rss_kb" 'BEGIN {

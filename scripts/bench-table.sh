@@ -35,7 +35,7 @@ base=$secs base_cpu=$cpu
 grep -v '^# (Tip: ' "$dir/out" >"$dir/table.perf"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf report --stdio" "$secs" "$cpu" \
 	$((rss_kb / 1024)) 1.0 1.0
-best3 "$tool" report --stdio --sort comm,dso,sym -i "$f"
+best3 "$tool" report -j 1 --stdio --sort comm,dso,sym -i "$f"
 grep -v '^# (Tip: ' "$dir/out" >"$dir/table.ours"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --sort comm,dso,sym" \
 	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
@@ -53,7 +53,7 @@ for part in 4 2 1; do
 		pf=$dir/tp-1of$part.data
 		[ -f "$pf" ] || make_file "$pf" $(( $(stat -c %s "$f") / 1048576 / part ))
 	fi
-	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report --stdio -s comm,dso,sym -i "$pf" \
+	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report -j 1 --stdio -s comm,dso,sym -i "$pf" \
 		>/dev/null 2>&1
 	printf '  %-6s %6d MB file: %5d MB\n' "1/$part" $(($(stat -c %s "$pf") / 1048576)) \
 		$(($(cat "$dir/time.out") / 1024))
@@ -71,7 +71,7 @@ base=$secs base_cpu=$cpu
 grep -v '^# (Tip: ' "$dir/out" >"$dir/table-g.perf"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf report --stdio --children" "$secs" "$cpu" \
 	$((rss_kb / 1024)) 1.0 1.0
-best3 "$tool" report --stdio --children --sort comm,dso,sym -i "$g"
+best3 "$tool" report -j 1 --stdio --children --sort comm,dso,sym -i "$g"
 grep -v '^# (Tip: ' "$dir/out" >"$dir/table-g.ours"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --children -s comm,dso,sym" \
 	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
@@ -85,7 +85,7 @@ else
 fi
 echo "peak RSS of 'report --stdio --children' by the part of the file read (--time):"
 for part in 25% 50% 100%; do
-	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report --stdio --children -s comm,dso,sym \
+	/usr/bin/time -f '%M' -o "$dir/time.out" "$tool" report -j 1 --stdio --children -s comm,dso,sym \
 		--time "0%-$part" -i "$g" >/dev/null 2>&1
 	printf '  %-5s %6d MB\n' "$part" $(($(cat "$dir/time.out") / 1024))
 done

@@ -77,10 +77,10 @@ bench_read() { # file recipe (make_file | make_file4)
 		"sequential read (dd bs=1M)|dd if=$f of=/dev/null bs=1M"
 		"bare walk of record headers (rawfrag-walk -b)|$O/tests/rawfrag-walk -b $f"
 		"perf rawfrag check|$tool check -q $f"
-		"perf rawfrag report --stats|$tool report --stats -i $f"
+		"perf rawfrag report --stats|$tool report -j 1 --stats -i $f"
 		"perf report --stats|perf report --stats -i $f"
-		"perf rawfrag report (text)|$tool report -i $f"
-		"perf rawfrag report --format json|$tool report --format json -i $f"
+		"perf rawfrag report (text)|$tool report -j 1 -i $f"
+		"perf rawfrag report --format json|$tool report -j 1 --format json -i $f"
 		"perf rawfrag report (text) -j 2|$tool report -j 2 -i $f"
 		"perf rawfrag report --format json -j 2|$tool report --format json -j 2 -i $f"
 	)
@@ -119,7 +119,7 @@ bench_read() { # file recipe (make_file | make_file4)
 			[ -f "$pf" ] || make_file "$pf" $(( $(stat -c %s "$f") / 1048576 / part ))
 		fi
 		run check "$tool" check -q "$pf"; local c=$rss_kb
-		run json "$tool" report --format json -i "$pf"; local j=$rss_kb
+		run json "$tool" report -j 1 --format json -i "$pf"; local j=$rss_kb
 		printf '  %-6s %6d MB file: check %5d MB, json %5d MB\n' "1/$part" \
 			$(($(stat -c %s "$pf") / 1048576)) $((c / 1024)) $((j / 1024))
 	done

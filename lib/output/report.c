@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/file.h"
 #include "internal/opts.h"
 #include "internal/report.h"
 
@@ -356,6 +358,38 @@ static bool dup_opt(char **dst, const char *src)
 	return !src || (*dst = strdup(src));
 }
 
+/*
+ * RAWFRAG_REPORT_JOBS_AUTO: a job per RF_JOBS_AUTO_BYTES of records, at most
+ * the CPUs this thread may run on. Every job reads the whole input and keeps
+ * its own machine (about 25 MB on a big -g file), so a small input, where
+ * that costs more than it saves, stays on one; so does a small compressed
+ * input however far it expands, whose decompression buffers each job would
+ * hold.
+ */
+static int auto_jobs(const struct rawfrag_file *f)
+{
+	uint64_t bytes = 0, n;
+	cpu_set_t set;
+	int cpus = 1;
+
+	if (rawfrag_file__mode(f) != RAWFRAG_MODE_FILE)
+		return 1;
+	if (f->nr_srcs) {
+		for (int i = 0; i < f->nr_srcs; i++)
+			bytes += f->srcs[i].end - f->srcs[i].start;
+	} else {
+		bytes = rawfrag_file__data_size(f);
+	}
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		cpus = CPU_COUNT(&set);
+	n = bytes / RF_JOBS_AUTO_BYTES;
+	if (n > (uint64_t)cpus)
+		n = (uint64_t)cpus;
+	if (n > RAWFRAG_REPORT_MAX_JOBS)
+		n = RAWFRAG_REPORT_MAX_JOBS;
+	return n ? (int)n : 1;
+}
+
 struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 					   const struct rawfrag_report_opts *opts,
 					   struct rawfrag_err *err)
@@ -419,12 +453,14 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 	if (opts->where && !(rep->where = rawfrag_where__new(opts->where, err)))
 		goto fail;
 	rep->njobs = RAWFRAG_OPTS_GET(opts, jobs, 0);
-	if (rep->njobs < 0 || rep->njobs > RAWFRAG_REPORT_MAX_JOBS) {
-		snprintf(msg, sizeof(msg), "bad number of jobs %d (1 to %d, 0: one)", rep->njobs,
-			 RAWFRAG_REPORT_MAX_JOBS);
+	if (rep->njobs < RAWFRAG_REPORT_JOBS_AUTO || rep->njobs > RAWFRAG_REPORT_MAX_JOBS) {
+		snprintf(msg, sizeof(msg), "bad number of jobs %d (1 to %d, 0: one, -1: by the input)",
+			 rep->njobs, RAWFRAG_REPORT_MAX_JOBS);
 		rf_err_set(err, -EINVAL, msg);
 		goto fail;
 	}
+	if (rep->njobs == RAWFRAG_REPORT_JOBS_AUTO)
+		rep->njobs = auto_jobs(rep->file);
 	if (rep->njobs > 1 && (!dup_opt(&rep->o_pids, opts->pids) ||
 			       !dup_opt(&rep->o_tids, opts->tids) ||
 			       !dup_opt(&rep->o_cpus, opts->cpus) ||

@@ -11,9 +11,10 @@
 # sample a new chunk, so the workers hand over hundreds of times per file.
 # A --where that cannot apply stops at the same sample with the same message;
 # a closed output (| head) ends quietly; a pipe is read by one job; bad -j
-# values are refused.
+# values are refused. Without -j, a file gets a job per 16 MiB of records, at
+# most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 75
+t_plan 78
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -253,6 +254,39 @@ fi
 # the workers ran: -vv says how many; a pipe is read by one
 RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data -j 3 -vv >/dev/null 2>"$T/vv.err"
 t_grep "-j 3 -vv: three jobs rendered the samples" '^perf rawfrag report: 3 jobs rendered the samples$' "$T/vv.err"
+# the default: a job per 16 MiB of records, at most the CPUs the process may
+# use; a small file, or one CPU allowed, is read by one
+t_setup "perf records more than 32 MiB (--call-graph dwarf,16384)" \
+	"$PERF" record -q --call-graph dwarf,16384 -e cpu-clock -F 4000 -o big.data -- \
+	sh -c 'timeout 0.8 sh -c "while :; do :; done"; true'
+size=$("$RAWFRAG" report -i big.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
+cpus=$(nproc)
+exp=$(( ${size:-0} / 16777216 ))
+[ "$exp" -gt "$cpus" ] && exp=$cpus
+[ "$exp" -lt 1 ] && exp=1
+"$RAWFRAG" report -i big.data -j 1 >"$T/b1.out" 2>"$T/b1.err"
+"$RAWFRAG" report -i big.data -vv >"$T/bd.out" 2>"$T/bd.err"
+said=$(sed -n 's/^perf rawfrag report: \([0-9]*\) jobs rendered the samples$/\1/p' "$T/bd.err")
+if [ "${size:-0}" -ge 33554432 ] && [ "${said:-1}" = "$exp" ] && [ -s "$T/b1.out" ] &&
+   cmp -s "$T/b1.out" "$T/bd.out"; then
+	t_ok "no -j, $((size >> 20)) MiB of records, $cpus CPUs: $exp jobs, the bytes of -j 1 ($(wc -l <"$T/b1.out") lines)"
+else
+	t_fail "no -j: a job per 16 MiB, at most the CPUs" "$size bytes, $cpus CPUs: $exp expected, ${said:-1} ran" \
+		"$(cmp "$T/b1.out" "$T/bd.out" 2>&1)"
+fi
+taskset -c 0 "$RAWFRAG" report -i big.data -vv >"$T/bt.out" 2>"$T/bt.err"
+if ! grep -q 'jobs rendered' "$T/bt.err" && cmp -s "$T/b1.out" "$T/bt.out"; then
+	t_ok "no -j, one CPU allowed (taskset -c 0): one job"
+else
+	t_fail "no -j, one CPU allowed (taskset -c 0): one job" "$(grep 'jobs rendered' "$T/bt.err")"
+fi
+"$RAWFRAG" report -i cc.data -vv >/dev/null 2>"$T/bs.err"
+size=$("$RAWFRAG" report -i cc.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
+if [ "${size:-0}" -lt 16777216 ] && ! grep -q 'jobs rendered' "$T/bs.err"; then
+	t_ok "no -j, $((size >> 10)) KiB of records: one job"
+else
+	t_fail "no -j, a file under 16 MiB: one job" "$size bytes: $(grep 'jobs rendered' "$T/bs.err")"
+fi
 "$PERF" record -q -e cpu-clock -c 100000 -o - -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done' \
 	>"$T/p.pipe" 2>/dev/null
 "$RAWFRAG" report -i - -j 1 <"$T/p.pipe" >"$T/p1.out" 2>"$T/p1.err"

@@ -153,15 +153,19 @@ struct rawfrag_report_opts {
 	 * Workers that render the samples (0 or 1: the caller's thread alone).
 	 * Each reads the whole input and keeps its own machine; sample i is
 	 * rendered by worker (i / 2048) % jobs and the output is written in the
-	 * samples' order, byte for byte that of one job. Only the text and json
-	 * sinks of a file (not a pipe) are split; others run on one thread
-	 * (rawfrag_report__jobs() says how many ran). The tap runs on the
-	 * caller's thread, which is worker 0.
+	 * samples' order, byte for byte that of one job. Sinks that can be
+	 * split (text, json, folded, the flame graphs, pprof, the table without
+	 * call chains or filters) are, on a file (not a pipe); others run on one
+	 * thread (rawfrag_report__jobs() says how many ran). The tap runs on the
+	 * caller's thread, which is worker 0. RAWFRAG_REPORT_JOBS_AUTO: one job
+	 * per 16 MiB of the input's records, at most the CPUs the calling
+	 * thread may run on (sched_getaffinity()), at least one.
 	 */
 	int jobs;
 };
 #define rawfrag_report_opts__last_field jobs
 #define RAWFRAG_REPORT_MAX_JOBS 256
+#define RAWFRAG_REPORT_JOBS_AUTO (-1)
 
 /* NULL with err filled in (a bad list, time range or --where expression). */
 RAWFRAG_API struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,

@@ -103,8 +103,9 @@ static const char report_usage[] =
 	"        --kallsyms <file> kernel symbols from this file\n"
 	"    -k, --vmlinux <file>  kernel symbols from this vmlinux\n"
 	"        --no-order        file order instead of perf script's time order (faster)\n"
-	"    -j, --jobs <n>        render text and json samples on n threads (default 1),\n"
-	"                          each reading the whole file; output as with -j 1\n"
+	"    -j, --jobs <n>        render or count the samples on n threads, each reading\n"
+	"                          the whole file; output as with -j 1 (default: one per\n"
+	"                          16 MiB of records, at most the CPUs it may use)\n"
 	"        --where <expr>    only samples whose decoded fields match, e.g.\n"
 	"                          'prev_state == 1 && next_comm == \"ksoftirqd/*\"'\n"
 	"        --stdio           perf report's table (sorted by comm,dso,sym)\n"
@@ -448,6 +449,8 @@ static int run(struct report *r)
 	r->ropts.print = rf_lib_print;
 	r->ropts.print_ctx = &pc;
 	r->ropts.tap = &r->tap;
+	if (!r->ropts.jobs) /* no -j */
+		r->ropts.jobs = RAWFRAG_REPORT_JOBS_AUTO;
 	rc = run_report(r, sess, sk, &err);
 out:
 	rawfrag_sink__delete(sk);
