@@ -899,12 +899,56 @@ static void kernel_map_fixup(struct rawfrag_machine *m)
 	qsort(m->kmaps.v, (size_t)m->kmaps.nr, sizeof(*m->kmaps.v), map_cmp);
 }
 
+/* kallsyms' module lines (a name with a tab), copied into mods */
+static void kallsyms_modules(const struct rf_dso *all, struct rf_dso *mods)
+{
+	for (size_t i = 0; i < all->nr_syms; i++) {
+		const struct rf_sym *s = &all->syms[i];
+		const char *nm = rf_dso__sym_name(all, s);
+
+		/* without memory a module has fewer symbols, as when it has no map */
+		if (strchr(nm, '\t') &&
+		    rf_dso__add_sym(mods, s->start, s->end - s->start, s->bind, nm, strlen(nm)))
+			break;
+	}
+}
+
+/*
+ * The kernel's symbols and its modules' from kallsyms at path; mods (when a
+ * store shares them) gets the module lines, which every machine splits over
+ * its own modules.
+ */
+static void kallsyms_load(struct rawfrag_machine *m, const char *path, struct rf_dso *mods)
+{
+	struct rf_dso all = { 0 };
+	int ret = kallsyms_read(m, &all, path);
+
+	if (ret && ret != -EPERM && ret != -EFBIG) { /* those two were warned about */
+		rf_machine__warn(m, "%s: cannot read kernel symbols", path);
+	} else if (!ret) {
+		uint64_t text = kallsyms_text(&all);
+
+		rf_dso__finish_syms(&all, true);
+		if (mods)
+			kallsyms_modules(&all, mods);
+		kallsyms_split(m, &all, text);
+	}
+	free(all.syms);
+	free(all.strs);
+	rf_dso__finish_syms(m->kernel, false);
+}
+
+/* another machine's kallsyms_load(): its module lines over this machine's modules */
+static void kallsyms_split_mods(struct rawfrag_machine *m, struct rf_dso *mods)
+{
+	kallsyms_split(m, mods, 0);
+}
+
 static void load_kernel(struct rawfrag_machine *m)
 {
-	struct rf_dso *k = m->kernel, all = { 0 };
+	struct rf_dso *k = m->kernel;
 	const char *path;
 	char buf[4096];
-	int ret;
 
 	k->loaded = true;
 	if (m->vmlinux) {
@@ -931,18 +975,12 @@ static void load_kernel(struct rawfrag_machine *m)
 	path = kallsyms_path(m, buf, sizeof(buf));
 	if (!path)
 		return;
-	ret = kallsyms_read(m, &all, path);
-	if (ret && ret != -EPERM && ret != -EFBIG) { /* those two were warned about */
-		rf_machine__warn(m, "%s: cannot read kernel symbols", path);
-	} else if (!ret) {
-		uint64_t text = kallsyms_text(&all);
-
-		rf_dso__finish_syms(&all, true);
-		kallsyms_split(m, &all, text);
-	}
-	free(all.syms);
-	free(all.strs);
-	rf_dso__finish_syms(k, false);
+	/* report -j: one worker reads kallsyms, the others take its kernel symbols */
+	if (m->store && !k->nr_syms && !k->tree && !k->shared)
+		rf_symstore__load_kernel(m->store, m, k, path, m->ref_text, kallsyms_load,
+					 kallsyms_split_mods);
+	else
+		kallsyms_load(m, path, NULL);
 	for (int i = 0; i < m->kmaps.nr; i++) {
 		if (m->kmaps.v[i].dso->kind != RF_DSO_MODULE)
 			continue;

@@ -457,6 +457,97 @@ static void test_kallsyms_reloc(void **state)
 	assert_int_equal(checked, 5 * 4 * 4);
 }
 
+/* a module's MMAP as perf writes it: pid -1, kernel cpumode, the .ko's path */
+static void module_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, const char *file)
+{
+	uint8_t buf[128] = { 0 };
+	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 0 };
+	int32_t pid = -1;
+	uint64_t pgoff = 0;
+	size_t n = 40 + ((strlen(file) + 8) & ~7UL);
+
+	h.size = (uint16_t)n;
+	memcpy(buf, &h, 8);
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, &pid, 4);
+	memcpy(buf + 16, &start, 8);
+	memcpy(buf + 24, &len, 8);
+	memcpy(buf + 32, &pgoff, 8);
+	strcpy((char *)buf + 40, file);
+	feed(m, buf);
+}
+
+/*
+ * report -j: kallsyms read once for all machines of a store. The second
+ * machine reads no file (it is gone by then), shares the first's kernel
+ * symbols, and spreads the module lines over its own module maps; both
+ * resolve what one machine alone resolves, relocated to the same _text.
+ */
+static void test_kallsyms_shared(void **state)
+{
+	const char *path = fx_tmpfile("kallsyms");
+	FILE *f = fopen(path, "w");
+	struct rf_symstore *st = rf_symstore__new();
+	struct rawfrag_machine *m[3];
+	struct rf_dso *k[3];
+	const uint64_t text = KTEXT + 0x200000, mod = 0xffffffffc0000000ULL;
+
+	assert_non_null(f);
+	assert_non_null(st);
+	fprintf(f, "%016llx T _text\n%016llx T alpha\n%016llx t beta\n",
+		(unsigned long long)KTEXT, (unsigned long long)KTEXT + 0x1000,
+		(unsigned long long)KTEXT + 0x1800);
+	fprintf(f, "%016llx t modfn\t[mymod]\n%016llx t modfn2\t[mymod]\n",
+		(unsigned long long)mod + 0x1000, (unsigned long long)mod + 0x1400);
+	assert_int_equal(fclose(f), 0);
+	for (int i = 0; i < 3; i++) {
+		m[i] = kernel_machine(path, text);
+		module_mmap(m[i], mod, 0x10000, "/lib/modules/6.1.0/extra/mymod.ko");
+		if (i < 2)
+			rf_machine__set_symstore(m[i], st);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct rawfrag_frame fr;
+
+		assert_true(kresolve(m[i], text + 0x1810, &fr));
+		assert_string_equal(fr.sym, "beta");
+		assert_int_equal(fr.symoff, 0x10);
+		assert_true(kresolve(m[i], mod + 0x1404, &fr));
+		assert_string_equal(fr.sym, "modfn2");
+		assert_int_equal(fr.symoff, 4);
+		assert_string_equal(fr.dso, "[mymod]");
+		/* the first machine read the file; the one without the store reads it too */
+		if (i == 0)
+			assert_int_equal(unlink(path), 0);
+		if (i == 1) {
+			f = fopen(path, "w");
+			assert_non_null(f);
+			fprintf(f, "%016llx T _text\n%016llx T alpha\n%016llx t beta\n"
+				   "%016llx t modfn\t[mymod]\n%016llx t modfn2\t[mymod]\n",
+				(unsigned long long)KTEXT, (unsigned long long)KTEXT + 0x1000,
+				(unsigned long long)KTEXT + 0x1800, (unsigned long long)mod + 0x1000,
+				(unsigned long long)mod + 0x1400);
+			assert_int_equal(fclose(f), 0);
+		}
+	}
+	/* one copy of the kernel's symbols for the store's machines */
+	for (int i = 0; i < 3; i++) {
+		uint64_t ip;
+		const struct rf_sym *sym;
+
+		k[i] = rf_machine__frame_sym(m[i], -1, text + 0x1810, PERF_RECORD_MISC_KERNEL, &ip,
+					     &sym);
+		assert_non_null(k[i]);
+		assert_non_null(sym);
+	}
+	assert_ptr_equal(k[0]->syms, k[1]->syms);
+	assert_ptr_not_equal(k[0]->syms, k[2]->syms);
+	for (int i = 0; i < 3; i++)
+		rawfrag_machine__delete(m[i]);
+	rf_symstore__delete(st);
+	unlink(path);
+}
+
 /* the running kernel's /proc/kallsyms: the same symbol at every shift, as unshifted */
 static void test_kallsyms_reloc_running(void **state)
 {
@@ -519,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_reg_names),
 		cmocka_unit_test(test_opts_past_last_field),
 		cmocka_unit_test(test_kallsyms_reloc),
+		cmocka_unit_test(test_kallsyms_shared),
 		cmocka_unit_test(test_kallsyms_reloc_running),
 	};
 

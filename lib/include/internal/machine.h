@@ -92,7 +92,7 @@ struct rf_maps {
 
 struct rawfrag_machine;
 
-/* symstore.c: user DSOs' symbols loaded once for several machines (report -j) */
+/* symstore.c: user DSOs' and kallsyms' symbols loaded once for several machines (report -j) */
 struct rf_symstore;
 struct rf_symstore_entry;
 struct rf_symstore *rf_symstore__new(void);
@@ -101,6 +101,17 @@ void rf_symstore__delete(struct rf_symstore *st);
 /* d loaded by load(), or with the symbols another machine's load gave */
 void rf_symstore__load_user(struct rf_symstore *st, struct rawfrag_machine *m, struct rf_dso *d,
 			    void (*load)(struct rawfrag_machine *m, struct rf_dso *d));
+/*
+ * The kernel's symbols from kallsyms at path (text: the recorded _text they
+ * are relocated to): load() reads them, and fills mods with kallsyms' module
+ * lines; a machine that finds them loaded takes the kernel's and has split()
+ * spread mods over its own modules.
+ */
+void rf_symstore__load_kernel(struct rf_symstore *st, struct rawfrag_machine *m, struct rf_dso *k,
+			      const char *path, uint64_t text,
+			      void (*load)(struct rawfrag_machine *m, const char *path,
+					   struct rf_dso *mods),
+			      void (*split)(struct rawfrag_machine *m, struct rf_dso *mods));
 void rf_symstore__release(struct rf_symstore_entry *e);
 /* the store user DSOs are loaded through (NULL: none) */
 void rf_machine__set_symstore(struct rawfrag_machine *m, struct rf_symstore *st);
