@@ -20,6 +20,8 @@
 
 #include <traceevent/event-parse.h>
 
+#include "internal/probes.h"
+#include "internal/stream.h"
 #include "internal/tracepoint.h"
 
 #define MAX_CRASHERS 32
@@ -470,6 +472,16 @@ static int probe_crashers(const void *blob, uint64_t size, struct cursor *c)
 	return c->nr_skip;
 }
 
+/* probe_crashers() for rf_probes__get(): the calls to skip */
+static void probe_skips(const void *blob, uint64_t size, int *skip, int max, int *nr)
+{
+	struct cursor c = { .p = blob, .size = size, .probe_fd = -1 };
+
+	probe_crashers(blob, size, &c);
+	*nr = c.nr_skip < max ? c.nr_skip : max;
+	memcpy(skip, c.skip, (size_t)*nr * sizeof(*skip));
+}
+
 int rawfrag_tp_data__parse(struct rawfrag_tp_data *td, const void *blob, uint64_t size,
 			   const struct rawfrag_decoder_ctx *ctx, struct rawfrag_err *err)
 {
@@ -482,8 +494,14 @@ int rawfrag_tp_data__parse(struct rawfrag_tp_data *td, const void *blob, uint64_
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (c.size && !opt_is_off(rawfrag_decoder_ctx__opt(ctx, "probe_formats")))
-		probe_crashers(blob, c.size, &c);
+	if (c.size && !opt_is_off(rawfrag_decoder_ctx__opt(ctx, "probe_formats"))) {
+		/* report -j: one fork for all workers, while they wait (probes.c) */
+		struct rf_probes *P = ctx ? rf_session__probes(ctx->session) : NULL;
+
+		if (!P || rf_probes__get(P, blob, c.size, c.skip, MAX_CRASHERS, &c.nr_skip,
+					 probe_skips))
+			probe_crashers(blob, c.size, &c);
+	}
 	ret = parse_blob(td, &c, ctx);
 out:
 	if (ret && err) {

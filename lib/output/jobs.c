@@ -49,6 +49,8 @@
 #include "internal/out.h"
 #include "internal/report.h"
 #include "internal/stream.h"
+#include "internal/probes.h"
+#include "internal/tee.h"
 #include "internal/where.h"
 
 /* where a message came from: the caller's print function for it */
@@ -117,6 +119,8 @@ struct rf_jobs {
 	char **said;
 	size_t nr_said, cap_said;
 	struct rf_symstore *store; /* the DSOs' symbols, loaded once for all */
+	struct rf_tee *tee; /* a pipe's stream for all (not owned); NULL for a file */
+	struct rf_probes *probes; /* tracing data probes, made once for all */
 	struct rf_jobs_msg *pend, **pend_tail; /* written chunks' messages, not said yet */
 };
 
@@ -212,7 +216,7 @@ bool rf_jobs__possible(const struct rawfrag_report *rep)
 {
 	return rep->sink->out && rep->sink->lib_name &&
 	       (!rep->sink->splittable || rep->sink->splittable(rep->sink->priv)) &&
-	       rawfrag_file__mode(rep->file) == RAWFRAG_MODE_FILE;
+	       (rf_file__can_reopen(rep->file) || rf_file__can_tee(rep->file));
 }
 
 /* write the chunks that are ready, in order; mu held, dropped while writing */
@@ -373,6 +377,9 @@ static void *job_main(void *arg)
 
 	rep->err = &w->err;
 	job_end(w, rawfrag_session__process(rep->sess, &rep->tool, &w->err));
+	/* reads no more: the others need not wait for it */
+	rf_file__untee(w->f);
+	rf_probes__leave(w->J->probes, (int)(w - w->J->w));
 	return NULL;
 }
 
@@ -387,6 +394,7 @@ static void job_listen(struct rf_job *w)
 	rep->file->print = hear;
 	rep->file->print_ctx = &w->ear[MSG_FILE];
 	rf_session__set_print(rep->sess, hear, &w->ear[MSG_SESSION]);
+	rf_session__set_probes(rep->sess, w->J->probes);
 	if (rep->m) {
 		rf_machine__set_print(rep->m, hear, &w->ear[MSG_MACHINE]);
 		rf_machine__set_symstore(rep->m, w->J->store);
@@ -409,7 +417,8 @@ static int job_open(struct rf_jobs *J, struct rawfrag_report *main, int i)
 	mo.print_ctx = NULL;
 	w->J = J;
 	w->err.offset = -1;
-	if (!(w->f = rf_file__reopen(main->file)) ||
+	w->f = J->tee ? rf_file__open_tee(main->file, J->tee, i) : rf_file__reopen(main->file);
+	if (!w->f ||
 	    !(w->s = rf_session__clone(main->sess, w->f, &w->err)) ||
 	    !(w->sk = rawfrag_sink__open(main->sink->lib_name, &ko, &w->err)) ||
 	    !(w->rep = rawfrag_report__new(w->s, &ro, &w->err)) ||
@@ -447,6 +456,7 @@ static void jobs_free(struct rf_jobs *J)
 		free(J->said[i]);
 	free(J->said);
 	rf_symstore__delete(J->store);
+	rf_probes__delete(J->probes);
 	for (uint32_t i = 0; i < J->nr_spare; i++)
 		free(J->spare[i].buf);
 	free(J->spare);
@@ -467,7 +477,7 @@ static unsigned int chunk_shift(void)
 	return (unsigned int)__builtin_ctzl(n);
 }
 
-static struct rf_jobs *jobs_new(struct rawfrag_report *rep)
+static struct rf_jobs *jobs_new(struct rawfrag_report *rep, struct rf_tee *tee)
 {
 	struct rf_jobs *J = calloc(1, sizeof(*J));
 
@@ -479,13 +489,15 @@ static struct rf_jobs *jobs_new(struct rawfrag_report *rep)
 	J->window = 4 * (uint32_t)J->n;
 	J->chunk_shift = chunk_shift();
 	J->end = UINT64_MAX;
+	J->tee = tee;
 	J->pend_tail = &J->pend;
 	J->slots = calloc(J->window, sizeof(*J->slots));
 	J->w = calloc(J->n, sizeof(*J->w));
 	/* every buffer is o's, a slot's or spare: window + n in all */
 	J->spare = calloc(J->window + J->n, sizeof(*J->spare));
 	J->store = rf_symstore__new();
-	if (!J->slots || !J->w || !J->spare || !J->store) {
+	J->probes = rf_probes__new(J->n);
+	if (!J->slots || !J->w || !J->spare || !J->store || !J->probes) {
 		jobs_free(J);
 		return NULL;
 	}
@@ -537,7 +549,7 @@ static void jobs_abort(struct rf_jobs *J)
 			pthread_join(J->w[i].th, NULL);
 }
 
-int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
+static int jobs_run(struct rawfrag_report *rep, struct rawfrag_err *err, struct rf_tee *tee)
 {
 	struct rawfrag_out *o = job_out(rep);
 	struct rf_jobs *J;
@@ -546,7 +558,7 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	/* what begin() wrote goes first; then worker 0 writes to memory too */
 	if (rawfrag_out__flush(o) < 0)
 		return 1;
-	J = jobs_new(rep);
+	J = jobs_new(rep, tee);
 	if (J && !(J->real = rawfrag_out__new(fd))) {
 		jobs_free(J);
 		J = NULL;
@@ -564,6 +576,8 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	/* no memory or no thread for the copies: one job, as asked for without -j */
 	if (!J) {
 		rep->ran_jobs = 1;
+		if (tee)
+			rf_tee__only(tee, 0);
 		return rawfrag_session__process(rep->sess, &rep->tool, err);
 	}
 	o->fd = -1;
@@ -580,6 +594,8 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	J->w[0].err = *err;
 	rep->err = &J->w[0].err;
 	job_end(&J->w[0], rawfrag_session__process(rep->sess, &rep->tool, &J->w[0].err));
+	rf_file__untee(rep->file);
+	rf_probes__leave(J->probes, 0);
 	for (int i = 1; i < J->n; i++)
 		pthread_join(J->w[i].th, NULL);
 	pthread_mutex_lock(&J->mu);
@@ -590,6 +606,7 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	rep->file->print = J->print[MSG_FILE];
 	rep->file->print_ctx = J->print_ctx[MSG_FILE];
 	rf_session__set_print(rep->sess, J->print[MSG_SESSION], J->print_ctx[MSG_SESSION]);
+	rf_session__set_probes(rep->sess, NULL);
 	if (rep->m) {
 		rf_machine__set_print(rep->m, J->print[MSG_MACHINE], J->print_ctx[MSG_MACHINE]);
 		rf_machine__set_symstore(rep->m, NULL);
@@ -624,5 +641,33 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
 	rep->J = NULL;
 	rep->ran_jobs = J->n;
 	jobs_free(J);
+	return ret;
+}
+
+/* RAWFRAG_JOBS_TEE=N: how far (bytes) a pipe's readers may run ahead, for tests */
+static uint64_t tee_bound(void)
+{
+	const char *v = getenv("RAWFRAG_JOBS_TEE");
+	unsigned long long n = v ? strtoull(v, NULL, 10) : 0;
+
+	return n ? n : RF_JOBS_TEE_BOUND;
+}
+
+int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err)
+{
+	struct rf_tee *tee = NULL;
+	int ret;
+
+	/* a pipe: every worker parses its stream, which only a tee reads */
+	if (!rf_file__can_reopen(rep->file)) {
+		tee = rf_file__tee(rep->file, rep->njobs, tee_bound());
+		if (!tee) {
+			rep->ran_jobs = 1;
+			return rawfrag_session__process(rep->sess, &rep->tool, err);
+		}
+	}
+	ret = jobs_run(rep, err, tee);
+	rf_file__untee(rep->file);
+	rf_tee__delete(tee);
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,15 +371,18 @@ static int auto_jobs(const struct rawfrag_file *f)
 {
 	uint64_t bytes = 0, n;
 	cpu_set_t set;
+	struct stat st;
 	int cpus = 1;
 
-	if (rawfrag_file__mode(f) != RAWFRAG_MODE_FILE)
+	if (!rf_file__can_reopen(f))
 		return 1;
 	if (f->nr_srcs) {
 		for (int i = 0; i < f->nr_srcs; i++)
 			bytes += f->srcs[i].end - f->srcs[i].start;
-	} else {
+	} else if (rawfrag_file__mode(f) == RAWFRAG_MODE_FILE) {
 		bytes = rawfrag_file__data_size(f);
+	} else if (!fstat(f->fd, &st)) {
+		bytes = (uint64_t)st.st_size; /* a regular file in pipe format */
 	}
 	if (!sched_getaffinity(0, sizeof(set), &set))
 		cpus = CPU_COUNT(&set);

@@ -606,6 +606,7 @@ RAWFRAG_API void rawfrag_file__close(struct rawfrag_file *f)
 
 	if (!f)
 		return;
+	rf_file__untee(f); /* the tee's other readers go on without it */
 	if (f->nr_srcs) {
 		park_src(f);
 		for (k = 0; k < f->nr_srcs; k++) {
@@ -721,9 +722,35 @@ RAWFRAG_API uint64_t rawfrag_file__nr_records(const struct rawfrag_file *f, uint
 }
 
 /*
- * The same input opened again, quiet (-j's workers each read it whole): NULL
- * for a pipe or an input given as a descriptor, or when the path now names
- * another file.
+ * The regular file (or directory) f reads, to open again: its path, or for
+ * stdin or a descriptor /proc/self/fd/N (a new open file, at its own offset).
+ * NULL for a pipe or socket, which only one reader can read.
+ */
+static const char *reopen_path(const struct rawfrag_file *f, char *buf, size_t len,
+			       struct stat *st)
+{
+	if (!f->path || fstat(f->fd, st) || (!S_ISREG(st->st_mode) && f->mode != RAWFRAG_MODE_FILE))
+		return NULL;
+	if (strcmp(f->path, "-") && strcmp(f->path, "<fd>"))
+		return f->path;
+	if (!S_ISREG(st->st_mode))
+		return NULL;
+	snprintf(buf, len, "/proc/self/fd/%d", f->fd);
+	return buf;
+}
+
+bool rf_file__can_reopen(const struct rawfrag_file *f)
+{
+	char buf[64];
+	struct stat st;
+
+	return reopen_path(f, buf, sizeof(buf), &st) != NULL;
+}
+
+/*
+ * The same input opened again, quiet (-j's workers each read it whole): a
+ * file, or a regular file in pipe format (perf record -o - > file), named or
+ * on a descriptor; NULL for a pipe, or when the path now names another file.
  */
 struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f)
 {
@@ -731,11 +758,12 @@ struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f)
 	struct rawfrag_err err;
 	struct rawfrag_file *c;
 	struct stat a, b;
+	char buf[64];
+	const char *path = reopen_path(f, buf, sizeof(buf), &a);
 
-	if (f->mode != RAWFRAG_MODE_FILE || !f->path || !strcmp(f->path, "-") ||
-	    !strcmp(f->path, "<fd>") || fstat(f->fd, &a))
+	if (!path)
 		return NULL;
-	c = rawfrag_file__open(f->path, &o, &err);
+	c = rawfrag_file__open(path, &o, &err);
 	if (c && (fstat(c->fd, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino ||
 		  c->mode != f->mode)) {
 		rawfrag_file__close(c);

@@ -19,6 +19,7 @@
 #include "internal/evsel.h"
 #include "internal/features.h"
 #include "internal/pipe.h"
+#include "internal/tee.h"
 
 #define RD_BUF_SIZE (256u << 10)
 #define REC_BUF_SIZE (64u << 10)
@@ -44,15 +45,22 @@ static int64_t rd_read(struct rawfrag_file *f, void *dst, uint64_t n)
 		if (f->rd_eof)
 			break;
 		f->rd_pos = f->rd_len = 0;
-		r = read(f->fd, f->rdbuf, f->rd_cap);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
+		if (f->tee) {
+			r = rf_tee__read(f->tee, f->tee_r, f->rd_total, f->rdbuf, f->rd_cap);
+			if (r < 0)
+				return r;
+		} else {
+			r = read(f->fd, f->rdbuf, f->rd_cap);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
 		}
 		if (r == 0)
 			f->rd_eof = true;
 		f->rd_len = (size_t)r;
+		f->rd_total += (uint64_t)r;
 	}
 	return (int64_t)got;
 }
@@ -311,4 +319,53 @@ int rf_record__apply(struct rawfrag_file *f, struct rawfrag_record *rec)
 	default:
 		return 0;
 	}
+}
+
+bool rf_file__can_tee(const struct rawfrag_file *f)
+{
+	return f->mode == RAWFRAG_MODE_PIPE && !f->tee && f->rdbuf && f->rd_total == f->rd_len;
+}
+
+struct rf_tee *rf_file__tee(struct rawfrag_file *f, int readers, uint64_t bound)
+{
+	struct rf_tee *t;
+
+	if (!rf_file__can_tee(f))
+		return NULL;
+	t = rf_tee__new(f->fd, f->rdbuf, f->rd_len, readers, bound);
+	if (t) {
+		f->tee = t;
+		f->tee_r = 0;
+	}
+	return t;
+}
+
+struct rawfrag_file *rf_file__open_tee(const struct rawfrag_file *like, struct rf_tee *t, int r)
+{
+	struct rawfrag_file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->fd = f->dir_fd = -1;
+	f->force = like->force;
+	f->id_pos = f->is_pos = -1;
+	f->mode = RAWFRAG_MODE_PIPE;
+	f->tee = t;
+	f->tee_r = r;
+	f->path = strdup(like->path);
+	if (!f->path || rf_pipe__open(f) || rf_build_id_hash(f)) {
+		rf_tee__leave(t, r);
+		f->tee = NULL;
+		rawfrag_file__close(f);
+		return NULL;
+	}
+	return f;
+}
+
+void rf_file__untee(struct rawfrag_file *f)
+{
+	if (!f || !f->tee)
+		return;
+	rf_tee__leave(f->tee, f->tee_r);
+	f->tee = NULL;
 }

@@ -56,6 +56,7 @@ struct rawfrag_session {
 	} snap;
 	/* rawfrag_session__sample_visit()'s emitter, made at its first call */
 	struct rawfrag_emit *vem;
+	struct rf_probes *probes; /* report -j: tracing data probes shared (not owned) */
 };
 
 /*
@@ -626,6 +627,16 @@ struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
 		     .decoder = s->forced ? rawfrag_decoder__name(s->forced) : NULL);
 
 	return rawfrag_session__new(f, &o, err);
+}
+
+void rf_session__set_probes(struct rawfrag_session *s, struct rf_probes *p)
+{
+	s->probes = p;
+}
+
+struct rf_probes *rf_session__probes(const struct rawfrag_session *s)
+{
+	return s ? s->probes : NULL;
 }
 
 void rf_session__set_print(struct rawfrag_session *s, rawfrag_print_fn_t print, void *ctx)

@@ -10,11 +10,13 @@
 # lines, --header, --no-order, -o. RAWFRAG_JOBS_CHUNK=2 makes every second
 # sample a new chunk, so the workers hand over hundreds of times per file.
 # A --where that cannot apply stops at the same sample with the same message;
-# a closed output (| head) ends quietly; a pipe is read by one job; bad -j
-# values are refused. Without -j, a file gets a job per 16 MiB of records, at
+# a closed output (| head) ends quietly; a pipe is read once by a tee and
+# parsed by every worker (readers a bounded distance apart, a stream cut
+# short stopping all at the same record), a regular file in pipe format
+# opened again by each; bad -j values are refused. Without -j, a file gets a job per 16 MiB of records, at
 # most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 78
+t_plan 92
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -66,6 +68,8 @@ cp "$(command -v sleep)" "$T/rfjobsleeper"
 t_setup "perf records sched_switch and an exit at the end" \
 	"$PERF" record -q -e sched:sched_switch -e sched:sched_process_exit \
 	--filter 'comm == "rfjobsleeper"' -a -o ex.data -- "$T/rfjobsleeper" 0.6
+t_setup "perf records the same to a pipe" sh -c "\"$PERF\" record -q -e sched:sched_switch \
+	-e sched:sched_process_exit --filter 'comm == \"rfjobsleeper\"' -a -o - -- \"$T/rfjobsleeper\" 0.6 >ex.pipe"
 kill $bg 2>/dev/null
 wait $bg 2>/dev/null
 
@@ -287,16 +291,84 @@ if [ "${size:-0}" -lt 16777216 ] && ! grep -q 'jobs rendered' "$T/bs.err"; then
 else
 	t_fail "no -j, a file under 16 MiB: one job" "$size bytes: $(grep 'jobs rendered' "$T/bs.err")"
 fi
-"$PERF" record -q -e cpu-clock -c 100000 -o - -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done' \
+# a pipe: one tee reads it, every worker parses the stream; -vv says so
+# same_pipe NAME STREAM ARGS...: cat STREAM | -j 1 against -j 2, 3 and 8
+same_pipe() {
+	local name=$1 f=$2; shift 2
+	local rc1 rcn j bad=""
+	cat "$f" | "$RAWFRAG" report -i - "$@" -j 1 >"$T/j1.out" 2>"$T/j1.err"
+	rc1=${PIPESTATUS[1]}
+	for j in 2 3 8; do
+		cat "$f" | RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - "$@" -j $j >"$T/jn.out" 2>"$T/jn.err"
+		rcn=${PIPESTATUS[1]}
+		if ! cmp -s "$T/j1.out" "$T/jn.out" || ! cmp -s "$T/j1.err" "$T/jn.err" ||
+		   [ "$rc1" != "$rcn" ]; then
+			bad="$bad -j$j(exit $rc1/$rcn: $(cmp "$T/j1.out" "$T/jn.out" 2>&1 | head -c 100))"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		t_fail "pipe, $name: $*: -j 1 and$bad differ" "$(diff "$T/j1.err" "$T/jn.err" | head -c 300)"
+	elif [ "$(wc -c <"$T/j1.out")" -lt 2000 ]; then
+		t_fail "pipe, $name: $*: too little output to tell" "$(head -c 300 "$T/j1.err")"
+	else
+		t_ok "pipe, $name: $*: -j 2, 3, 8 as -j 1 (exit $rc1, $(wc -l <"$T/j1.out") lines)"
+	fi
+}
+"$PERF" record -q -g -e cpu-clock -c 100000 -o - -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done' \
 	>"$T/p.pipe" 2>/dev/null
-"$RAWFRAG" report -i - -j 1 <"$T/p.pipe" >"$T/p1.out" 2>"$T/p1.err"
-"$RAWFRAG" report -i - -j 4 -vv <"$T/p.pipe" >"$T/p4.out" 2>"$T/p4.err"
-if [ -s "$T/p1.out" ] && cmp -s "$T/p1.out" "$T/p4.out" &&
-   ! grep -q 'jobs rendered' "$T/p4.err"; then
-	t_ok "a pipe with -j 4: read by one job, the output of -j 1 ($(wc -l <"$T/p1.out") lines)"
+cat "$T/p.pipe" | "$RAWFRAG" report -i - -j 4 -vv >/dev/null 2>"$T/p4.err"
+t_grep "a pipe with -j 4 -vv: four jobs rendered the samples" \
+	'^perf rawfrag report: 4 jobs rendered the samples$' "$T/p4.err"
+same_pipe "perf record -o -" "$T/p.pipe"
+same_pipe "perf record -o -" "$T/p.pipe" --format json
+same_pipe "perf record -o -" "$T/p.pipe" --format folded
+same_pipe "perf record -o -" "$T/p.pipe" --format flamegraph
+same_pipe "perf record -o -" "$T/p.pipe" --format pprof -o -
+same_pipe "perf record -o -" "$T/p.pipe" --stdio --no-children -g none
+same_pipe "perf record -o -" "$T/p.pipe" --show-task-events --no-order
+# tracepoints (every worker meets the tracing data), and a --where that
+# stops only its renderer, at the exit
+same_pipe "exit" ex.pipe -F comm,tid,time,event,trace
+same_pipe "exit" ex.pipe --where "$w"
+same_pipe "exit" ex.pipe --where "$w" -f --format json
+# 50 MiB through a tee that lets a reader run only 2 MiB ahead of the slowest
+t_setup "perf inject writes big.data as a stream" sh -c "\"$PERF\" inject -i big.data -o - >big.pipe"
+cat big.pipe | "$RAWFRAG" report -i - -F comm,tid,time,ip,sym,dso -j 1 >"$T/b1.out" 2>"$T/b1.err"
+cat big.pipe | RAWFRAG_JOBS_TEE=1 RAWFRAG_JOBS_CHUNK=16 "$RAWFRAG" report -i - -F comm,tid,time,ip,sym,dso \
+	-j 3 >"$T/b3.out" 2>"$T/b3.err"
+if [ "$(stat -c %s big.pipe)" -gt 8388608 ] && [ -s "$T/b1.out" ] && cmp -s "$T/b1.out" "$T/b3.out" &&
+   cmp -s "$T/b1.err" "$T/b3.err"; then
+	t_ok "pipe of $(($(stat -c %s big.pipe) >> 20)) MiB, readers 2 MiB apart at most: -j 3 as -j 1"
 else
-	t_fail "a pipe with -j 4: read by one job" "$(cmp "$T/p1.out" "$T/p4.out" 2>&1)" \
-		"$(head -c 300 "$T/p4.err")"
+	t_fail "pipe, readers 2 MiB apart at most: -j 3 as -j 1" "$(stat -c %s big.pipe) bytes" \
+		"$(cmp "$T/b1.out" "$T/b3.out" 2>&1; head -c 200 "$T/b3.err")"
+fi
+# a stream cut short: every worker meets its end at the same record
+bad="" n=0
+sz=$(stat -c %s "$T/p.pipe")
+for cut in 200 5000 $((sz / 3)) $((sz / 2 + 7)) $((sz - 9)); do
+	head -c $cut "$T/p.pipe" | "$RAWFRAG" report -i - -j 1 >"$T/c1.out" 2>"$T/c1.err"
+	rc1=${PIPESTATUS[1]}
+	head -c $cut "$T/p.pipe" | RAWFRAG_JOBS_CHUNK=1 "$RAWFRAG" report -i - -j 3 >"$T/c3.out" 2>"$T/c3.err"
+	rc3=${PIPESTATUS[1]}
+	[ "$rc1" = 2 ] && n=$((n + 1))
+	if [ "$rc1" != "$rc3" ] || ! cmp -s "$T/c1.out" "$T/c3.out" || ! cmp -s "$T/c1.err" "$T/c3.err"; then
+		bad="$bad $cut(exit $rc1/$rc3)"
+	fi
+done
+t_eq "pipes cut at 5 places ($n with an error): -j 3 stops where -j 1 does, with its message" "" "$bad"
+# a regular file in pipe format, named or on stdin, is opened again by each worker
+"$RAWFRAG" report -i "$T/p.pipe" -j 1 >"$T/r1.out" 2>"$T/r1.err"
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i "$T/p.pipe" -j 3 -vv >"$T/r3.out" 2>"$T/r3.err"
+"$RAWFRAG" report -i - -j 1 <"$T/p.pipe" >"$T/s1.out" 2>/dev/null
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - -j 3 -vv <"$T/p.pipe" >"$T/s3.out" 2>"$T/s3.err"
+if [ -s "$T/r1.out" ] && cmp -s "$T/r1.out" "$T/r3.out" && cmp -s "$T/r1.out" "$T/s3.out" &&
+   cmp -s "$T/s1.out" "$T/s3.out" && grep -q '^perf rawfrag report: 3 jobs' "$T/r3.err" &&
+   grep -q '^perf rawfrag report: 3 jobs' "$T/s3.err"; then
+	t_ok "a file in pipe format, by name and on stdin: 3 jobs, the output of -j 1"
+else
+	t_fail "a file in pipe format, by name and on stdin: 3 jobs" "$(cmp "$T/r1.out" "$T/r3.out" 2>&1)" \
+		"$(head -c 300 "$T/r3.err" "$T/s3.err")"
 fi
 
 # a closed output: quiet, exit 0, the first lines
@@ -364,6 +436,24 @@ for f in cc.data swg.data dw.data ex.data; do
 	done
 	t_eq "TSan: $f ${k[*]}: -j 4 $fmts as -j 1, no report" "" "$bad"
 done
+
+# a pipe's tee under TSan: readers at most 2 MiB apart
+if [ -x "$TS" ]; then
+	cat big.pipe | RAWFRAG_JOBS_TEE=1 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
+		"$TS" report -i - -F comm,tid,time,ip,sym,dso -j 4 >"$T/t4.out" 2>"$T/t4.err"
+	cat ex.pipe | "$RAWFRAG" report -i - -j 1 >"$T/x1.out" 2>"$T/x1.err"
+	cat ex.pipe | RAWFRAG_JOBS_CHUNK=2 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
+		"$TS" report -i - -j 4 >"$T/x4.out" 2>>"$T/t4.err"
+	if ! grep -q ThreadSanitizer "$T/t4.err" && cmp -s "$T/b1.out" "$T/t4.out" &&
+	   cmp -s "$T/b1.err" "$T/t4.err" && [ -s "$T/x1.out" ] && cmp -s "$T/x1.out" "$T/x4.out"; then
+		t_ok "TSan: pipes through the tee (one with tracing data all workers probe once), -j 4 as -j 1, no report"
+	else
+		t_fail "TSan: a pipe through the tee, -j 4 as -j 1" \
+			"$(grep -m1 -A6 'WARNING: ThreadSanitizer' "$T/t4.err"; cmp "$T/b1.out" "$T/t4.out" 2>&1)"
+	fi
+else
+	t_skip "TSan: a pipe" "no ThreadSanitizer build"
+fi
 
 # the table's merge under TSan
 if [ -x "$TS" ]; then

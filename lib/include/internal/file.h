@@ -137,6 +137,10 @@ struct rawfrag_file {
 	uint8_t *rdbuf;
 	size_t rd_pos, rd_len, rd_cap;
 	bool rd_eof;
+	uint64_t rd_total; /* bytes read from the pipe so far */
+	/* report -j on a pipe: the stream comes through a tee, as its reader tee_r */
+	struct rf_tee *tee;
+	int tee_r;
 	uint8_t *rec_buf; /* 64 KiB + slack, holds one record */
 	uint8_t *trailer_buf;
 	size_t trailer_cap;
@@ -219,5 +223,17 @@ static inline bool rf_fits(uint64_t a, uint64_t b, uint64_t lim)
 
 /* the same input opened again, quiet, for another reader (-j); NULL if it cannot be */
 struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f);
+/* would rf_file__reopen() find the input again (not a pipe)? */
+bool rf_file__can_reopen(const struct rawfrag_file *f);
+/*
+ * pipe.c, report -j on a pipe: can f's stream still be read from its start
+ * (all f read is in its read-ahead buffer)? rf_file__tee() makes f reader 0
+ * of a tee of readers; rf_file__open_tee() opens reader r (quiet, as
+ * rf_file__reopen()); rf_file__untee() makes f's reader leave.
+ */
+bool rf_file__can_tee(const struct rawfrag_file *f);
+struct rf_tee *rf_file__tee(struct rawfrag_file *f, int readers, uint64_t bound);
+struct rawfrag_file *rf_file__open_tee(const struct rawfrag_file *like, struct rf_tee *t, int r);
+void rf_file__untee(struct rawfrag_file *f);
 
 #endif /* __RAWFRAG_INTERNAL_FILE_H */

@@ -103,6 +103,8 @@ struct rawfrag_report {
 #define RF_JOBS_CHUNK_SHIFT 11
 /* RAWFRAG_REPORT_JOBS_AUTO: bytes of records per job (report.c, auto_jobs()) */
 #define RF_JOBS_AUTO_BYTES (16ULL << 20)
+/* -j on a pipe: how far (bytes) one worker may read ahead of the slowest */
+#define RF_JOBS_TEE_BOUND (8ULL << 20)
 
 /* jobs.c: can this started report be split, and its run over the workers */
 bool rf_jobs__possible(const struct rawfrag_report *rep);

@@ -32,6 +32,10 @@ struct rawfrag_session *rf_session__clone(const struct rawfrag_session *s,
 
 /* where the session's and its decoders' messages go (report -j moves them for a run) */
 void rf_session__set_print(struct rawfrag_session *s, rawfrag_print_fn_t print, void *ctx);
+/* report -j: the workers' shared tracing data probes (internal/probes.h); NULL: none */
+struct rf_probes;
+void rf_session__set_probes(struct rawfrag_session *s, struct rf_probes *p);
+struct rf_probes *rf_session__probes(const struct rawfrag_session *s);
 void rf_session__get_print(const struct rawfrag_session *s, rawfrag_print_fn_t *print,
 			   void **ctx);
 

@@ -155,11 +155,12 @@ struct rawfrag_report_opts {
 	 * rendered by worker (i / 2048) % jobs and the output is written in the
 	 * samples' order, byte for byte that of one job. Sinks that can be
 	 * split (text, json, folded, the flame graphs, pprof, the table without
-	 * call chains or filters) are, on a file (not a pipe); others run on one
-	 * thread (rawfrag_report__jobs() says how many ran). The tap runs on the
+	 * call chains or filters) are; others run on one thread
+	 * (rawfrag_report__jobs() says how many ran). A pipe is read once, by a
+	 * tee the workers share (a worker 8 MiB ahead of the slowest waits). The tap runs on the
 	 * caller's thread, which is worker 0. RAWFRAG_REPORT_JOBS_AUTO: one job
 	 * per 16 MiB of the input's records, at most the CPUs the calling
-	 * thread may run on (sched_getaffinity()), at least one.
+	 * thread may run on (sched_getaffinity()), at least one; one for a pipe.
 	 */
 	int jobs;
 };
