@@ -8,6 +8,7 @@
  * Every expected value is one the builder below chose.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include <rawfrag/decoder.h>
 #include "internal/check_sink.h"
 #include "internal/decoders.h"
+#include "internal/probes.h"
 #include "internal/tracepoint.h"
 #include "fixture.h"
 
@@ -675,6 +677,73 @@ static void test_compiled_print_matches_tep_be(void **state)
 	compiled_print_matches_tep(true);
 }
 
+/*
+ * report -j's shared probes: of four workers meeting one blob at once, one
+ * probes and all get its answer; a second blob is probed again, by a worker
+ * whose fellows left; a blob met before is answered without a probe.
+ */
+struct probe_run {
+	struct rf_probes *p;
+	const char *blob;
+	int skip[8], nr, ret;
+};
+
+static int probe_calls;
+static pthread_mutex_t probe_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void fake_probe(const void *blob, uint64_t size, int *skip, int max, int *nr)
+{
+	pthread_mutex_lock(&probe_mu);
+	probe_calls++;
+	pthread_mutex_unlock(&probe_mu);
+	*nr = 2 < max ? 2 : max;
+	skip[0] = (int)size;
+	skip[1] = ((const char *)blob)[0];
+}
+
+static void *probe_worker(void *arg)
+{
+	struct probe_run *r = arg;
+
+	r->ret = rf_probes__get(r->p, r->blob, strlen(r->blob), r->skip, 8, &r->nr, fake_probe);
+	return NULL;
+}
+
+static void test_probes_shared(void **state)
+{
+	struct rf_probes *p = rf_probes__new(5);
+	struct probe_run r[4];
+	pthread_t th[4];
+	int skip[8], nr = 0;
+
+	assert_non_null(p);
+	rf_probes__leave(p, 4); /* never meets the blob: not waited for */
+	for (int i = 0; i < 4; i++) {
+		r[i] = (struct probe_run){ .p = p, .blob = "xblob", .ret = -1 };
+		assert_int_equal(pthread_create(&th[i], NULL, probe_worker, &r[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(r[i].ret, 0);
+		assert_int_equal(r[i].nr, 2);
+		assert_int_equal(r[i].skip[0], 5);
+		assert_int_equal(r[i].skip[1], 'x');
+	}
+	assert_int_equal(probe_calls, 1);
+	/* another blob: probed again, by a worker alone once the others left */
+	for (int i = 1; i < 4; i++)
+		rf_probes__leave(p, i);
+	assert_int_equal(rf_probes__get(p, "yb", 2, skip, 8, &nr, fake_probe), 0);
+	assert_int_equal(probe_calls, 2);
+	assert_int_equal(skip[0], 2);
+	assert_int_equal(skip[1], 'y');
+	/* the first blob again: its answer, no probe */
+	assert_int_equal(rf_probes__get(p, "xblob", 5, skip, 8, &nr, fake_probe), 0);
+	assert_int_equal(probe_calls, 2);
+	assert_int_equal(skip[1], 'x');
+	rf_probes__delete(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -693,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_engine_switch_logged),
 		cmocka_unit_test(test_compiled_print_matches_tep),
 		cmocka_unit_test(test_compiled_print_matches_tep_be),
+		cmocka_unit_test(test_probes_shared),
 	};
 
 	return cmocka_run_group_tests_name("tracepoint", tests, NULL, NULL);
