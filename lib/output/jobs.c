@@ -6,7 +6,7 @@
  * Every worker reads the whole input with a file, session, machine and sink of
  * its own, and keeps all the state one report keeps (threads, maps, names, the
  * queue's order), but renders only the samples of its chunks: sample i is in
- * chunk i / 2048 (RF_JOBS_CHUNK_SHIFT), chunk c is worker c % n's. What a worker's
+ * chunk i / 1024 (RF_JOBS_CHUNK_SHIFT), chunk c is worker c % n's. What a worker's
  * sink writes while a chunk is its own is posted as that chunk; chunks are
  * written in order by whichever worker completes the next one. The caller's
  * report is worker 0 and runs on the caller's thread, so its tap, warnings and

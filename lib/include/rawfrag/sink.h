@@ -152,7 +152,7 @@ struct rawfrag_report_opts {
 	/*
 	 * Workers that render the samples (0 or 1: the caller's thread alone).
 	 * Each reads the whole input and keeps its own machine; sample i is
-	 * rendered by worker (i / 2048) % jobs and the output is written in the
+	 * rendered by worker (i / 1024) % jobs and the output is written in the
 	 * samples' order, byte for byte that of one job. Sinks that can be
 	 * split (text, json, folded, the flame graphs, pprof, the table without
 	 * call chains or filters) are; others run on one thread
