@@ -504,7 +504,8 @@ static PyMethodDef reader_methods[] = {
 	  "per bucket: 'field', 'lo', 'hi', 'count'); sort, weight and hist name keys and\n"
 	  "fields as report --sort, --weight and --hist do; opts: the selection as write()'s\n"
 	  "and the table's (percent_limit, comms, dsos, percentage); jobs=N counts on N\n"
-	  "threads as report -j does (without call chains or filters), the same rows.\n"
+	  "threads as report -j does (without call chains or filters), the same rows\n"
+	  "(default: report's, a thread per 16 MiB of records, at most the CPUs).\n"
 	  "The library's table output (report --stdio --format json). A new pass, as\n"
 	  "stats()." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,
@@ -513,8 +514,9 @@ static PyMethodDef reader_methods[] = {
 	  "'flamegraph', 'pprof', 'sqlite',\n"
 	  "'clickhouse'; rawfrag.formats()) into path ('-':\n"
 	  "standard output): the bytes perf rawfrag report writes. opts: the selection\n"
-	  "(events, pid, tid, cpu, time, where, force, ordered, jobs; the Reader's events and\n"
-	  "where by default) and the output's own (text: fields, verbose, ns, tasks, header,\n"
+	  "(events, pid, tid, cpu, time, where, force, ordered, jobs (threads, the bytes of\n"
+	  "jobs=1; default as report's); the Reader's events and where by default) and the\n"
+	  "output's own (text: fields, verbose, ns, tasks, header,\n"
 	  "callchain, max_stack; json: fields, callchain, max_stack), e.g.\n"
 	  "write('text', 'out.txt', fields=['comm', 'tid', 'ip', 'sym'], ns=True).\n"
 	  "Raises rawfrag.Error where report exits 2. A new pass, as stats()." },

@@ -65,6 +65,8 @@ static int report_opt(struct wopts *w, const char *k, PyObject *v)
 	if (!strcmp(k, "jobs")) {
 		long n = PyLong_Check(v) && !PyBool_Check(v) ? PyLong_AsLong(v) : -2;
 
+		if (v == Py_None) /* as if not given */
+			return 0;
 		if (n == -1 && PyErr_Occurred())
 			return -1;
 		if (n < 1 || n > RAWFRAG_REPORT_MAX_JOBS) {
@@ -180,8 +182,10 @@ static PyObject *write_to(PyObject *self, const char *format, const char *path, 
 			  PyObject *kw)
 {
 	RAWFRAG_OPTS(rawfrag_sink_opts, so, .print = print_warning, .prefix = "rawfrag");
+	/* jobs as report's without -j: by the input's size and the CPUs */
 	struct wopts w = { .ro = { .sz = sizeof(w.ro), .print = print_warning,
-				   .force = rfpy_reader_force(self) } };
+				   .force = rfpy_reader_force(self),
+				   .jobs = RAWFRAG_REPORT_JOBS_AUTO } };
 	struct rawfrag_err err = { .offset = -1 };
 	struct rawfrag_session *sess = NULL;
 	struct rawfrag_file *file = NULL;

@@ -490,14 +490,22 @@ print("folded()", len(f1) > 1000 and f1 == f3)
 a1 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=1)
 a3 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=3)
 print("aggregate()", len(a1) > 10 and a1 == a3)
+# no jobs, or None: report's default (2 jobs on a 2-CPU machine for big.data), its bytes
+b = rawfrag.open("big.data")
+b.write("text", t + "/pyb1.txt", jobs=1)
+b.write("text", t + "/pybd.txt")
+b.write("text", t + "/pybn.txt", jobs=None)
+a = open(t + "/pyb1.txt", "rb").read()
+print("default", len(a) > 100000 and a == open(t + "/pybd.txt", "rb").read() ==
+      open(t + "/pybn.txt", "rb").read())
 try:
     r.write("text", t + "/py0.txt", jobs=0)
     print("jobs=0 accepted")
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3), folded(jobs=3), aggregate(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof, the table as jobs=1; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|aggregate() True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3), aggregate(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof, the table as jobs=1; no jobs or None as jobs=1 on a 50 MiB file; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|aggregate() True|default True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"
