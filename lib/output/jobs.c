@@ -47,9 +47,9 @@
 #include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/out.h"
+#include "internal/probes.h"
 #include "internal/report.h"
 #include "internal/stream.h"
-#include "internal/probes.h"
 #include "internal/tee.h"
 #include "internal/where.h"
 

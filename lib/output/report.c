@@ -9,9 +9,9 @@
 #include <fnmatch.h>
 #include <sched.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal/file.h"
 #include "internal/opts.h"
@@ -362,7 +362,7 @@ static bool dup_opt(char **dst, const char *src)
 /*
  * RAWFRAG_REPORT_JOBS_AUTO: a job per RF_JOBS_AUTO_BYTES of records, at most
  * the CPUs this thread may run on. Every job reads the whole input and keeps
- * its own machine (about 25 MB on a big -g file), so a small input, where
+ * its own machine (15-19 MB on a big -g file), so a small input, where
  * that costs more than it saves, stays on one; so does a small compressed
  * input however far it expands, whose decompression buffers each job would
  * hold.
