@@ -521,6 +521,18 @@ static bool is_pipe_header(const uint8_t *h)
 	return swap >= 0 && rf_u64(h + 8, swap) == RF_PIPE_HEADER_SIZE;
 }
 
+struct rawfrag_file *rf_file__alloc(bool force)
+{
+	struct rawfrag_file *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->fd = f->dir_fd = -1;
+	f->force = force;
+	f->id_pos = f->is_pos = -1;
+	return f;
+}
+
 RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 						    const struct rawfrag_file_opts *opts,
 						    struct rawfrag_err *err)
@@ -532,7 +544,7 @@ RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 
 	if (RF_OPTS_CHECK(opts, rawfrag_file_opts, err))
 		return NULL;
-	f = calloc(1, sizeof(*f));
+	f = rf_file__alloc(RAWFRAG_OPTS_GET(opts, force, false));
 	if (!f) {
 		if (err) {
 			memset(err, 0, sizeof(*err));
@@ -542,11 +554,8 @@ RAWFRAG_API struct rawfrag_file *rawfrag_file__open(const char *path,
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->fd = f->dir_fd = -1;
 	f->print = RAWFRAG_OPTS_GET(opts, print, NULL);
 	f->print_ctx = RAWFRAG_OPTS_GET(opts, print_ctx, NULL);
-	f->force = RAWFRAG_OPTS_GET(opts, force, false);
-	f->id_pos = f->is_pos = -1;
 	if (!path)
 		path = RAWFRAG_OPTS_GET(opts, use_fd, false) ? "<fd>" : "-";
 	f->path = strdup(path);

@@ -342,21 +342,16 @@ struct rf_tee *rf_file__tee(struct rawfrag_file *f, int readers, uint64_t bound)
 
 struct rawfrag_file *rf_file__open_tee(const struct rawfrag_file *like, struct rf_tee *t, int r)
 {
-	struct rawfrag_file *f = calloc(1, sizeof(*f));
+	struct rawfrag_file *f = rf_file__alloc(like->force);
 
 	if (!f)
 		return NULL;
-	f->fd = f->dir_fd = -1;
-	f->force = like->force;
-	f->id_pos = f->is_pos = -1;
 	f->mode = RAWFRAG_MODE_PIPE;
 	f->tee = t;
 	f->tee_r = r;
 	f->path = strdup(like->path);
 	if (!f->path || rf_pipe__open(f) || rf_build_id_hash(f)) {
-		rf_tee__leave(t, r);
-		f->tee = NULL;
-		rawfrag_file__close(f);
+		rawfrag_file__close(f); /* leaves the tee */
 		return NULL;
 	}
 	return f;

@@ -362,25 +362,30 @@ static void test_opts_past_last_field(void **state)
 
 #define KTEXT 0xffffffff81000000ULL
 
-/* the kernel MMAP perf writes: pid -1, "[kernel.kallsyms]_text", pgoff = _text */
-static void kernel_mmap(struct rawfrag_machine *m, uint64_t text)
+/* a kernel-side MMAP as perf writes it: pid -1, kernel cpumode */
+static void kmmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, uint64_t pgoff,
+		  const char *file)
 {
 	uint8_t buf[128] = { 0 };
-	const char *file = "[kernel.kallsyms]_text";
 	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 0 };
 	int32_t pid = -1;
-	uint64_t len = ~0ULL - text;
 	size_t n = 40 + ((strlen(file) + 8) & ~7UL);
 
 	h.size = (uint16_t)n;
 	memcpy(buf, &h, 8);
 	memcpy(buf + 8, &pid, 4);
 	memcpy(buf + 12, &pid, 4);
-	memcpy(buf + 16, &text, 8);
+	memcpy(buf + 16, &start, 8);
 	memcpy(buf + 24, &len, 8);
-	memcpy(buf + 32, &text, 8);
+	memcpy(buf + 32, &pgoff, 8);
 	strcpy((char *)buf + 40, file);
 	feed(m, buf);
+}
+
+/* the kernel's: "[kernel.kallsyms]_text", pgoff = _text */
+static void kernel_mmap(struct rawfrag_machine *m, uint64_t text)
+{
+	kmmap(m, text, ~0ULL - text, text, "[kernel.kallsyms]_text");
 }
 
 static struct rawfrag_machine *kernel_machine(const char *kallsyms, uint64_t text)
@@ -457,24 +462,18 @@ static void test_kallsyms_reloc(void **state)
 	assert_int_equal(checked, 5 * 4 * 4);
 }
 
-/* a module's MMAP as perf writes it: pid -1, kernel cpumode, the .ko's path */
-static void module_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len, const char *file)
+/* kallsyms with _text at KTEXT, alpha, beta and two symbols of [mymod] at mod */
+static void write_kallsyms(const char *path, uint64_t mod)
 {
-	uint8_t buf[128] = { 0 };
-	struct perf_event_header h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 0 };
-	int32_t pid = -1;
-	uint64_t pgoff = 0;
-	size_t n = 40 + ((strlen(file) + 8) & ~7UL);
+	FILE *f = fopen(path, "w");
 
-	h.size = (uint16_t)n;
-	memcpy(buf, &h, 8);
-	memcpy(buf + 8, &pid, 4);
-	memcpy(buf + 12, &pid, 4);
-	memcpy(buf + 16, &start, 8);
-	memcpy(buf + 24, &len, 8);
-	memcpy(buf + 32, &pgoff, 8);
-	strcpy((char *)buf + 40, file);
-	feed(m, buf);
+	assert_non_null(f);
+	fprintf(f, "%016llx T _text\n%016llx T alpha\n%016llx t beta\n",
+		(unsigned long long)KTEXT, (unsigned long long)KTEXT + 0x1000,
+		(unsigned long long)KTEXT + 0x1800);
+	fprintf(f, "%016llx t modfn\t[mymod]\n%016llx t modfn2\t[mymod]\n",
+		(unsigned long long)mod + 0x1000, (unsigned long long)mod + 0x1400);
+	assert_int_equal(fclose(f), 0);
 }
 
 /*
@@ -486,23 +485,16 @@ static void module_mmap(struct rawfrag_machine *m, uint64_t start, uint64_t len,
 static void test_kallsyms_shared(void **state)
 {
 	const char *path = fx_tmpfile("kallsyms");
-	FILE *f = fopen(path, "w");
 	struct rf_symstore *st = rf_symstore__new();
 	struct rawfrag_machine *m[3];
 	struct rf_dso *k[3];
 	const uint64_t text = KTEXT + 0x200000, mod = 0xffffffffc0000000ULL;
 
-	assert_non_null(f);
 	assert_non_null(st);
-	fprintf(f, "%016llx T _text\n%016llx T alpha\n%016llx t beta\n",
-		(unsigned long long)KTEXT, (unsigned long long)KTEXT + 0x1000,
-		(unsigned long long)KTEXT + 0x1800);
-	fprintf(f, "%016llx t modfn\t[mymod]\n%016llx t modfn2\t[mymod]\n",
-		(unsigned long long)mod + 0x1000, (unsigned long long)mod + 0x1400);
-	assert_int_equal(fclose(f), 0);
+	write_kallsyms(path, mod);
 	for (int i = 0; i < 3; i++) {
 		m[i] = kernel_machine(path, text);
-		module_mmap(m[i], mod, 0x10000, "/lib/modules/6.1.0/extra/mymod.ko");
+		kmmap(m[i], mod, 0x10000, 0, "/lib/modules/6.1.0/extra/mymod.ko");
 		if (i < 2)
 			rf_machine__set_symstore(m[i], st);
 	}
@@ -519,16 +511,8 @@ static void test_kallsyms_shared(void **state)
 		/* the first machine read the file; the one without the store reads it too */
 		if (i == 0)
 			assert_int_equal(unlink(path), 0);
-		if (i == 1) {
-			f = fopen(path, "w");
-			assert_non_null(f);
-			fprintf(f, "%016llx T _text\n%016llx T alpha\n%016llx t beta\n"
-				   "%016llx t modfn\t[mymod]\n%016llx t modfn2\t[mymod]\n",
-				(unsigned long long)KTEXT, (unsigned long long)KTEXT + 0x1000,
-				(unsigned long long)KTEXT + 0x1800, (unsigned long long)mod + 0x1000,
-				(unsigned long long)mod + 0x1400);
-			assert_int_equal(fclose(f), 0);
-		}
+		if (i == 1)
+			write_kallsyms(path, mod);
 	}
 	/* one copy of the kernel's symbols for the store's machines */
 	for (int i = 0; i < 3; i++) {

@@ -221,6 +221,8 @@ static inline bool rf_fits(uint64_t a, uint64_t b, uint64_t lim)
 	return a <= lim && b <= lim - a;
 }
 
+/* a file that reads nothing yet (its "none" fields -1); NULL without memory */
+struct rawfrag_file *rf_file__alloc(bool force);
 /* the same input opened again, quiet, for another reader (-j); NULL if it cannot be */
 struct rawfrag_file *rf_file__reopen(const struct rawfrag_file *f);
 /* would rf_file__reopen() find the input again (not a pipe)? */
