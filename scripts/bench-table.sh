@@ -75,6 +75,11 @@ best3 "$tool" report -j 1 --stdio --children --sort comm,dso,sym -i "$g"
 grep -v '^# (Tip: ' "$dir/out" >"$dir/table-g.ours"
 printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "perf rawfrag report --stdio --children -s comm,dso,sym" \
 	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
+# -j 2: each worker reads every sample and keeps its part of the entries whole
+best3 "$tool" report -j 2 --stdio --children --sort comm,dso,sym -i "$g"
+cmp -s <(grep -v '^# (Tip: ' "$dir/out") "$dir/table-g.ours" || echo "  (-j 2: NOT the bytes of -j 1)"
+printf '%-52s %8.2f %8.2f %8d %9sx %7sx\n' "  the same, -j 2" \
+	"$secs" "$cpu" $((rss_kb / 1024)) "$(ratio "$base" "$secs")" "$(ratio "$base_cpu" "$cpu")"
 # rows: the lines with a percentage that are not call-graph lines (those start with spaces and '|' or '-')
 rows() { grep -E '^ +[0-9.]+% +[0-9.]+%' "$1" | sort; }
 if cmp -s <(rows "$dir/table-g.perf") <(rows "$dir/table-g.ours"); then

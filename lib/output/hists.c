@@ -127,6 +127,23 @@ static uint64_t key_hash(const struct rf_hists *h, const struct rf_hkey *k)
 	return v;
 }
 
+uint32_t rf_hists__part(const struct rf_hists *h, const struct rf_hkey *k, uint32_t n)
+{
+	uint64_t v = 0xcbf29ce484222325ull;
+
+	if (n <= 1)
+		return 0;
+	for (int i = 0; i < h->nr_keys; i++) {
+		const struct rf_istr *is = k[i].id ?
+			(const struct rf_istr *)(k[i].id - offsetof(struct rf_istr, s)) : NULL;
+
+		v = (v ^ k[i].u) * 0x9e3779b97f4a7c15ull;
+		v = (v ^ (v >> 29) ^ (is ? is->hash : 0)) * 0xbf58476d1ce4e5b9ull;
+		v ^= v >> 31;
+	}
+	return (uint32_t)(v % n);
+}
+
 static bool key_eq(const struct rf_hists *h, const struct rf_hkey *a, const struct rf_hkey *b)
 {
 	for (int i = 0; i < h->nr_keys; i++)
@@ -168,6 +185,7 @@ static struct rf_hentry *insert(struct rf_hists *h, const struct rf_hkey *key, u
 		return NULL;
 	e->hash = hash;
 	e->seq = (uint32_t)h->nr;
+	e->first = UINT64_MAX;
 	memcpy(e->k, key, h->nr_keys * sizeof(e->k[0]));
 	e->next = h->tab[hash & (h->cap - 1)];
 	h->tab[hash & (h->cap - 1)] = e;

@@ -119,6 +119,8 @@ struct rf_cc {
 	struct cslot *slots, *rec; /* rec: the slot being filled by this sample */
 	struct rawfrag_out *o; /* while printing */
 	uint64_t min_hit;
+	/* report -j: the part of the entries this worker keeps trees and children for */
+	uint32_t part, nparts;
 };
 
 static int pt_start(struct rf_cc *cc);
@@ -1113,6 +1115,23 @@ static bool key_same(int nr, const struct rf_hkey *a, const struct rf_hkey *b)
 	return true;
 }
 
+/*
+ * report -j without perf's entry trees: every worker makes every sample's
+ * chain and own entry, but an entry's tree and its children's period are
+ * kept by one worker (its part of the keys), which sees all its samples in
+ * order, so its tree is the one a single job builds
+ */
+void rf_cc__set_part(struct rf_cc *cc, uint32_t part, uint32_t n)
+{
+	cc->part = part;
+	cc->nparts = n;
+}
+
+static bool owned(const struct rf_cc *cc, const struct rf_hists *h, const struct rf_hkey *k)
+{
+	return cc->nparts <= 1 || rf_hists__part(h, k, cc->nparts) == cc->part;
+}
+
 static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 		  const struct rf_hkey *key, const enum rf_cc_slot *kinds, uint64_t period,
 		  uint32_t tid, rf_cc_new_fn fn, void *ctx)
@@ -1125,7 +1144,8 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 
 	if (e->samples == 1 && !e->cc_tid)
 		e->cc_tid = tid + 1;
-	if (graph && (ret = tree_add(cc, e, cc->chain, cc->ips, cc->nr_chain, period)))
+	if (graph && owned(cc, h, e->k) &&
+	    (ret = tree_add(cc, e, cc->chain, cc->ips, cc->nr_chain, period)))
 		return ret;
 	if (!cc->children || !cc->nr_chain)
 		return 0;
@@ -1169,6 +1189,9 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 				k[i].level = level;
 			}
 		}
+		/* another worker's entry: it adds this sample there */
+		if (!owned(cc, h, k))
+			continue;
 		/* recursion: an entry gets a sample's period once (perf's he_cache) */
 		for (uint32_t j = 0; j < nseen && !dup; j++)
 			dup = cc->pt_on ? !pt_cmp(cc, cc->seen[j]->k, k) :
@@ -1186,6 +1209,7 @@ static int cc_add(struct rf_cc *cc, struct rf_hists *h, struct rf_hentry *e,
 			pt_touch(cc, x, &xm);
 		if (made) {
 			x->cc_tid = tid + 1;
+			x->first_pos = c + 1;
 			if ((ret = fn(ctx, x)))
 				return ret;
 		}

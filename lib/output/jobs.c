@@ -214,8 +214,16 @@ static struct rawfrag_out *job_out(const struct rawfrag_report *rep)
 
 bool rf_jobs__possible(const struct rawfrag_report *rep)
 {
-	return rep->sink->out && rep->sink->lib_name &&
-	       (!rep->sink->splittable || rep->sink->splittable(rep->sink->priv)) &&
+	const struct rawfrag_sink *sk = rep->sink;
+
+	/*
+	 * A sink that sees every sample in every job gains only where its own
+	 * counting costs more than reading (the table's call trees of a -g
+	 * file, not of a tracepoint file): when asked for, not by default
+	 */
+	if (rep->jobs_auto && sk->sees_all && sk->sees_all(sk->priv))
+		return false;
+	return sk->out && sk->lib_name && (!sk->splittable || sk->splittable(sk->priv)) &&
 	       (rf_file__can_reopen(rep->file) || rf_file__can_tee(rep->file));
 }
 
@@ -322,6 +330,12 @@ static void say_pending(struct rf_jobs *J)
 	msgs_free(m);
 }
 
+uint32_t rf_jobs__part(const struct rawfrag_report *rep, uint32_t *n)
+{
+	*n = rep->J && rep->all ? (uint32_t)rep->J->n : 1;
+	return *n > 1 ? (uint32_t)rep->job : 0;
+}
+
 int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 {
 	struct rf_jobs *J = rep->J;
@@ -395,6 +409,7 @@ static void job_listen(struct rf_job *w)
 	rep->file->print_ctx = &w->ear[MSG_FILE];
 	rf_session__set_print(rep->sess, hear, &w->ear[MSG_SESSION]);
 	rf_session__set_probes(rep->sess, w->J->probes);
+	rep->all = rep->sink->sees_all && rep->sink->sees_all(rep->sink->priv);
 	if (rep->m) {
 		rf_machine__set_print(rep->m, hear, &w->ear[MSG_MACHINE]);
 		rf_machine__set_symstore(rep->m, w->J->store);
@@ -639,6 +654,7 @@ static int jobs_run(struct rawfrag_report *rep, struct rawfrag_err *err, struct 
 			rf_where__merge_seen(rep->where, w->where);
 	}
 	rep->J = NULL;
+	rep->all = false;
 	rep->ran_jobs = J->n;
 	jobs_free(J);
 	return ret;

@@ -203,7 +203,7 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	if (rep->J) {
 		int ret = rf_jobs__step(rep);
 
-		if (ret || !rep->own)
+		if (ret || (!rep->own && !rep->all))
 			return ret;
 	}
 	if (rep->select) {
@@ -463,8 +463,10 @@ struct rawfrag_report *rawfrag_report__new(struct rawfrag_session *s,
 		rf_err_set(err, -EINVAL, msg);
 		goto fail;
 	}
-	if (rep->njobs == RAWFRAG_REPORT_JOBS_AUTO)
+	if (rep->njobs == RAWFRAG_REPORT_JOBS_AUTO) {
 		rep->njobs = auto_jobs(rep->file);
+		rep->jobs_auto = true;
+	}
 	if (rep->njobs > 1 && (!dup_opt(&rep->o_pids, opts->pids) ||
 			       !dup_opt(&rep->o_tids, opts->tids) ||
 			       !dup_opt(&rep->o_cpus, opts->cpus) ||

@@ -182,6 +182,7 @@ struct rawfrag_sink *rawfrag_sink__open(const char *name, const struct rawfrag_s
 		else if (sk && sinks[i].open == rf_sink_table_open) {
 			splittable(sk, sinks[i].name, o.kv, rf_table__out, rf_table__merge);
 			sk->splittable = rf_table__splittable;
+			sk->sees_all = rf_table__sees_all;
 		}
 		return sk;
 	}

@@ -63,6 +63,13 @@ struct tsec {
 	bool has[RF_HISTS_MAX_KEYS]; /* a field column: some sample had the field */
 	uint32_t fwidth[RF_HISTS_MAX_KEYS]; /* a tracepoint field's width from its format */
 	struct rf_cc *cc; /* call chains: --children, -g (hists_cc.c) */
+	/*
+	 * -j with call chains: the other workers' trees (an entry's cc_of - 1)
+	 * and the hists their frames' names are interned in, taken at the merge
+	 */
+	struct rf_cc **pcc;
+	struct rf_hists *ph;
+	int nr_p;
 	/* every sample, those --comms/--dsos leave out too (perf's absolute percentage) */
 	uint64_t all_samples, all_period, all_weight;
 	uint64_t no_weight, no_hist; /* samples without the --weight, --hist field */
@@ -615,24 +622,37 @@ static int cc_new(void *ctx, struct rf_hentry *e)
 {
 	struct cc_ctx *c = ctx;
 
+	/* -j: the merge orders entries by the samples that made them */
+	if (c->rep->J)
+		e->first = c->rep->seq - 1;
 	return first_show(c->t, c->rep, c->ts, e);
 }
 
 static int slot_cmp(void *ctx, int i, const struct rf_hkey *x, const struct rf_hkey *y);
 
+/* the table's keys to a section's call chains */
+static void cc_keys(struct table_sink *t, struct rf_cc *cc)
+{
+	bool comm = false;
+
+	for (int i = 0; i < t->nr_keys; i++)
+		comm |= t->keys[i].kind == K_COMM;
+	rf_cc__keys(cc, t->nr_keys, t->kinds, slot_cmp, t, comm);
+}
+
 /* the sample's call chain, before its entry is found (perf's trees may need it) */
 static int table_chain(struct table_sink *t, struct rawfrag_report *rep, struct tsample *ts)
 {
 	struct tsec *sec = ts->sec;
-	bool comm = false;
 	int ret;
 
 	if (!sec->cc) {
+		uint32_t n, part = rf_jobs__part(rep, &n);
+
 		if (!(sec->cc = rf_cc__new(&t->ccp, t->children, t->max_stack)))
 			return -ENOMEM;
-		for (int i = 0; i < t->nr_keys; i++)
-			comm |= t->keys[i].kind == K_COMM;
-		rf_cc__keys(sec->cc, t->nr_keys, t->kinds, slot_cmp, t, comm);
+		rf_cc__set_part(sec->cc, part, n);
+		cc_keys(t, sec->cc);
 	}
 	ret = rf_cc__chain(sec->cc, &sec->h, rawfrag_report__machine(rep),
 			   rawfrag_report__kernel_gen(rep), ts->smp,
@@ -909,8 +929,8 @@ static int table_sample(void *priv, struct rawfrag_report *rep, const struct raw
 	}
 	if (!e)
 		return -ENOMEM;
-	/* -j: the merge orders entries by their first samples */
-	if (rep->J && e->samples == 1)
+	/* -j: the merge orders entries by the samples that made them */
+	if (rep->J && e->first == UINT64_MAX)
 		e->first = rep->seq - 1;
 	if (e->filtered)
 		return 0; /* never shown: no buckets, no names */
@@ -1502,7 +1522,8 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 			print_row(t, &c, v[j], total);
 			/* perf's graphs are shares of every sample, --percentage or not */
 			if (sec->cc)
-				rf_cc__print(sec->cc, t->out, v[j], sec->all_period);
+				rf_cc__print(v[j]->cc_of ? sec->pcc[v[j]->cc_of - 1] : sec->cc,
+					     t->out, v[j], sec->all_period);
 		} else {
 			print_hist(t, evname, v[j], v[j]->ext);
 		}
@@ -1859,11 +1880,37 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
  * chains build perf's trees sample by sample, and the filters make an
  * entry's first sample decide for all its later ones.
  */
+/*
+ * With call chains every worker reads every sample (resolving its chain)
+ * and keeps whole the entries of its part of the keys: their trees and
+ * children's period are built from all their samples in order, as one job
+ * builds them. Not for DWARF-unwound chains: their inlined functions start
+ * perf's entry trees, which need every entry, and unwinding every sample
+ * in every worker would cost more than it saves. Not on a pipe, whose
+ * events are not known yet.
+ */
+static bool split_entries(const struct table_sink *t)
+{
+	if (!t->cc_on || rawfrag_file__mode(t->file) != RAWFRAG_MODE_FILE)
+		return false;
+	for (int i = 0; i < rawfrag_file__nr_evsels(t->file); i++)
+		if (rawfrag_evsel__attr(rawfrag_file__evsel(t->file, i))->sample_type &
+		    PERF_SAMPLE_STACK_USER)
+			return false;
+	return true;
+}
+
 bool rf_table__splittable(void *priv)
 {
 	const struct table_sink *t = priv;
 
-	return !t->cc_on && !t->comms.n && !t->dsos.n && !t->has_pids && !t->has_tids;
+	return (!t->cc_on && !t->comms.n && !t->dsos.n && !t->has_pids && !t->has_tids) ||
+	       split_entries(t);
+}
+
+bool rf_table__sees_all(void *priv)
+{
+	return split_entries(priv);
 }
 
 struct rawfrag_out *rf_table__out(void *priv)
@@ -1877,6 +1924,20 @@ static const char *reintern(struct rf_hists *dst, const char *p)
 	return p ? rf_hists__intern(dst, p, rf_hists__str_len(p)) : NULL;
 }
 
+/* d's entry of another worker's entry o's key (its strings interned in d), made if new */
+static struct rf_hentry *entry_of(struct tsec *d, const struct rf_hentry *o, int nr_keys,
+				  struct rf_hkey *key, bool *made)
+{
+	memcpy(key, o->k, (size_t)nr_keys * sizeof(key[0]));
+	for (int i = 0; i < nr_keys; i++) {
+		key[i].id = reintern(&d->h, o->k[i].id);
+		key[i].show = reintern(&d->h, o->k[i].show);
+		if ((o->k[i].id && !key[i].id) || (o->k[i].show && !key[i].show))
+			return NULL;
+	}
+	return rf_hists__findnew(&d->h, key, made);
+}
+
 /* entry o of another worker's section into d's hists */
 static int merge_entry(struct tsec *d, const struct rf_hentry *o, int nr_keys)
 {
@@ -1884,14 +1945,7 @@ static int merge_entry(struct tsec *d, const struct rf_hentry *o, int nr_keys)
 	struct rf_hentry *e;
 	bool made;
 
-	memcpy(key, o->k, (size_t)nr_keys * sizeof(key[0]));
-	for (int i = 0; i < nr_keys; i++) {
-		key[i].id = reintern(&d->h, o->k[i].id);
-		key[i].show = reintern(&d->h, o->k[i].show);
-		if ((o->k[i].id && !key[i].id) || (o->k[i].show && !key[i].show))
-			return -ENOMEM;
-	}
-	e = rf_hists__findnew(&d->h, key, &made);
+	e = entry_of(d, o, nr_keys, key, &made);
 	if (!e)
 		return -ENOMEM;
 	/* what the first sample showed: names, its thread */
@@ -1915,7 +1969,9 @@ static int first_cmp(const void *pa, const void *pb)
 	const struct rf_hentry *a = *(const struct rf_hentry *const *)pa;
 	const struct rf_hentry *b = *(const struct rf_hentry *const *)pb;
 
-	return a->first < b->first ? -1 : a->first > b->first;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return a->first_pos < b->first_pos ? -1 : a->first_pos > b->first_pos;
 }
 
 /* the entries numbered by their first samples, as one job inserts them; the totals again */
@@ -1943,10 +1999,120 @@ static int renumber(struct tsec *d)
 	return 0;
 }
 
+/*
+ * Entry o, whole in the worker that owns it, over d's copy of it (every
+ * worker counted every sample's own entry; the tree and children's period
+ * are the owner's alone); its tree is the caller's to point at. NULL on
+ * ENOMEM.
+ */
+static struct rf_hentry *take_entry(struct tsec *d, const struct rf_hentry *o, int nr_keys)
+{
+	struct rf_hkey key[RF_HISTS_MAX_KEYS];
+	struct rf_hentry *e;
+	bool made;
+
+	e = entry_of(d, o, nr_keys, key, &made);
+	if (!e)
+		return NULL;
+	/* what the sample that made it showed, and everything it counted */
+	memcpy(e->k, key, (size_t)nr_keys * sizeof(key[0]));
+	e->samples = o->samples;
+	e->period = o->period;
+	e->weight = o->weight;
+	e->acc = o->acc;
+	e->cc_tid = o->cc_tid;
+	e->pid = o->pid;
+	e->tid = o->tid;
+	e->filtered = o->filtered;
+	e->first = o->first;
+	e->first_pos = o->first_pos;
+	e->m = o->m;
+	if (o->m.base && !(e->m.base = reintern(&d->h, o->m.base)))
+		return NULL;
+	/* made by a chain alone here: no --hist buckets, which only own samples fill */
+	if (made && o->ext && (!entry_hist(d, e) || rf_thist__merge(e->ext, o->ext)))
+		return NULL;
+	return e;
+}
+
+/*
+ * The entries of worker part (of nparts) in os, whole, into d. Their trees
+ * stay where the worker built them: d takes its arena and the hists its
+ * frames' names are in (os keeps none of them).
+ */
+static int take_part(struct table_sink *t, struct tsec *d, struct tsec *os, uint32_t part,
+		     uint32_t nparts)
+{
+	struct rf_cc **pcc;
+	struct rf_hists *ph;
+
+	if (!d->cc != !os->cc)
+		return -EINVAL;
+	if (!(pcc = realloc(d->pcc, (size_t)(d->nr_p + 1) * sizeof(*pcc))))
+		return -ENOMEM;
+	d->pcc = pcc;
+	if (!(ph = realloc(d->ph, (size_t)(d->nr_p + 1) * sizeof(*ph))))
+		return -ENOMEM;
+	d->ph = ph;
+	for (size_t b = 0; b < os->h.cap; b++) {
+		for (struct rf_hentry *e = os->h.tab[b]; e; e = e->next) {
+			struct rf_hentry *x;
+
+			if (rf_hists__part(&os->h, e->k, nparts) != part)
+				continue;
+			if (!(x = take_entry(d, e, t->nr_keys)))
+				return -ENOMEM;
+			x->cc_root = e->cc_root;
+			x->cc_depth = e->cc_depth;
+			x->cc_of = e->cc_root ? (uint32_t)d->nr_p + 1 : 0;
+		}
+	}
+	pcc[d->nr_p] = os->cc;
+	ph[d->nr_p++] = os->h;
+	/* its keys' compare was the worker's sink's, which goes */
+	if (os->cc)
+		cc_keys(t, os->cc);
+	os->cc = NULL;
+	memset(&os->h, 0, sizeof(os->h));
+	return 0;
+}
+
+/* -j with call chains: each worker's part of the entries, whole, into t */
+static int merge_parts(struct table_sink *t, void *const *others, int n)
+{
+	for (int s = 0; s < t->nr_sec; s++)
+		if (t->sec[s].cc)
+			rf_cc__flush(t->sec[s].cc);
+	for (int k = 0; k < n; k++) {
+		struct table_sink *o = others[k];
+
+		for (int s = 0; s < o->nr_sec; s++) {
+			struct tsec *os = &o->sec[s];
+			int ret;
+
+			if (!os->used)
+				continue;
+			/* every worker saw every sample: the sections are the same */
+			if (s >= t->nr_sec || !t->sec[s].used)
+				return -EINVAL;
+			if (os->cc)
+				rf_cc__flush(os->cc);
+			if ((ret = take_part(t, &t->sec[s], os, (uint32_t)k + 1, (uint32_t)n + 1)))
+				return ret;
+		}
+	}
+	for (int s = 0; s < t->nr_sec; s++)
+		if (t->sec[s].used && renumber(&t->sec[s]))
+			return -ENOMEM;
+	return 0;
+}
+
 int rf_table__merge(void *priv, void *const *others, int n)
 {
 	struct table_sink *t = priv;
 
+	if (split_entries(t))
+		return merge_parts(t, others, n);
 	for (int k = 0; k < n; k++) {
 		const struct table_sink *o = others[k];
 
@@ -2004,6 +2170,12 @@ static void table_free(void *priv)
 	for (int s = 0; s < t->nr_sec; s++)
 		if (t->sec[s].used) {
 			rf_hists__fini(&t->sec[s].h);
+			for (int k = 0; k < t->sec[s].nr_p; k++) {
+				rf_cc__delete(t->sec[s].pcc[k]);
+				rf_hists__fini(&t->sec[s].ph[k]);
+			}
+			free(t->sec[s].pcc);
+			free(t->sec[s].ph);
 			free(t->sec[s].kf);
 			rf_cc__delete(t->sec[s].cc);
 			rf_thist__fini(&t->sec[s].hist);

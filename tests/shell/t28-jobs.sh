@@ -3,7 +3,10 @@
 # the HTML page, pprof and the table (without call chains or filters) counted
 # by N workers and merged (the page's histograms and layout check too, on
 # fixtures that break RAW rules; pprof's strings, mappings, functions,
-# locations, samples and columns; the table's entries in one job's order), are byte for byte what one job writes (standard output, standard error, exit status) on files perf
+# locations, samples and columns; the table's entries in one job's order),
+# the table with call chains (frame-pointer ones, filters too) split by
+# entry, each worker reading every sample and keeping its entries' trees
+# whole, are byte for byte what one job writes (standard output, standard error, exit status) on files perf
 # records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
@@ -16,7 +19,7 @@
 # opened again by each; bad -j values are refused. Without -j, a file gets a job per 16 MiB of records, at
 # most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 92
+t_plan 110
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -56,6 +59,8 @@ t_setup "perf records cpu-clock -g" \
 	"$PERF" record -q -g -e cpu-clock -c 100000 -o cc.data -- sh -c 'for i in $(seq 60); do ls /usr/bin >/dev/null; done'
 t_setup "perf records sched_switch -g -a" \
 	"$PERF" record -q -g -e sched:sched_switch -a -o swg.data -- sh -c 'for i in $(seq 30); do ls /proc >/dev/null; sleep 0.01; done'
+t_setup "perf records cpu-clock -g and sched_switch -g -a (two events)" \
+	"$PERF" record -q -g -e cpu-clock -c 200000 -e sched:sched_switch -a -o two.data -- sh -c 'for i in $(seq 20); do ls /usr/lib >/dev/null; sleep 0.01; done'
 t_setup "perf records cpu-clock --call-graph dwarf" \
 	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw.data -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done'
 # switches before the exit: a task that sleeps and wakes, started before the recording
@@ -136,14 +141,38 @@ if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
 else
 	t_fail "table -g none -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
 fi
-# call chains (perf's default on a -g file) and --comms/--pid filters: one job
+# the table with call chains (perf's default on a -g file): every worker
+# reads every sample, and an entry's tree and children are one worker's,
+# built from all its samples in order; filters too, with chains
+for k in "" "--no-children" "-g folded" "-g fractal" "-g caller --sort comm,dso,sym -n" \
+	"--comms ls" "--pid $pid" "--max-stack 3" "--percent-limit 2 -g flat" "--format json"; do
+	same "cpu-clock -g" cc.data --stdio $k
+done
+for k in "" "--sort prev_comm,sym --weight prev_prio" "--hist prev_prio --sort comm"; do
+	same "sched_switch -g -a" swg.data --stdio $k
+done
+same "two events -g" two.data --stdio
+same "two events -g" two.data --stdio --no-children --sort dso,sym
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --stdio -j 3 -vv >/dev/null 2>"$T/vv.err"
+if grep -q '^perf rawfrag report: 3 jobs rendered the samples' "$T/vv.err"; then
+	t_ok "table with call chains -j 3: 3 jobs counted the samples"
+else
+	t_fail "table with call chains -j 3: 3 jobs" "$(head -c 300 "$T/vv.err")"
+fi
+# one job: filters without chains (an entry's first sample decides, and
+# splitting by entry would read everything twice for nothing), DWARF chains
+# (inlined functions make perf's entry trees of all entries), a pipe
 n1=0
-for k in "" "--no-children -g none --comms ls" "--no-children -g none --pid 1"; do
+for k in "-i cc.data --no-children -g none --comms ls" "-i cc.data --no-children -g none --pid 1" \
+	"-i dw.data"; do
 	# shellcheck disable=SC2086
-	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --stdio $k -j 3 -vv >/dev/null 2>"$T/vv.err"
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report --stdio $k -j 3 -vv >/dev/null 2>"$T/vv.err"
 	grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
 done
-t_eq "table with call chains, --comms, --pid: read by one job" 3 "$n1"
+"$PERF" inject -i cc.data -o - 2>/dev/null | RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - --stdio \
+	-j 3 -vv >/dev/null 2>"$T/vv.err"
+grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
+t_eq "table: --comms, --pid without chains, DWARF chains, a pipe with chains: read by one job" 4 "$n1"
 # split, not one job quietly
 for fmt in flamegraph-json flamegraph pprof; do
 	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -o - -j 3 -vv \
@@ -283,6 +312,24 @@ if ! grep -q 'jobs rendered' "$T/bt.err" && cmp -s "$T/b1.out" "$T/bt.out"; then
 	t_ok "no -j, one CPU allowed (taskset -c 0): one job"
 else
 	t_fail "no -j, one CPU allowed (taskset -c 0): one job" "$(grep 'jobs rendered' "$T/bt.err")"
+fi
+# the table with call chains splits by entry only when asked: every job
+# reads and resolves every sample
+t_setup "perf records more than 32 MiB of sched_switch -g -a" \
+	"$PERF" record -q -g -e sched:sched_switch -a -m 1024 -o bigg.data -- \
+	perf bench sched pipe -l 60000
+size=$("$RAWFRAG" report -i bigg.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
+"$RAWFRAG" report -i bigg.data --stdio -vv >"$T/gd.out" 2>"$T/gd.err"
+"$RAWFRAG" report -i bigg.data --stdio -j 2 -vv >"$T/g2.out" 2>"$T/g2.err"
+"$RAWFRAG" report -i bigg.data -F comm,tid,ip,sym -vv 2>&1 >/dev/null | grep -c 'jobs rendered' >"$T/gt.n"
+if [ "${size:-0}" -ge 33554432 ] && ! grep -q 'jobs rendered' "$T/gd.err" &&
+   grep -q '^perf rawfrag report: 2 jobs rendered the samples$' "$T/g2.err" &&
+   cmp -s "$T/gd.out" "$T/g2.out" && [ "$(cat "$T/gt.n")" = "$([ "$cpus" -gt 1 ] && echo 1 || echo 0)" ] &&
+   [ "$(grep -c '%' "$T/gd.out")" -gt 20 ]; then
+	t_ok "no -j, $((size >> 20)) MiB of -g records: the table with chains on one job (text on the default's), -j 2 its bytes on 2"
+else
+	t_fail "no -j: the table with chains on one job, -j 2 on 2" "$size bytes; $(grep 'jobs' "$T/gd.err" "$T/g2.err"); text split: $(cat "$T/gt.n")" \
+		"$(cmp "$T/gd.out" "$T/g2.out" 2>&1)"
 fi
 "$RAWFRAG" report -i cc.data -vv >/dev/null 2>"$T/bs.err"
 size=$("$RAWFRAG" report -i cc.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
@@ -455,21 +502,24 @@ else
 	t_skip "TSan: a pipe" "no ThreadSanitizer build"
 fi
 
-# the table's merge under TSan
-if [ -x "$TS" ]; then
-	tk=(--stdio --no-children -g none --sort comm,dso,sym --hist period)
-	"$RAWFRAG" report -i cc.data "${tk[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
+# the table's merges under TSan: entries added up, and entries kept whole by part
+for tk in "--no-children -g none --sort comm,dso,sym --hist period" "--sort comm,dso,sym"; do
+	if [ ! -x "$TS" ]; then
+		t_skip "TSan: table $tk" "no ThreadSanitizer build"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	"$RAWFRAG" report -i cc.data --stdio $tk -j 1 >"$T/t1.out" 2>"$T/t1.err"
+	# shellcheck disable=SC2086
 	RAWFRAG_JOBS_CHUNK=2 TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$TOP/tests/tsan.supp" \
-		"$TS" report -i cc.data "${tk[@]}" -j 4 >"$T/t4.out" 2>"$T/t4.err"
+		"$TS" report -i cc.data --stdio $tk -j 4 >"$T/t4.out" 2>"$T/t4.err"
 	if ! grep -q ThreadSanitizer "$T/t4.err" && cmp -s "$T/t1.out" "$T/t4.out" &&
 	   cmp -s "$T/t1.err" "$T/t4.err" && [ -s "$T/t1.out" ]; then
-		t_ok "TSan: table -g none: -j 4 as -j 1, no report"
+		t_ok "TSan: table $tk: -j 4 as -j 1, no report"
 	else
-		t_fail "TSan: table -g none: -j 4 as -j 1" "$(grep -m1 -A3 'WARNING: ThreadSanitizer' "$T/t4.err")"
+		t_fail "TSan: table $tk: -j 4 as -j 1" "$(grep -m1 -A3 'WARNING: ThreadSanitizer' "$T/t4.err")"
 	fi
-else
-	t_skip "TSan: table" "no ThreadSanitizer build"
-fi
+done
 
 # Python: Reader.write(..., jobs=N) writes the bytes of jobs=1; a bad jobs raises
 PY=/usr/bin/python3

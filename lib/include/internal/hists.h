@@ -69,6 +69,7 @@ struct rf_hentry {
 	/* with call chains (hists_cc.c): own period + that of samples whose chain holds the key */
 	uint64_t acc;
 	uint32_t cc_root, cc_depth, cc_tid; /* the entry's call tree, its deepest chain, its thread */
+	uint32_t cc_of; /* report -j: 0 the tree is in the hists' own arena, else the owner's */
 	int32_t pid, tid; /* its first sample's thread (perf's he->thread) */
 	/*
 	 * Its first sample was left out by --comms, --dsos, --pid or --tid:
@@ -77,7 +78,13 @@ struct rf_hentry {
 	 */
 	bool filtered;
 	uint32_t seq; /* made as the seq-th entry: the order perf inserts them in */
-	uint64_t first; /* report -j: the number of its first sample */
+	/*
+	 * report -j: the number of the sample that made it (UINT64_MAX until
+	 * set) and the entry's place among those that sample made (0 its own,
+	 * c + 1 the entry of its chain's frame c with --children)
+	 */
+	uint64_t first;
+	uint32_t first_pos;
 	uint32_t pt; /* hists_cc.c: its number in perf's entry trees, 0 before */
 	struct rf_hmap m; /* with call chains */
 	void *ext; /* the owner's (the hists never read or free it) */
@@ -134,6 +141,12 @@ struct rf_hentry *rf_hists__new(struct rf_hists *h, const struct rf_hkey *key);
  * the result never depends on where entries lie in memory). The array is the
  * caller's to free. NULL with *n 0 on ENOMEM or when empty.
  */
+/*
+ * Which of n parts key belongs to, from the bytes of its identity (not the
+ * interned pointers): the same in every worker's hists
+ */
+uint32_t rf_hists__part(const struct rf_hists *h, const struct rf_hkey *key, uint32_t n);
+
 struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
 				    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
 

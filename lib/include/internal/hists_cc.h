@@ -103,6 +103,12 @@ struct rf_hentry *rf_cc__self(struct rf_cc *cc, struct rf_hists *h, const struct
  */
 int rf_cc__entries(struct rf_cc *cc, struct rf_hentry ***v, size_t *n);
 
+/*
+ * report -j: trees and children's period of only the entries whose keys
+ * are in part of n (rf_hists__part()); every sample's own entry is counted
+ */
+void rf_cc__set_part(struct rf_cc *cc, uint32_t part, uint32_t n);
+
 /* what repeated chains added, to the entries and trees: before reading them */
 void rf_cc__flush(struct rf_cc *cc);
 

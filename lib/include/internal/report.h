@@ -33,6 +33,12 @@ struct rawfrag_sink {
 	int (*merge)(void *priv, void *const *others, int n);
 	/* NULL, or whether this run of the sink splits (known once it began) */
 	bool (*splittable)(void *priv);
+	/*
+	 * NULL, or whether each worker's sink of this run gets every sample
+	 * (not only its chunks') and keeps its part of what it counts
+	 * (rf_jobs__part())
+	 */
+	bool (*sees_all)(void *priv);
 };
 
 struct rf_jobs;
@@ -85,11 +91,13 @@ struct rawfrag_report {
 	struct rawfrag_err *err; /* where a delivered sample's error goes */
 	/* -j (jobs.c): the options kept to open each worker's copy */
 	int njobs, ran_jobs;
+	bool jobs_auto; /* njobs is the default's, not asked for */
 	char *o_pids, *o_tids, *o_cpus, *o_time, *o_where;
 	/* a worker: its index, samples so far, its chunk and whether it is its own */
 	struct rf_jobs *J;
 	int job;
 	bool own, past_end;
+	bool all; /* the sink gets every sample (rawfrag_sink.sees_all) */
 	unsigned int chunk_shift;
 	uint64_t seq, chunk;
 	uint64_t nr_bad_where; /* --where could not apply, -f: by the sample's renderer */
@@ -110,6 +118,8 @@ struct rawfrag_report {
 /* jobs.c: can this started report be split, and its run over the workers */
 bool rf_jobs__possible(const struct rawfrag_report *rep);
 int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err);
+/* which part of n this worker's sink keeps when it sees every sample; 0 of 1 otherwise */
+uint32_t rf_jobs__part(const struct rawfrag_report *rep, uint32_t *n);
 /* a worker's sample starts chunk c: post or drop the last one's output; > 0 stop */
 int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c);
 
@@ -196,10 +206,15 @@ int rf_folded__merge(void *priv, void *const *others, int n);
 /* the HTML page's sink likewise: tries, histograms and checks merged */
 struct rawfrag_out *rf_flamegraph__out(void *priv);
 int rf_flamegraph__merge(void *priv, void *const *others, int n);
-/* the table likewise, without call chains or filters (rf_table__splittable()) */
+/*
+ * the table likewise (rf_table__splittable()); with call chains each
+ * worker sees every sample and keeps its part of the entries whole
+ * (rf_table__sees_all())
+ */
 struct rawfrag_out *rf_table__out(void *priv);
 int rf_table__merge(void *priv, void *const *others, int n);
 bool rf_table__splittable(void *priv);
+bool rf_table__sees_all(void *priv);
 /* pprof likewise: the profiles merged; the chunks' output is empty */
 struct rawfrag_out *rf_pprof_sink__out(void *priv);
 int rf_pprof_sink__merge(void *priv, void *const *others, int n);
