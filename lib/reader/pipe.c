@@ -326,6 +326,64 @@ bool rf_file__can_tee(const struct rawfrag_file *f)
 	return f->mode == RAWFRAG_MODE_PIPE && !f->tee && f->rdbuf && f->rd_total == f->rd_len;
 }
 
+/* one more read of the stream into the read-ahead buffer, kept whole: false at its end */
+static bool rd_more(struct rawfrag_file *f)
+{
+	for (;;) {
+		ssize_t r;
+
+		if (f->rd_eof || f->rd_len == f->rd_cap)
+			return false;
+		r = read(f->fd, f->rdbuf + f->rd_len, f->rd_cap - f->rd_len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			/* an error is read again, and said, by the session */
+			f->rd_eof = r == 0;
+			return false;
+		}
+		f->rd_len += (size_t)r;
+		f->rd_total += (uint64_t)r;
+		return true;
+	}
+}
+
+int rf_file__sample_types(struct rawfrag_file *f, uint64_t *types)
+{
+	uint64_t off = 16;
+
+	*types = 0;
+	if (f->mode != RAWFRAG_MODE_PIPE) {
+		for (int i = 0; i < rawfrag_file__nr_evsels(f); i++)
+			*types |= rawfrag_evsel__attr(rawfrag_file__evsel(f, i))->sample_type;
+		return 0;
+	}
+	if (!rf_file__can_tee(f))
+		return -EAGAIN;
+	for (;;) {
+		const uint8_t *p = f->rdbuf + off;
+		uint16_t size;
+
+		if (off + 8 > f->rd_len) {
+			if (!rd_more(f))
+				return -EAGAIN;
+			continue;
+		}
+		size = rawfrag__get16(p + 6, f->swap);
+		if (rf_u32(p, f->swap) != RAWFRAG_RECORD_HEADER_ATTR)
+			return 0;
+		if (size < 8 + 32)
+			return -EAGAIN;
+		if (off + size > f->rd_len) {
+			if (!rd_more(f))
+				return -EAGAIN;
+			continue;
+		}
+		*types |= rf_u64(p + 8 + 24, f->swap);
+		off += size;
+	}
+}
+
 struct rf_tee *rf_file__tee(struct rawfrag_file *f, int readers, uint64_t bound)
 {
 	struct rf_tee *t;

@@ -7,7 +7,8 @@
 # the table with call chains (frame-pointer ones, filters too) split by
 # entry, each worker reading every sample and keeping its entries' trees
 # whole, are byte for byte what one job writes (standard output, standard error, exit status) on files perf
-# records here (-g, -a tracepoints, --call-graph dwarf, an exit at the end)
+# records here (-g, -a tracepoints, --call-graph dwarf (read by one job:
+# its chains can depend on the samples unwound before them), an exit at the end)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
 # lines, --header, --no-order, -o. RAWFRAG_JOBS_CHUNK=2 makes every second
@@ -19,7 +20,7 @@
 # opened again by each; bad -j values are refused. Without -j, a file gets a job per 16 MiB of records, at
 # most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 110
+t_plan 111
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -173,6 +174,19 @@ done
 	-j 3 -vv >/dev/null 2>"$T/vv.err"
 grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
 t_eq "table: --comms, --pid without chains, DWARF chains, a pipe with chains: read by one job" 4 "$n1"
+# DWARF-unwound chains, every format: libunwind's cache (kept per process,
+# as perf keeps it) lets a chain depend on the samples unwound before it,
+# which only a job that unwinds them all has; a stream's attrs tell too
+n1=0
+for k in "" "--format json" "--format folded" "--format pprof -o -"; do
+	# shellcheck disable=SC2086
+	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i dw.data $k -j 3 -vv >/dev/null 2>"$T/vv.err"
+	grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
+done
+"$PERF" inject -i dw.data -o - 2>/dev/null | RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - -j 3 -vv \
+	>/dev/null 2>"$T/vv.err"
+grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
+t_eq "DWARF chains: text, json, folded, pprof of a file and text of a stream read by one job" 5 "$n1"
 # split, not one job quietly
 for fmt in flamegraph-json flamegraph pprof; do
 	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -o - -j 3 -vv \
@@ -289,15 +303,16 @@ RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data -j 3 -vv >/dev/null 2>"$T/vv.e
 t_grep "-j 3 -vv: three jobs rendered the samples" '^perf rawfrag report: 3 jobs rendered the samples$' "$T/vv.err"
 # the default: a job per 16 MiB of records, at most the CPUs the process may
 # use; a small file, or one CPU allowed, is read by one
-t_setup "perf records more than 32 MiB (--call-graph dwarf,16384)" \
-	"$PERF" record -q --call-graph dwarf,16384 -e cpu-clock -F 4000 -o big.data -- \
-	sh -c 'timeout 0.8 sh -c "while :; do :; done"; true'
+t_setup "perf records more than 32 MiB of sched_switch -g -a" \
+	"$PERF" record -q -g -e sched:sched_switch -a -m 1024 -o big.data -- \
+	perf bench sched pipe -l 60000
 size=$("$RAWFRAG" report -i big.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
 cpus=$(nproc)
 exp=$(( ${size:-0} / 16777216 ))
 [ "$exp" -gt "$cpus" ] && exp=$cpus
 [ "$exp" -lt 1 ] && exp=1
-"$RAWFRAG" report -i big.data -j 1 >"$T/b1.out" 2>"$T/b1.err"
+# (-vv shows tracepoint fields as well: both runs have it)
+"$RAWFRAG" report -i big.data -j 1 -vv >"$T/b1.out" 2>"$T/b1.err"
 "$RAWFRAG" report -i big.data -vv >"$T/bd.out" 2>"$T/bd.err"
 said=$(sed -n 's/^perf rawfrag report: \([0-9]*\) jobs rendered the samples$/\1/p' "$T/bd.err")
 if [ "${size:-0}" -ge 33554432 ] && [ "${said:-1}" = "$exp" ] && [ -s "$T/b1.out" ] &&
@@ -315,13 +330,10 @@ else
 fi
 # the table with call chains splits by entry only when asked: every job
 # reads and resolves every sample
-t_setup "perf records more than 32 MiB of sched_switch -g -a" \
-	"$PERF" record -q -g -e sched:sched_switch -a -m 1024 -o bigg.data -- \
-	perf bench sched pipe -l 60000
-size=$("$RAWFRAG" report -i bigg.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
-"$RAWFRAG" report -i bigg.data --stdio -vv >"$T/gd.out" 2>"$T/gd.err"
-"$RAWFRAG" report -i bigg.data --stdio -j 2 -vv >"$T/g2.out" 2>"$T/g2.err"
-"$RAWFRAG" report -i bigg.data -F comm,tid,ip,sym -vv 2>&1 >/dev/null | grep -c 'jobs rendered' >"$T/gt.n"
+size=$("$RAWFRAG" report -i big.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
+"$RAWFRAG" report -i big.data --stdio -vv >"$T/gd.out" 2>"$T/gd.err"
+"$RAWFRAG" report -i big.data --stdio -j 2 -vv >"$T/g2.out" 2>"$T/g2.err"
+"$RAWFRAG" report -i big.data -F comm,tid,ip,sym -vv 2>&1 >/dev/null | grep -c 'jobs rendered' >"$T/gt.n"
 if [ "${size:-0}" -ge 33554432 ] && ! grep -q 'jobs rendered' "$T/gd.err" &&
    grep -q '^perf rawfrag report: 2 jobs rendered the samples$' "$T/g2.err" &&
    cmp -s "$T/gd.out" "$T/g2.out" && [ "$(cat "$T/gt.n")" = "$([ "$cpus" -gt 1 ] && echo 1 || echo 0)" ] &&
@@ -379,7 +391,10 @@ same_pipe "exit" ex.pipe -F comm,tid,time,event,trace
 same_pipe "exit" ex.pipe --where "$w"
 same_pipe "exit" ex.pipe --where "$w" -f --format json
 # 50 MiB through a tee that lets a reader run only 2 MiB ahead of the slowest
-t_setup "perf inject writes big.data as a stream" sh -c "\"$PERF\" inject -i big.data -o - >big.pipe"
+# (perf inject -o - of a tracepoint file writes its tracing data without a
+# record: perf record's own stream)
+t_setup "perf records more than 8 MiB of sched_switch -g -a as a stream" sh -c \
+	"\"$PERF\" record -q -g -e sched:sched_switch -a -m 1024 -o - -- perf bench sched pipe -l 20000 >big.pipe 2>/dev/null"
 cat big.pipe | "$RAWFRAG" report -i - -F comm,tid,time,ip,sym,dso -j 1 >"$T/b1.out" 2>"$T/b1.err"
 cat big.pipe | RAWFRAG_JOBS_TEE=1 RAWFRAG_JOBS_CHUNK=16 "$RAWFRAG" report -i - -F comm,tid,time,ip,sym,dso \
 	-j 3 >"$T/b3.out" 2>"$T/b3.err"

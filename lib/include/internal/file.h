@@ -234,6 +234,13 @@ bool rf_file__can_reopen(const struct rawfrag_file *f);
  * rf_file__reopen()); rf_file__untee() makes f's reader leave.
  */
 bool rf_file__can_tee(const struct rawfrag_file *f);
+/*
+ * What f's events sample (their sample_types or'ed) into *types: a file's
+ * evsels, or a stream's HEADER_ATTR records, which come before its other
+ * records (read on into the read-ahead buffer until one of those is there).
+ * -EAGAIN when that cannot be told (the buffer no longer holds the start).
+ */
+int rf_file__sample_types(struct rawfrag_file *f, uint64_t *types);
 struct rf_tee *rf_file__tee(struct rawfrag_file *f, int readers, uint64_t bound);
 struct rawfrag_file *rf_file__open_tee(const struct rawfrag_file *like, struct rf_tee *t, int r);
 void rf_file__untee(struct rawfrag_file *f);
