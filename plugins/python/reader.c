@@ -504,8 +504,9 @@ static PyMethodDef reader_methods[] = {
 	  "per bucket: 'field', 'lo', 'hi', 'count'); sort, weight and hist name keys and\n"
 	  "fields as report --sort, --weight and --hist do; opts: the selection as write()'s\n"
 	  "and the table's (percent_limit, comms, dsos, percentage); jobs=N counts on N\n"
-	  "threads as report -j does (without call chains or filters), the same rows\n"
-	  "(default: report's, a thread per 16 MiB of records, at most the CPUs).\n"
+	  "threads as report -j does (with call chains by entry, each thread reading every\n"
+	  "sample), the same rows (default: report's, a thread per 16 MiB of records, at\n"
+	  "most the CPUs; one with call chains).\n"
 	  "The library's table output (report --stdio --format json). A new pass, as\n"
 	  "stats()." },
 	{ "write", (PyCFunction)(void (*)(void))rfpy_reader_write, METH_VARARGS | METH_KEYWORDS,

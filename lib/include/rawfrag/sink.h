@@ -154,8 +154,11 @@ struct rawfrag_report_opts {
 	 * Each reads the whole input and keeps its own machine; sample i is
 	 * rendered by worker (i / 1024) % jobs and the output is written in the
 	 * samples' order, byte for byte that of one job. Sinks that can be
-	 * split (text, json, folded, the flame graphs, pprof, the table without
-	 * call chains or filters) are; others run on one thread
+	 * split (text, json, folded, the flame graphs, pprof, the table; with
+	 * frame-pointer call chains the table's workers each read every sample
+	 * and keep a share of the entries whole, and only when jobs is given)
+	 * are, but not over DWARF-unwound chains (a chain can depend on the
+	 * samples unwound before it); others run on one thread
 	 * (rawfrag_report__jobs() says how many ran). A pipe is read once, by a
 	 * tee the workers share (a worker 8 MiB ahead of the slowest waits). The tap runs on the
 	 * caller's thread, which is worker 0. RAWFRAG_REPORT_JOBS_AUTO: one job
