@@ -2054,26 +2054,28 @@ static int take_part(struct table_sink *t, struct tsec *d, struct tsec *os, uint
 	if (!(ph = realloc(d->ph, (size_t)(d->nr_p + 1) * sizeof(*ph))))
 		return -ENOMEM;
 	d->ph = ph;
-	for (size_t b = 0; b < os->h.cap; b++) {
-		for (struct rf_hentry *e = os->h.tab[b]; e; e = e->next) {
+	/* taken first: an entry points at no arena d does not hold, whatever fails */
+	pcc[d->nr_p] = os->cc;
+	ph[d->nr_p] = os->h;
+	os->cc = NULL;
+	memset(&os->h, 0, sizeof(os->h));
+	/* its keys' compare was the worker's sink's, which goes */
+	if (pcc[d->nr_p])
+		cc_keys(t, pcc[d->nr_p]);
+	ph = &ph[d->nr_p++];
+	for (size_t b = 0; b < ph->cap; b++) {
+		for (struct rf_hentry *e = ph->tab[b]; e; e = e->next) {
 			struct rf_hentry *x;
 
-			if (rf_hists__part(&os->h, e->k, nparts) != part)
+			if (rf_hists__part(ph, e->k, nparts) != part)
 				continue;
 			if (!(x = take_entry(d, e, t->nr_keys)))
 				return -ENOMEM;
 			x->cc_root = e->cc_root;
 			x->cc_depth = e->cc_depth;
-			x->cc_of = e->cc_root ? (uint32_t)d->nr_p + 1 : 0;
+			x->cc_of = e->cc_root ? (uint32_t)d->nr_p : 0;
 		}
 	}
-	pcc[d->nr_p] = os->cc;
-	ph[d->nr_p++] = os->h;
-	/* its keys' compare was the worker's sink's, which goes */
-	if (os->cc)
-		cc_keys(t, os->cc);
-	os->cc = NULL;
-	memset(&os->h, 0, sizeof(os->h));
 	return 0;
 }
 

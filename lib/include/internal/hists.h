@@ -136,17 +136,17 @@ static inline void rf_hentry__count(struct rf_hentry *e, uint64_t period, uint64
  */
 struct rf_hentry *rf_hists__new(struct rf_hists *h, const struct rf_hkey *key);
 /*
- * Every entry, sorted with cmp (qsort's, with ctx) and stable: equals stay in
- * the order they were made in, as does everything when cmp is NULL (so that
- * the result never depends on where entries lie in memory). The array is the
- * caller's to free. NULL with *n 0 on ENOMEM or when empty.
- */
-/*
  * Which of n parts key belongs to, from the bytes of its identity (not the
  * interned pointers): the same in every worker's hists
  */
 uint32_t rf_hists__part(const struct rf_hists *h, const struct rf_hkey *key, uint32_t n);
 
+/*
+ * Every entry, sorted with cmp (qsort's, with ctx) and stable: equals stay in
+ * the order they were made in, as does everything when cmp is NULL (so that
+ * the result never depends on where entries lie in memory). The array is the
+ * caller's to free. NULL with *n 0 on ENOMEM or when empty.
+ */
 struct rf_hentry **rf_hists__sorted(struct rf_hists *h, size_t *n,
 				    int (*cmp)(const void *a, const void *b, void *ctx), void *ctx);
 
