@@ -1653,6 +1653,16 @@ out:
 	free(v);
 }
 
+struct rf_cc *rf_cc__view(const struct rf_cc *cc)
+{
+	struct rf_cc *v = malloc(sizeof(*v));
+
+	/* printing writes only o and min_hit of its rf_cc */
+	if (v)
+		*v = *cc;
+	return v;
+}
+
 void rf_cc__print(struct rf_cc *cc, struct rawfrag_out *o, const struct rf_hentry *e,
 		  uint64_t total)
 {

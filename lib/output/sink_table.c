@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1098,10 +1099,9 @@ static uint64_t entry_value(const struct table_sink *t, const struct rf_hentry *
 	return t->weight.field ? e->weight : e->period;
 }
 
-static void print_row(struct table_sink *t, struct cols *c, const struct rf_hentry *e,
-		      uint64_t total)
+static void print_row(struct table_sink *t, const struct cols *c, const struct rf_hentry *e,
+		      uint64_t total, struct rawfrag_out *o)
 {
-	struct rawfrag_out *o = t->out;
 	double pct = total ? 100.0 * entry_value(t, e) / total : 0.0;
 
 	if (t->sep) {
@@ -1435,7 +1435,132 @@ static void print_json_entry(struct table_sink *t, const char *evname, const str
 }
 
 /* perf's "%lu%c": thousands as K, M, G */
-static void print_section(struct table_sink *t, struct tsec *sec, const char *evname)
+/*
+ * Entries v[0..n) of at least the percent limit: their rows and call
+ * graphs into o. views: the thread's copies of the section's trees (NULL:
+ * this thread prints from the trees themselves).
+ */
+static void print_rows(struct table_sink *t, struct tsec *sec, const struct cols *c,
+		       struct rf_hentry *const *v, size_t n, uint64_t total,
+		       struct rf_cc *const *views, struct rawfrag_out *o)
+{
+	for (size_t j = 0; j < n; j++) {
+		uint64_t val = t->children ? v[j]->acc : entry_value(t, v[j]);
+		uint32_t of = v[j]->cc_of;
+
+		if ((total ? 100.0 * val / total : 0.0) < t->percent_limit)
+			continue;
+		print_row(t, c, v[j], total, o);
+		/* perf's graphs are shares of every sample, --percentage or not */
+		if (sec->cc)
+			rf_cc__print(views ? views[of] : of ? sec->pcc[of - 1] : sec->cc, o, v[j],
+				     sec->all_period);
+	}
+}
+
+/*
+ * report -j: the rows and call graphs (most of a -g table's end) printed by
+ * several threads, a block of entries at a time each into a buffer of its
+ * own, the blocks written in order after: every entry's lines depend on it
+ * and the section alone
+ */
+#define PRINT_BLOCK 32
+
+struct tprint {
+	struct table_sink *t;
+	struct tsec *sec;
+	const struct cols *c;
+	struct rf_hentry *const *v;
+	size_t n, nb, next;
+	uint64_t total;
+	struct rawfrag_out **outs; /* a thread's */
+	struct tblock {
+		int thread;
+		size_t off, len;
+	} *blocks;
+	int nt; /* threads that took a number */
+	bool failed;
+};
+
+static void *print_blocks(void *arg)
+{
+	struct tprint *p = arg;
+	int nv = p->sec->nr_p + 1, me = __atomic_fetch_add(&p->nt, 1, __ATOMIC_RELAXED);
+	struct rf_cc **views = calloc((size_t)nv, sizeof(*views));
+	struct rawfrag_out *o = rawfrag_out__new(-1);
+	bool ok = views && o;
+	size_t b;
+
+	p->outs[me] = o;
+	for (int k = 0; ok && k < nv; k++)
+		ok = (views[k] = rf_cc__view(k ? p->sec->pcc[k - 1] : p->sec->cc)) != NULL;
+	while (ok && (b = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->nb) {
+		size_t from = b * PRINT_BLOCK, to = from + PRINT_BLOCK < p->n ? from + PRINT_BLOCK :
+										  p->n, start;
+
+		rawfrag_out__mem(o, &start);
+		print_rows(p->t, p->sec, p->c, p->v + from, to - from, p->total, views, o);
+		rawfrag_out__mem(o, &p->blocks[b].len);
+		p->blocks[b].len -= start;
+		p->blocks[b].off = start;
+		p->blocks[b].thread = me + 1;
+	}
+	if (!ok)
+		__atomic_store_n(&p->failed, true, __ATOMIC_RELAXED);
+	for (int k = 0; views && k < nv; k++)
+		free(views[k]);
+	free(views);
+	return NULL;
+}
+
+/* 0 when printed; -ENOMEM: nothing printed (the caller prints on its own) */
+static int print_rows_threads(struct table_sink *t, struct tsec *sec, const struct cols *c,
+			      struct rf_hentry *const *v, size_t n, uint64_t total, int threads)
+{
+	struct tprint p = { .t = t, .sec = sec, .c = c, .v = v, .n = n, .total = total,
+			    .nb = (n + PRINT_BLOCK - 1) / PRINT_BLOCK };
+	pthread_t *th = calloc((size_t)threads, sizeof(*th));
+	int started = 0, ret = 0;
+
+	p.outs = calloc((size_t)threads, sizeof(*p.outs));
+	p.blocks = calloc(p.nb ? p.nb : 1, sizeof(*p.blocks));
+	if (!th || !p.outs || !p.blocks) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (int i = 1; i < threads; i++) {
+		if (pthread_create(&th[i], NULL, print_blocks, &p))
+			break;
+		started++;
+	}
+	print_blocks(&p);
+	for (int i = 1; i <= started; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < p.nt; i++)
+		p.failed |= !p.outs[i] || rawfrag_out__error(p.outs[i]) != 0;
+	for (size_t b = 0; b < p.nb; b++)
+		p.failed |= !p.blocks[b].thread;
+	if (p.failed) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t b = 0; b < p.nb; b++) {
+		size_t len;
+		const char *m = rawfrag_out__mem(p.outs[p.blocks[b].thread - 1], &len);
+
+		rawfrag_out__write(t->out, m + p.blocks[b].off, p.blocks[b].len);
+	}
+out:
+	for (int i = 0; p.outs && i < threads; i++)
+		rawfrag_out__delete(p.outs[i]);
+	free(p.outs);
+	free(p.blocks);
+	free(th);
+	return ret;
+}
+
+static void print_section(struct table_sink *t, struct tsec *sec, const char *evname,
+			  int threads)
 {
 	struct rawfrag_out *o = t->out;
 	/* perf's --percentage: of every sample (absolute) or of those the filters keep */
@@ -1510,23 +1635,21 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	}
 	if (t->hval.field && !t->nr_keys)
 		print_hist(t, evname, NULL, &sec->hist);
+	if (t->nr_keys && !t->json && !t->hval.field && sec->cc && threads > 1 &&
+	    !print_rows_threads(t, sec, &c, v, n, total, threads))
+		n = 0; /* printed */
 	for (size_t j = 0; j < n && t->nr_keys; j++) {
 		uint64_t val = t->children ? v[j]->acc : entry_value(t, v[j]);
 		double pct = total ? 100.0 * val / total : 0.0;
 
 		if (pct < t->percent_limit)
 			continue;
-		if (t->json && !t->hval.field) {
+		if (t->json && !t->hval.field)
 			print_json_entry(t, evname, v[j], pct);
-		} else if (!t->hval.field) {
-			print_row(t, &c, v[j], total);
-			/* perf's graphs are shares of every sample, --percentage or not */
-			if (sec->cc)
-				rf_cc__print(v[j]->cc_of ? sec->pcc[v[j]->cc_of - 1] : sec->cc,
-					     t->out, v[j], sec->all_period);
-		} else {
+		else if (!t->hval.field)
+			print_rows(t, sec, &c, v + j, 1, total, NULL, o);
+		else
 			print_hist(t, evname, v[j], v[j]->ext);
-		}
 	}
 	if (!t->json)
 		rawfrag_out__puts(o, "\n\n");
@@ -1627,7 +1750,8 @@ static int table_end(void *priv, struct rawfrag_report *rep, int status)
 		for (int s = 0; s < t->nr_sec; s++)
 			if (t->sec[s].used && t->sec[s].all_samples)
 				print_section(t, &t->sec[s],
-					      rawfrag_evsel__name(rawfrag_file__evsel(t->file, s)));
+					      rawfrag_evsel__name(rawfrag_file__evsel(t->file, s)),
+					      rep->ran_jobs);
 		/* perf's closing lines hold a tip; ours says what only this table does */
 		if (!t->quiet && !t->json)
 			rawfrag_out__puts(o, "#\n# (Tip: sort by any decoded field: perf rawfrag "

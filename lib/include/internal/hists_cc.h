@@ -117,6 +117,12 @@ int rf_cc__depth_cmp(const struct rf_cc_params *p, bool children, const struct r
 		     const struct rf_hentry *b);
 
 /*
+ * A copy of cc to print from on another thread (its own output; the trees
+ * shared, read only): for rf_cc__print() alone, and free()d, not deleted
+ */
+struct rf_cc *rf_cc__view(const struct rf_cc *cc);
+
+/*
  * The call graph under entry e as perf prints it; total: the section's
  * period (what percentages are of), cc_total: the period of samples with
  * call chains (what the threshold is of).
