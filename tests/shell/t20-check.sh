@@ -4,7 +4,7 @@
 # raw_size spoilt (alignment, outside, wrapped), the generator's corrupt fixtures
 # (exit and message from its MANIFEST), bad options.
 source "$(dirname "$0")/lib.sh"
-t_plan 104
+t_plan 108
 
 # spoil.py FILE MODE N [SKIP]: change the first N samples (after SKIP) of a
 # single-event tracepoint file in place. The RAW offset comes from the attr's sample_type (no READ or
@@ -178,3 +178,33 @@ if [ "$nperf" -ge 27 ]; then
 else
 	t_skip_n 5 "20/all violations, unparsable after them" "only $nperf samples recorded"
 fi
+
+# -j: the files checked n at a time, each in a child; the output, messages,
+# their interleaving (2>&1) and the worst status are those of -j 1
+files=$(ls ./*.data | head -40)
+n_files=$(echo "$files" | wc -w)
+bad=""
+for opts in "" "-v" "-f" "--strict" "-q"; do
+	# shellcheck disable=SC2086
+	"$RAWFRAG" check $opts $files nosuch.data >j1.out 2>j1.err
+	r1=$?
+	# shellcheck disable=SC2086
+	"$RAWFRAG" check -j 3 $opts $files nosuch.data >j3.out 2>j3.err
+	r3=$?
+	# shellcheck disable=SC2086
+	"$RAWFRAG" check $opts $files nosuch.data >c1.out 2>&1
+	# shellcheck disable=SC2086
+	"$RAWFRAG" check --jobs 8 $opts $files nosuch.data >c8.out 2>&1
+	if ! cmp -s j1.out j3.out || ! cmp -s j1.err j3.err || [ "$r1" != "$r3" ] ||
+	   ! cmp -s c1.out c8.out; then
+		bad="$bad [$opts: exit $r1/$r3 $(diff c1.out c8.out | head -3)]"
+	fi
+done
+if [ -z "$bad" ] && [ "$n_files" -ge 3 ] && [ "$r1" = 2 ] && grep -q 'nosuch.data' j1.err; then
+	t_ok "-j 3, --jobs 8 on $n_files files and a missing one: the output, messages, 2>&1 order and exit of -j 1 (5 option sets)"
+else
+	t_fail "-j: the output of -j 1" "$n_files files, exit $r1;$bad"
+fi
+t_run "-j 0: exit 2" 2 "$RAWFRAG" check -j 0 tp.data
+t_grep "-j 0: the message names it" "bad --jobs '0'" "$T/err"
+t_run "-j with --live: exit 2" 2 "$RAWFRAG" check -j 2 --live

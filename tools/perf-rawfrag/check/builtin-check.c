@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf rawfrag check [-v] [--strict] [--force] [-q] [FILE...]
+ * perf rawfrag check [-v] [--strict] [--force] [-q] [-j N] [FILE...]
  *
  * Every sample with RAW of each file against the kernel's framing rules and its
  * producer's own (lib/check*.c, decoders' length()). Prints a per-event table and
  * the first violations; exit 0 clean, 1 violations, 2 unusable input/options.
+ * -j N checks N files at a time, each in a child whose output is kept until
+ * the files before it are written, so that the output is that of -j 1.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <rawfrag/check.h>
 #include <rawfrag/tool.h>
@@ -21,7 +28,7 @@
 #include "util.h"
 
 struct check_args {
-	int verbose;
+	int verbose, jobs;
 	bool strict, force, quiet;
 };
 
@@ -31,6 +38,8 @@ static const char check_usage[] =
 	"        --strict      non-zero pad bytes are violations, not warnings\n"
 	"    -f, --force       go on past bad records where the framing allows\n"
 	"    -q, --quiet       print nothing; only the exit status tells\n"
+	"    -j, --jobs <n>    check n of the files at a time (a file is read by one);\n"
+	"                      the output as with -j 1\n"
 	"        --live        test the running kernel's raw-record paths (loads BPF programs;\n"
 	"                      root); no file is read\n"
 	"        --quick       with --live: a representative subset in a few seconds\n"
@@ -322,6 +331,112 @@ out:
 	return rc;
 }
 
+/* a file's check in a child: its output in memory files until its turn */
+struct check_job {
+	pid_t pid; /* 0: not started, -1: checked here */
+	int out, err; /* err -1: stderr goes with stdout (the same file) */
+	int rc;
+};
+
+/* do stdout and stderr write to one file (2>&1, a terminal)? then one memory file keeps their order */
+static bool one_output(void)
+{
+	struct stat o, e;
+
+	return !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev && o.st_ino == e.st_ino;
+}
+
+static void job_start(struct check_job *j, const char *path, const struct check_args *a,
+		      bool one)
+{
+	j->out = memfd_create("rawfrag-check-out", MFD_CLOEXEC);
+	j->err = one ? -1 : memfd_create("rawfrag-check-err", MFD_CLOEXEC);
+	fflush(stdout);
+	fflush(stderr);
+	if (j->out >= 0 && (one || j->err >= 0))
+		j->pid = fork();
+	if (j->pid == 0) {
+		int rc;
+
+		if (dup2(j->out, 1) < 0 || dup2(one ? j->out : j->err, 2) < 0)
+			_exit(RF_EXIT_USAGE);
+		rc = check_file(path, a);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc);
+	}
+	if (j->pid < 0 || j->out < 0 || (!one && j->err < 0)) {
+		/* no child: checked here, in its turn */
+		if (j->out >= 0)
+			close(j->out);
+		if (j->err >= 0)
+			close(j->err);
+		j->out = j->err = -1;
+		j->pid = -1;
+	}
+}
+
+/* fd's bytes to out_fd */
+static void copy_out(int fd, int out_fd)
+{
+	char buf[65536];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out_fd, buf + off, (size_t)(n - off));
+
+			if (w <= 0)
+				return;
+			off += w;
+		}
+	}
+}
+
+/* a file's turn: its child's status and output, or its check here */
+static int job_finish(struct check_job *j, const char *path, const struct check_args *a)
+{
+	int st;
+
+	if (j->pid < 0)
+		return check_file(path, a);
+	while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	copy_out(j->out, 1);
+	if (j->err >= 0)
+		copy_out(j->err, 2);
+	close(j->out);
+	if (j->err >= 0)
+		close(j->err);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	rf_errorf("check", "%s: the check of this file died (%s)", path,
+		  WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "unknown status");
+	return RF_EXIT_USAGE;
+}
+
+/* -j: n files at a time, written in their order; the worst status */
+static int check_files(char **paths, int n, const struct check_args *a)
+{
+	struct check_job *jobs = calloc((size_t)n, sizeof(*jobs));
+	bool one = one_output();
+	int rc = RF_EXIT_OK, started = 0;
+
+	for (int i = 0; i < n; i++) {
+		int r;
+
+		while (jobs && started < n && started < i + a->jobs)
+			job_start(&jobs[started], paths[started], a, one), started++;
+		r = jobs ? job_finish(&jobs[i], paths[i], a) : check_file(paths[i], a);
+		if (r > rc)
+			rc = r;
+	}
+	free(jobs);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -329,17 +444,30 @@ int cmd_check(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },   { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },    { "live", no_argument, NULL, 'L' },
 		{ "quick", no_argument, NULL, 'Q' },   { "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, { "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct check_args a = { 0 };
+	struct check_args a = { .jobs = 1 };
 	struct live_opts lo = { 0 };
 	bool live = false;
 	int opt, rc = RF_EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "vfqho:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "vfqho:j:", longopts, NULL)) != -1) {
+		char *end;
+
 		switch (opt) {
+		case 'j': {
+			long n = strtol(optarg, &end, 10);
+
+			if (end == optarg || *end || n < 1 || n > 1024) {
+				rf_errorf("check", "bad --jobs '%s' (a number from 1 to 1024)", optarg);
+				return RF_EXIT_USAGE;
+			}
+			a.jobs = (int)n;
+			break;
+		}
 		case 'L': live = true; break;
 		case 'Q': lo.quick = true; break;
 		case 'o': lo.output = optarg; break;
@@ -368,6 +496,10 @@ int cmd_check(int argc, char **argv)
 		return RF_EXIT_USAGE;
 	}
 	if (live) {
+		if (a.jobs > 1) {
+			rf_errorf("check", "--jobs checks files at a time; --live reads none");
+			return RF_EXIT_USAGE;
+		}
 		if (optind < argc) {
 			rf_errorf("check", "--live reads no file ('%s')", argv[optind]);
 			return RF_EXIT_USAGE;
@@ -377,6 +509,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return check_file("perf.data", &a);
+	if (a.jobs > 1 && argc - optind > 1)
+		return check_files(argv + optind, argc - optind, &a);
 	for (int i = optind; i < argc; i++) {
 		int r = check_file(argv[i], &a);
 
