@@ -404,6 +404,9 @@ static int job_finish(struct check_job *j, const char *path, const struct check_
 		return check_file(path, a);
 	while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
 		;
+	/* what a file checked here printed goes first (the copies bypass stdio) */
+	fflush(stdout);
+	fflush(stderr);
 	copy_out(j->out, 1);
 	if (j->err >= 0)
 		copy_out(j->err, 2);
