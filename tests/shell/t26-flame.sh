@@ -36,13 +36,19 @@ export HOME=$T/home
 mkdir -p "$HOME"
 
 cat >"$T/prog.c" <<'EOF'
+#include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 __attribute__((noinline)) static long leaf(long n) { volatile long s = 0; for (long i = 0; i < n; i++) s += i * 7 % 13; return s; }
 __attribute__((noinline)) long mid(long n) { return leaf(n) + 1; }
-/* ten syscalls a round: enough kernel time that cpu-clock samples always catch some */
-__attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 40; i++) { s += mid(n); for (int j = 0; j < 10; j++) getppid(); } return s; }
-int main(void) { long s = 0; for (int k = 0; k < 8; k++) s += top(1000000); printf("%ld\n", s); return 0; }
+/*
+ * ten 64 KiB reads of /dev/zero a round (about 10 ms in the kernel in all):
+ * cpu-clock samples always catch some (3200 getppid() calls once caught none)
+ */
+static char zbuf[65536];
+static int zfd = -1;
+__attribute__((noinline)) long top(long n) { long s = 0; for (int i = 0; i < 40; i++) { s += mid(n); for (int j = 0; j < 10; j++) s += read(zfd, zbuf, sizeof(zbuf)) > 0; } return s; }
+int main(void) { long s = 0; zfd = open("/dev/zero", O_RDONLY); for (int k = 0; k < 8; k++) s += top(1000000); printf("%ld\n", s); return 0; }
 EOF
 # hostile names: symbols (quoted for the assembler) and a comm of markup
 cat >"$T/evil.c" <<'EOF'
