@@ -4,7 +4,7 @@
 # raw_size spoilt (alignment, outside, wrapped), the generator's corrupt fixtures
 # (exit and message from its MANIFEST), bad options.
 source "$(dirname "$0")/lib.sh"
-t_plan 108
+t_plan 109
 
 # spoil.py FILE MODE N [SKIP]: change the first N samples (after SKIP) of a
 # single-event tracepoint file in place. The RAW offset comes from the attr's sample_type (no READ or
@@ -204,6 +204,25 @@ if [ -z "$bad" ] && [ "$n_files" -ge 3 ] && [ "$r1" = 2 ] && grep -q 'nosuch.dat
 	t_ok "-j 3, --jobs 8 on $n_files files and a missing one: the output, messages, 2>&1 order and exit of -j 1 (5 option sets)"
 else
 	t_fail "-j: the output of -j 1" "$n_files files, exit $r1;$bad"
+fi
+# no memory file for a child (6 descriptors, the later jobs' fail): those
+# files are checked in process in their turn, the output still -j 1's
+set -- $files
+"$RAWFRAG" check "$1" "$2" "$3" >m1.out 2>m1.err
+r1=$?
+(
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+	done
+	ulimit -n 6
+	exec "$RAWFRAG" check -j 3 "$1" "$2" "$3" >m3.out 2>m3.err
+)
+r3=$?
+if cmp -s m1.out m3.out && cmp -s m1.err m3.err && [ "$r1" = "$r3" ] && [ -s m1.out ]; then
+	t_ok "-j 3 under ulimit -n 6 (memory files fail): the output and exit of -j 1"
+else
+	t_fail "-j 3 under ulimit -n 6" "exit $r1/$r3" "$(diff m1.out m3.out | head -3; head -c 200 m3.err)"
 fi
 t_run "-j 0: exit 2" 2 "$RAWFRAG" check -j 0 tp.data
 t_grep "-j 0: the message names it" "bad --jobs '0'" "$T/err"

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,9 +332,8 @@ out:
 
 /* a file's check in a child: its output in memory files until its turn */
 struct check_job {
-	pid_t pid; /* 0: not started, -1: checked here */
+	pid_t pid; /* -1: checked here, in its turn */
 	int out, err; /* err -1: stderr goes with stdout (the same file) */
-	int rc;
 };
 
 /* do stdout and stderr write to one file (2>&1, a terminal)? then one memory file keeps their order */
@@ -349,6 +347,7 @@ static bool one_output(void)
 static void job_start(struct check_job *j, const char *path, const struct check_args *a,
 		      bool one)
 {
+	j->pid = -1;
 	j->out = memfd_create("rawfrag-check-out", MFD_CLOEXEC);
 	j->err = one ? -1 : memfd_create("rawfrag-check-err", MFD_CLOEXEC);
 	fflush(stdout);
@@ -365,14 +364,13 @@ static void job_start(struct check_job *j, const char *path, const struct check_
 		fflush(stderr);
 		_exit(rc);
 	}
-	if (j->pid < 0 || j->out < 0 || (!one && j->err < 0)) {
+	if (j->pid < 0) {
 		/* no child: checked here, in its turn */
 		if (j->out >= 0)
 			close(j->out);
 		if (j->err >= 0)
 			close(j->err);
 		j->out = j->err = -1;
-		j->pid = -1;
 	}
 }
 
@@ -430,8 +428,8 @@ static int check_files(char **paths, int n, const struct check_args *a)
 	for (int i = 0; i < n; i++) {
 		int r;
 
-		while (jobs && started < n && started < i + a->jobs)
-			job_start(&jobs[started], paths[started], a, one), started++;
+		for (; jobs && started < n && started < i + a->jobs; started++)
+			job_start(&jobs[started], paths[started], a, one);
 		r = jobs ? job_finish(&jobs[i], paths[i], a) : check_file(paths[i], a);
 		if (r > rc)
 			rc = r;
