@@ -1434,7 +1434,6 @@ static void print_json_entry(struct table_sink *t, const char *evname, const str
 			    e->samples, e->period, e->weight, pct);
 }
 
-/* perf's "%lu%c": thousands as K, M, G */
 /*
  * Entries v[0..n) of at least the percent limit: their rows and call
  * graphs into o. views: the thread's copies of the section's trees (NULL:
@@ -1559,6 +1558,7 @@ out:
 	return ret;
 }
 
+/* perf's "%lu%c": thousands as K, M, G */
 static void print_section(struct table_sink *t, struct tsec *sec, const char *evname,
 			  int threads)
 {
@@ -1635,21 +1635,21 @@ static void print_section(struct table_sink *t, struct tsec *sec, const char *ev
 	}
 	if (t->hval.field && !t->nr_keys)
 		print_hist(t, evname, NULL, &sec->hist);
-	if (t->nr_keys && !t->json && !t->hval.field && sec->cc && threads > 1 &&
-	    !print_rows_threads(t, sec, &c, v, n, total, threads))
-		n = 0; /* printed */
+	if (t->nr_keys && !t->json && !t->hval.field) {
+		if (!sec->cc || threads < 2 || print_rows_threads(t, sec, &c, v, n, total, threads))
+			print_rows(t, sec, &c, v, n, total, NULL, o);
+		n = 0;
+	}
 	for (size_t j = 0; j < n && t->nr_keys; j++) {
 		uint64_t val = t->children ? v[j]->acc : entry_value(t, v[j]);
 		double pct = total ? 100.0 * val / total : 0.0;
 
 		if (pct < t->percent_limit)
 			continue;
-		if (t->json && !t->hval.field)
-			print_json_entry(t, evname, v[j], pct);
-		else if (!t->hval.field)
-			print_rows(t, sec, &c, v + j, 1, total, NULL, o);
-		else
+		if (t->hval.field)
 			print_hist(t, evname, v[j], v[j]->ext);
+		else
+			print_json_entry(t, evname, v[j], pct);
 	}
 	if (!t->json)
 		rawfrag_out__puts(o, "\n\n");
@@ -1997,33 +1997,28 @@ static int table_begin(void *priv, struct rawfrag_report *rep)
 	return 0;
 }
 
-/* ---- -j: without call chains or filters, the workers' tables are one table ---- */
+/* ---- -j: the workers' tables are one table ---- */
 
-/*
- * Split only where an entry's samples add up whoever counts them: call
- * chains build perf's trees sample by sample, and the filters make an
- * entry's first sample decide for all its later ones.
- */
 /*
  * With call chains every worker reads every sample (resolving its chain)
  * and keeps whole the entries of its part of the keys: their trees and
  * children's period are built from all their samples in order, as one job
- * builds them. Not for DWARF-unwound chains: their inlined functions start
- * perf's entry trees, which need every entry, and unwinding every sample
- * in every worker would cost more than it saves. Not on a pipe, whose
- * events are not known yet.
+ * builds them (perf's trees follow the order chains came in). Not on a
+ * pipe, whose events are not known when the run splits. DWARF-unwound
+ * chains, whose inlined functions start perf's entry trees (which need
+ * every entry), never split (rf_jobs__possible()).
  */
 static bool split_entries(const struct table_sink *t)
 {
-	if (!t->cc_on || rawfrag_file__mode(t->file) != RAWFRAG_MODE_FILE)
-		return false;
-	for (int i = 0; i < rawfrag_file__nr_evsels(t->file); i++)
-		if (rawfrag_evsel__attr(rawfrag_file__evsel(t->file, i))->sample_type &
-		    PERF_SAMPLE_STACK_USER)
-			return false;
-	return true;
+	return t->cc_on && rawfrag_file__mode(t->file) == RAWFRAG_MODE_FILE;
 }
 
+/*
+ * Without call chains an entry's samples add up whoever counts them, unless
+ * a filter makes an entry's first sample decide for all its later ones:
+ * then one job reads it (a split by entry would read everything in every
+ * worker for nothing).
+ */
 bool rf_table__splittable(void *priv)
 {
 	const struct table_sink *t = priv;
