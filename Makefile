@@ -201,7 +201,8 @@ $(TOOL_OBJS): $(BPF_SKELS)
 
 $(TOOL): $(TOOL_OBJS) $(LIB_A)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS_COMMON) -o $@ $(TOOL_OBJS) $(TOOL_LIBS)
+	$(Q)$(CC) $(LDFLAGS_COMMON) -Wl,--export-dynamic-symbol=sigprocmask -o $@ $(TOOL_OBJS) \
+		$(TOOL_LIBS)
 
 # one object per source (each with the list of headers it includes)
 DL_OBJS := $(patsubst %.c,$(O)/plugins/obj/%.o,$(PLUGIN_SRCS))
