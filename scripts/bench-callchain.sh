@@ -67,7 +67,7 @@ cg=$dir/cg.data dw=$dir/dwarf.data
 record_until "$cg" "${BENCH_CG_MB:-150}" "${CG_OPTS[@]}"
 record_until "$dw" "${BENCH_DWARF_MB:-150}" "${DW_OPTS[@]}"
 echo
-echo "== call chains ($(($(stat -c %s "$cg") / 1048576)) MB -g file, $(($(stat -c %s "$dw") / 1048576)) MB dwarf file; one job each but the -g -j 2 rows, best of 3)"
+echo "== call chains ($(($(stat -c %s "$cg") / 1048576)) MB -g file, $(($(stat -c %s "$dw") / 1048576)) MB dwarf file; one job each but the -j 2 rows, best of 3)"
 echo "(F = -F $F)"
 printf '%-50s %8s %9s %10s\n' command seconds "peak MB" "vs perf script"
 dd if="$cg" of=/dev/null bs=1M 2>/dev/null
@@ -79,6 +79,9 @@ row "-g:    perf rawfrag report --format json -j 2" "$tool" report --format json
 dd if="$dw" of=/dev/null bs=1M 2>/dev/null
 row "dwarf: perf script F" perf script -F "$F" -i "$dw"
 row "dwarf: perf rawfrag report F" "$tool" report -j 1 -F "$F" -i "$dw"
+row "dwarf: perf rawfrag report --format json" "$tool" report -j 1 --format json -i "$dw"
+row "dwarf: perf rawfrag report F -j 2" "$tool" report -F "$F" -j 2 -i "$dw"
+row "dwarf: perf rawfrag report --format json -j 2" "$tool" report --format json -j 2 -i "$dw"
 row "dwarf: perf script --no-inline F" perf script --no-inline -F "$F" -i "$dw"
 row "dwarf: perf rawfrag report --no-inline F" "$tool" report -j 1 --no-inline -F "$F" -i "$dw"
 echo

@@ -16,13 +16,25 @@
  * is rendered with its thread's maps and name as they were at that time, and
  * a copy has them without snapshots or locks. The price is that each worker
  * reads and orders the whole input: -j pays where rendering (symbols, chains,
- * decoding) costs more than reading. DWARF unwinding would too, but a
- * chain can depend on the samples unwound before it (unwinds()).
+ * decoding) costs more than reading.
+ *
+ * DWARF unwinding is split by process instead (J->by_pid, see unwinds()):
+ * a chain can depend on the samples of its process unwound before it, so a
+ * worker renders every sample of its processes (pid_part()), in every
+ * chunk, and the records other than samples of its chunks. Its output in a
+ * chunk is marked piece by piece with where one job writes the piece (key
+ * 2i + 1: sample i; 2i: what other records wrote before it), and the
+ * writer interleaves the workers' pieces of a chunk by key (write_parts()).
+ * Every worker still picks every sample's unwinding cache slot
+ * (rf_unwind__touch()), so that which caches are flushed does not depend on
+ * the split.
  *
  * Messages: while the workers run, every worker's file, session and machine
  * speak into its current chunk; the chunk's owner's are said (through the
  * caller's print functions, on the caller's thread) once the chunk is
- * written, so they come in the order one job says them. The machine says each of its warnings once (a
+ * written, so they come in the order one job says them (split by process:
+ * the sample's renderer says what rendering gave, the chunk's owner the
+ * rest, in key order). The machine says each of its warnings once (a
  * file it refuses, kernel symbols it cannot read), when a sample first needs
  * it: each worker's machine would, so a machine's message already said is not
  * said again.
@@ -59,9 +71,29 @@ enum { MSG_FILE, MSG_SESSION, MSG_MACHINE, NR_MSG };
 
 struct rf_jobs_msg {
 	struct rf_jobs_msg *next;
+	uint64_t key; /* split by process: where in the output it was said */
 	int src;
 	enum rawfrag_print_level level;
 	char text[];
+};
+
+/*
+ * Split by process: where a piece of a worker's chunk output starts, and
+ * whose it is. Key 2i + 1 is sample i's rendering, key 2i what records other
+ * than samples wrote before it; keys grow along a worker's output.
+ */
+struct rf_jobs_mark {
+	uint64_t key;
+	size_t off;
+};
+
+/* split by process: one worker's share of a chunk */
+struct rf_jobs_part {
+	char *buf;
+	size_t len, cap;
+	struct rf_jobs_mark *marks;
+	size_t nr_marks;
+	struct rf_jobs_msg *msgs;
 };
 
 struct rf_jobs_slot {
@@ -69,6 +101,8 @@ struct rf_jobs_slot {
 	size_t len, cap;
 	struct rf_jobs_msg *msgs;
 	bool ready;
+	struct rf_jobs_part *parts; /* split by process: every worker's, n of them */
+	int nr_posted;
 };
 
 struct rf_job;
@@ -97,6 +131,10 @@ struct rf_job {
 	int ret;
 	struct rf_job_ear ear[NR_MSG];
 	struct rf_jobs_msg *msgs, **tail; /* said during the current chunk */
+	/* split by process: the current chunk's marks, and where the run stopped */
+	struct rf_jobs_mark *marks;
+	size_t nr_marks, cap_marks;
+	uint64_t stop_key;
 };
 
 struct rf_jobs {
@@ -123,7 +161,29 @@ struct rf_jobs {
 	struct rf_tee *tee; /* a pipe's stream for all (not owned); NULL for a file */
 	struct rf_probes *probes; /* tracing data probes, made once for all */
 	struct rf_jobs_msg *pend, **pend_tail; /* written chunks' messages, not said yet */
+	/*
+	 * Split by process (DWARF unwinding, see unwinds()): every worker
+	 * renders the samples of its processes in every chunk, and the records
+	 * other than samples of its chunks; the chunk is written by key from
+	 * all workers' parts. The output ends at end_key in chunk end.
+	 */
+	bool by_pid;
+	uint64_t end_key;
+	size_t *merge_at; /* the writer's place in each part */
+	struct rf_jobs_msg **merge_msgs;
 };
+
+/* split by process: where the worker is in the output */
+static uint64_t cur_key(const struct rawfrag_report *rep)
+{
+	return rep->rendering ? ((rep->seq - 1) << 1) | 1 : rep->seq << 1;
+}
+
+/* the chunk's records other than samples are this worker's */
+static bool chunk_own(const struct rf_jobs *J, const struct rawfrag_report *rep)
+{
+	return rep->chunk % (uint64_t)J->n == (uint64_t)rep->job;
+}
 
 static int hear(enum rawfrag_print_level level, void *ctx, const char *fmt, va_list ap)
 {
@@ -135,12 +195,20 @@ static int hear(enum rawfrag_print_level level, void *ctx, const char *fmt, va_l
 
 	if (n < 0)
 		return n;
+	/*
+	 * Split by process: every worker reads every record and hears what it
+	 * gives; the sample's renderer says what rendering it gave, the chunk's
+	 * worker the rest
+	 */
+	if (w->J->by_pid && !w->rep->rendering && !chunk_own(w->J, w->rep))
+		return n;
 	if ((size_t)n >= sizeof(buf))
 		n = sizeof(buf) - 1;
 	m = malloc(sizeof(*m) + (size_t)n + 1);
 	if (!m)
 		return -ENOMEM;
 	m->next = NULL;
+	m->key = w->J->by_pid ? cur_key(w->rep) : 0;
 	m->src = e->src;
 	m->level = level;
 	memcpy(m->text, buf, (size_t)n + 1);
@@ -234,7 +302,8 @@ bool rf_jobs__possible(const struct rawfrag_report *rep)
 {
 	const struct rawfrag_sink *sk = rep->sink;
 
-	if (unwinds(rep->file))
+	/* split by process, where each worker would still unwind every sample */
+	if (unwinds(rep->file) && sk->sees_all && sk->sees_all(sk->priv))
 		return false;
 	/*
 	 * A sink that sees every sample in every job gains only where its own
@@ -247,6 +316,58 @@ bool rf_jobs__possible(const struct rawfrag_report *rep)
 	       (rf_file__can_reopen(rep->file) || rf_file__can_tee(rep->file));
 }
 
+/*
+ * Split by process: a chunk's parts written by key, up to limit; their
+ * messages too, in the same order. mu not held: the slot is the writer's.
+ */
+static struct rf_jobs_msg *write_parts(struct rf_jobs *J, struct rf_jobs_part *parts,
+				       uint64_t limit)
+{
+	size_t *at = J->merge_at;
+	struct rf_jobs_msg **m = J->merge_msgs, *out = NULL, **tail = &out;
+
+	for (int p = 0; p < J->n; p++) {
+		at[p] = 0;
+		m[p] = parts[p].msgs;
+		parts[p].msgs = NULL;
+	}
+	for (;;) {
+		const struct rf_jobs_part *pp;
+		int best = -1;
+		size_t from, to;
+
+		for (int p = 0; p < J->n; p++)
+			if (at[p] < parts[p].nr_marks &&
+			    (best < 0 || parts[p].marks[at[p]].key < parts[best].marks[at[best]].key))
+				best = p;
+		if (best < 0 || parts[best].marks[at[best]].key > limit)
+			break;
+		pp = &parts[best];
+		/* bytes before a part's first mark go with it */
+		from = at[best] ? pp->marks[at[best]].off : 0;
+		to = at[best] + 1 < pp->nr_marks ? pp->marks[at[best] + 1].off : pp->len;
+		if (to > from)
+			rawfrag_out__write(J->real, pp->buf + from, to - from);
+		at[best]++;
+	}
+	for (;;) {
+		int best = -1;
+
+		for (int p = 0; p < J->n; p++)
+			if (m[p] && (best < 0 || m[p]->key < m[best]->key))
+				best = p;
+		if (best < 0 || m[best]->key > limit)
+			break;
+		*tail = m[best];
+		m[best] = m[best]->next;
+		tail = &(*tail)->next;
+		*tail = NULL;
+	}
+	for (int p = 0; p < J->n; p++)
+		msgs_free(m[p]);
+	return out;
+}
+
 /* write the chunks that are ready, in order; mu held, dropped while writing */
 static void drain(struct rf_jobs *J)
 {
@@ -254,6 +375,7 @@ static void drain(struct rf_jobs *J)
 		struct rf_jobs_slot *sl = &J->slots[J->next % J->window];
 		struct rf_jobs_buf b = { sl->buf, sl->cap };
 		struct rf_jobs_msg *msgs = sl->msgs;
+		uint64_t limit = J->next == J->end ? J->end_key : UINT64_MAX;
 		size_t len = sl->len;
 
 		sl->buf = NULL;
@@ -261,7 +383,10 @@ static void drain(struct rf_jobs *J)
 		sl->ready = false;
 		J->writing = true;
 		pthread_mutex_unlock(&J->mu);
-		rawfrag_out__write(J->real, b.buf, len);
+		if (J->by_pid)
+			msgs = write_parts(J, sl->parts, limit);
+		else
+			rawfrag_out__write(J->real, b.buf, len);
 		pthread_mutex_lock(&J->mu);
 		/* said on the caller's thread (its print functions may need it) */
 		if (msgs) {
@@ -270,7 +395,18 @@ static void drain(struct rf_jobs *J)
 				msgs = msgs->next;
 			J->pend_tail = &msgs->next;
 		}
-		J->spare[J->nr_spare++] = b;
+		if (J->by_pid) {
+			for (int p = 0; p < J->n; p++) {
+				struct rf_jobs_part *pp = &sl->parts[p];
+
+				J->spare[J->nr_spare++] = (struct rf_jobs_buf){ pp->buf, pp->cap };
+				free(pp->marks);
+				*pp = (struct rf_jobs_part){ 0 };
+			}
+			sl->nr_posted = 0;
+		} else {
+			J->spare[J->nr_spare++] = b;
+		}
 		J->writing = false;
 		/* the output is closed or failed: one job would stop here too */
 		if (rawfrag_out__error(J->real) && !J->write_failed) {
@@ -296,6 +432,7 @@ static int post(struct rf_job *w, uint64_t c, struct rawfrag_out *o)
 
 	if (rawfrag_out__error(o)) {
 		msgs_free(msgs);
+		w->nr_marks = 0;
 		return -ENOMEM; /* a memory output fails only so */
 	}
 	pthread_mutex_lock(&J->mu);
@@ -304,17 +441,29 @@ static int post(struct rf_job *w, uint64_t c, struct rawfrag_out *o)
 	if (c > J->end) {
 		ret = 1;
 		o->len = 0;
+		w->nr_marks = 0;
 	} else {
 		struct rf_jobs_slot *sl = &J->slots[c % J->window];
 
 		if (J->nr_spare)
 			fresh = J->spare[--J->nr_spare];
-		sl->buf = o->buf;
-		sl->len = o->len;
-		sl->cap = o->cap;
-		sl->msgs = msgs;
+		if (J->by_pid) {
+			struct rf_jobs_part *pp = &sl->parts[w->rep->job];
+
+			*pp = (struct rf_jobs_part){ .buf = o->buf, .len = o->len, .cap = o->cap,
+						     .marks = w->marks, .nr_marks = w->nr_marks,
+						     .msgs = msgs };
+			w->marks = NULL;
+			w->nr_marks = w->cap_marks = 0;
+			sl->ready = ++sl->nr_posted == J->n;
+		} else {
+			sl->buf = o->buf;
+			sl->len = o->len;
+			sl->cap = o->cap;
+			sl->msgs = msgs;
+			sl->ready = true;
+		}
 		msgs = NULL;
-		sl->ready = true;
 		o->buf = NULL;
 		o->len = 0;
 		drain(J);
@@ -362,7 +511,7 @@ int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 	struct rawfrag_out *o = job_out(rep);
 	int ret = 0;
 
-	if (rep->own) {
+	if (rep->own || J->by_pid) {
 		ret = post(&J->w[rep->job], rep->chunk, o);
 	} else {
 		o->len = 0; /* task lines and the like of another's chunk */
@@ -381,6 +530,70 @@ int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c)
 	return ret;
 }
 
+static void mark(struct rf_job *w, uint64_t key, size_t off)
+{
+	if (w->nr_marks) {
+		struct rf_jobs_mark *last = &w->marks[w->nr_marks - 1];
+
+		if (last->key == key)
+			return; /* the same piece goes on */
+		if (last->off == off) {
+			*last = (struct rf_jobs_mark){ key, off }; /* an empty piece */
+			return;
+		}
+	}
+	if (w->nr_marks == w->cap_marks) {
+		size_t cap = w->cap_marks ? 2 * w->cap_marks : 256;
+		struct rf_jobs_mark *v = realloc(w->marks, cap * sizeof(*v));
+
+		if (!v) {
+			/* a failed output: post() reports it, one job's out of memory */
+			job_out(w->rep)->err = -ENOMEM;
+			return;
+		}
+		w->marks = v;
+		w->cap_marks = cap;
+	}
+	w->marks[w->nr_marks++] = (struct rf_jobs_mark){ key, off };
+}
+
+/* pids in turn (dd, ls, dd, ...) should not all go to one worker */
+static uint32_t pid_part(uint32_t pid, int n)
+{
+	return ((pid * 2654435761u) >> 8) % (uint32_t)n;
+}
+
+bool rf_jobs__own_sample(struct rawfrag_report *rep, uint32_t pid)
+{
+	struct rf_jobs *J = rep->J;
+
+	if (pid_part(pid, J->n) != (uint32_t)rep->job)
+		return false;
+	rep->rendering = true;
+	mark(&J->w[rep->job], cur_key(rep), job_out(rep)->len);
+	return true;
+}
+
+void rf_jobs__rendered(struct rawfrag_report *rep)
+{
+	rep->rendering = false;
+}
+
+size_t rf_jobs__other_begin(struct rawfrag_report *rep)
+{
+	return job_out(rep)->len;
+}
+
+void rf_jobs__other_end(struct rawfrag_report *rep, size_t before)
+{
+	struct rawfrag_out *o = job_out(rep);
+
+	if (!chunk_own(rep->J, rep))
+		o->len = before < o->len ? before : o->len;
+	else if (o->len > before)
+		mark(&rep->J->w[rep->job], cur_key(rep), before);
+}
+
 /* a worker's run ended with ret: its last chunk is the output's end, or past it */
 static void job_end(struct rf_job *w, int ret)
 {
@@ -391,12 +604,20 @@ static void job_end(struct rf_job *w, int ret)
 	if (rep->past_end)
 		return;
 	pthread_mutex_lock(&J->mu);
-	if (rep->chunk < J->end) {
+	if (J->by_pid) {
+		/* the others may have written past it in this chunk: the writer stops there */
+		w->stop_key = cur_key(rep);
+		if (w->stop_key < J->end_key) {
+			J->end_key = w->stop_key;
+			__atomic_store_n(&J->end, rep->chunk, __ATOMIC_RELEASE);
+			pthread_cond_broadcast(&J->space);
+		}
+	} else if (rep->chunk < J->end) {
 		__atomic_store_n(&J->end, rep->chunk, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&J->space);
 	}
 	pthread_mutex_unlock(&J->mu);
-	if (!rep->own)
+	if (!rep->own && !J->by_pid)
 		msgs_free(msgs_take(w));
 	else if (post(w, rep->chunk, job_out(rep)) < 0 && w->ret >= 0) {
 		w->ret = -ENOMEM;
@@ -465,6 +686,7 @@ static int job_open(struct rf_jobs *J, struct rawfrag_report *main, int i)
 	o->len = 0;
 	w->rep->J = J;
 	w->rep->job = i;
+	w->rep->by_pid = J->by_pid;
 	w->rep->chunk_shift = J->chunk_shift;
 	job_listen(w);
 	return 0;
@@ -482,10 +704,20 @@ static void jobs_free(struct rf_jobs *J)
 	}
 	for (int i = 0; J->w && i < J->n; i++)
 		msgs_free(msgs_take(&J->w[i]));
+	for (int i = 0; J->w && i < J->n; i++)
+		free(J->w[i].marks);
 	for (uint32_t i = 0; J->slots && i < J->window; i++) {
 		free(J->slots[i].buf);
 		msgs_free(J->slots[i].msgs);
+		for (int p = 0; J->slots[i].parts && p < J->n; p++) {
+			free(J->slots[i].parts[p].buf);
+			free(J->slots[i].parts[p].marks);
+			msgs_free(J->slots[i].parts[p].msgs);
+		}
+		free(J->slots[i].parts);
 	}
+	free(J->merge_at);
+	free(J->merge_msgs);
 	msgs_free(J->pend);
 	for (size_t i = 0; i < J->nr_said; i++)
 		free(J->said[i]);
@@ -524,12 +756,26 @@ static struct rf_jobs *jobs_new(struct rawfrag_report *rep, struct rf_tee *tee)
 	J->window = 4 * (uint32_t)J->n;
 	J->chunk_shift = chunk_shift();
 	J->end = UINT64_MAX;
+	J->end_key = UINT64_MAX;
+	J->by_pid = unwinds(rep->file);
 	J->tee = tee;
 	J->pend_tail = &J->pend;
 	J->slots = calloc(J->window, sizeof(*J->slots));
 	J->w = calloc(J->n, sizeof(*J->w));
-	/* every buffer is o's, a slot's or spare: window + n in all */
-	J->spare = calloc(J->window + J->n, sizeof(*J->spare));
+	/* every buffer is o's, a slot's (n parts of it split by process) or spare */
+	J->spare = calloc(J->by_pid ? (J->window + 1) * (size_t)J->n : J->window + J->n,
+			  sizeof(*J->spare));
+	if (J->by_pid && J->slots) {
+		bool ok = (J->merge_at = calloc(J->n, sizeof(*J->merge_at))) &&
+			  (J->merge_msgs = calloc(J->n, sizeof(*J->merge_msgs)));
+
+		for (uint32_t i = 0; ok && i < J->window; i++)
+			ok = (J->slots[i].parts = calloc(J->n, sizeof(*J->slots[i].parts)));
+		if (!ok) {
+			jobs_free(J);
+			return NULL;
+		}
+	}
 	J->store = rf_symstore__new();
 	J->probes = rf_probes__new(J->n);
 	if (!J->slots || !J->w || !J->spare || !J->store || !J->probes) {
@@ -561,8 +807,10 @@ static int jobs_status(struct rf_jobs *J, struct rawfrag_err *err)
 
 		if (w->rep->past_end)
 			continue;
-		if (!best || w->rep->chunk < best->rep->chunk ||
-		    (w->rep->chunk == best->rep->chunk && w->ret < 0 && best->ret >= 0))
+		if (J->by_pid ? !best || w->stop_key < best->stop_key ||
+				    (w->stop_key == best->stop_key && w->ret < 0 && best->ret >= 0) :
+				!best || w->rep->chunk < best->rep->chunk ||
+				    (w->rep->chunk == best->rep->chunk && w->ret < 0 && best->ret >= 0))
 			best = w;
 	}
 	if (best && best->ret < 0) {
@@ -624,6 +872,7 @@ static int jobs_run(struct rawfrag_report *rep, struct rawfrag_err *err, struct 
 	job_listen(&J->w[0]);
 	rep->J = J;
 	rep->job = 0;
+	rep->by_pid = J->by_pid;
 	rep->own = true;
 	rep->chunk_shift = J->chunk_shift;
 	J->w[0].err = *err;

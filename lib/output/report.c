@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "internal/file.h"
+#include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/report.h"
 
@@ -181,6 +182,33 @@ static __attribute__((noinline)) int exiting(struct rawfrag_report *rep,
 	return 0;
 }
 
+static inline int render(struct rawfrag_report *rep, int idx, const struct rawfrag_event *ev)
+{
+	if (rep->select) {
+		int keep = select_sample(rep, idx, ev);
+
+		if (keep <= 0)
+			return keep;
+	}
+	rep->cur_idx = idx;
+	return rep->sink_sample(rep->sink->priv, rep, ev);
+}
+
+/* -j split by process: the worker of the sample's process renders it */
+static __attribute__((noinline)) int render_own(struct rawfrag_report *rep, int idx,
+					       const struct rawfrag_event *ev)
+{
+	int ret;
+
+	if (!rf_jobs__own_sample(rep, rf_report__pid(rep, ev->sample)))
+		return 0;
+	ret = render(rep, idx, ev);
+	/* a run that stops here ends the output inside this sample's piece */
+	if (ret >= 0)
+		rf_jobs__rendered(rep);
+	return ret;
+}
+
 static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 			 const struct rawfrag_event *ev)
 {
@@ -199,21 +227,18 @@ static int report_sample(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		rep->tap_sample(rep->tap, s, ev);
 	if (rf_sample__exiting(smp) && exiting(rep, smp))
 		return -ENOMEM;
+	if (__builtin_expect(rep->m && rf_sample__unwound(smp), 0) && rf_unwind__touch(rep->m, smp))
+		return -ENOMEM;
 	/* -j: every worker keeps the state above, one renders the sample */
 	if (rep->J) {
 		int ret = rf_jobs__step(rep);
 
+		if (!ret && rep->by_pid)
+			return render_own(rep, idx, ev);
 		if (ret || (!rep->own && !rep->all))
 			return ret;
 	}
-	if (rep->select) {
-		int keep = select_sample(rep, idx, ev);
-
-		if (keep <= 0)
-			return keep;
-	}
-	rep->cur_idx = idx;
-	return rep->sink_sample(rep->sink->priv, rep, ev);
+	return render(rep, idx, ev);
 }
 
 static int sample_none(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev)
@@ -235,12 +260,31 @@ static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *
 	return 0;
 }
 
+/*
+ * A record other than a sample, to the sink: -j split by process keeps what
+ * it writes in the chunk's worker only (the others' is dropped).
+ */
+static int other(struct rawfrag_report *rep,
+		 int (*op)(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev),
+		 const struct rawfrag_event *ev)
+{
+	size_t before;
+	int ret;
+
+	if (!rep->J || !rep->by_pid)
+		return op(rep->sink->priv, rep, ev);
+	before = rf_jobs__other_begin(rep);
+	ret = op(rep->sink->priv, rep, ev);
+	rf_jobs__other_end(rep, before);
+	return ret;
+}
+
 static int report_task(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		       const struct rawfrag_event *ev)
 {
 	struct rawfrag_report *rep = (struct rawfrag_report *)tool;
 
-	return rep->sink->ops.task(rep->sink->priv, rep, ev);
+	return other(rep, rep->sink->ops.task, ev);
 }
 
 static int report_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
@@ -256,7 +300,7 @@ static int report_lost(struct rawfrag_tool *tool, struct rawfrag_session *s,
 		tap = ev->rec->type == PERF_RECORD_LOST ? rep->tap->lost : rep->tap->lost_samples;
 	if (tap)
 		tap(rep->tap, s, ev);
-	return sk->ops.lost ? sk->ops.lost(sk->priv, rep, ev) : 0;
+	return sk->ops.lost ? other(rep, sk->ops.lost, ev) : 0;
 }
 
 /* new evsels or names (pipe mode): the selection again, then the sink's state */
@@ -269,7 +313,7 @@ static int report_describe(struct rawfrag_tool *tool, struct rawfrag_session *s,
 	names_forget(rep, NULL); /* new tracing data: other saved cmdlines */
 	if (update_evsels(rep))
 		return -ENOMEM;
-	return sk->ops.describe ? sk->ops.describe(sk->priv, rep, ev) : 0;
+	return sk->ops.describe ? other(rep, sk->ops.describe, ev) : 0;
 }
 
 static int report_user(struct rawfrag_tool *tool, struct rawfrag_session *s,
@@ -277,7 +321,7 @@ static int report_user(struct rawfrag_tool *tool, struct rawfrag_session *s,
 {
 	struct rawfrag_report *rep = (struct rawfrag_report *)tool;
 
-	return rep->sink->ops.user(rep->sink->priv, rep, ev);
+	return other(rep, rep->sink->ops.user, ev);
 }
 
 /* the machine's maps follow every non-sample record in delivery order */

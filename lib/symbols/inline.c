@@ -39,6 +39,7 @@ struct a2l_entry {
 struct rf_a2l {
 	char *path;
 	struct rf_dwinl *dw;
+	struct rf_dwshare *share; /* report -j: the file's DWARF, opened once for all */
 	bool dw_tried, started;
 	pid_t pid;
 	FILE *to, *from;
@@ -120,6 +121,7 @@ void rf_a2l__free(struct rf_a2l *a)
 		waitpid(a->pid, NULL, 0);
 	}
 	rf_dwinl__free(a->dw);
+	rf_dwshare__put(a->share);
 	free(a->path);
 	for (int i = 0; i < NR_CACHE; i++) {
 		for (struct a2l_entry *e = a->cache[i], *n; e; e = n) {
@@ -194,8 +196,8 @@ static int a2l_ask(struct rf_a2l *a, uint64_t addr, struct a2l_entry *e)
  * valid while serial is the chain being built; their number, 0 when there
  * is no line information or no addr2line.
  */
-int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_t serial,
-		    char ***names)
+int rf_a2l__inlines(struct rf_a2l **ap, struct rf_symstore *store, const char *path,
+		    uint64_t addr, uint64_t serial, char ***names)
 {
 	struct rf_a2l *a = *ap;
 	struct a2l_entry *e, **head, **pp;
@@ -207,6 +209,8 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 			free(a);
 			return 0;
 		}
+		if (store)
+			a->share = rf_symstore__dwinl(store, path);
 		*ap = a;
 	}
 	head = &a->cache[(addr ^ (addr >> 12)) % NR_CACHE];
@@ -223,11 +227,12 @@ int rf_a2l__inlines(struct rf_a2l **ap, const char *path, uint64_t addr, uint64_
 		if (!e)
 			return 0;
 		e->addr = addr;
-		if (!a->dw_tried) {
+		if (!a->share && !a->dw_tried) {
 			a->dw_tried = true;
 			a->dw = rf_dwinl__open(a->path);
 		}
-		n = rf_dwinl__lookup(a->dw, addr, &e->names);
+		n = a->share ? rf_dwshare__lookup(a->share, addr, &e->names) :
+			       rf_dwinl__lookup(a->dw, addr, &e->names);
 		e->nr = n > 0 ? n : 0;
 		if (n < 0 && !a->started)
 			a2l_start(a);

@@ -46,10 +46,25 @@ struct rf_symstore_entry {
 
 #define STORE_HASH 256
 
+/*
+ * A file's DWARF for inlined functions, opened once for all machines:
+ * opening it inflates its compressed sections (a sixth of a DWARF-unwound
+ * report). libdw is not made for threads, so one asks it at a time.
+ */
+struct rf_dwshare {
+	struct rf_dwshare *next;
+	char *path;
+	pthread_mutex_t mu; /* held while the file is opened and while it is asked */
+	struct rf_dwinl *dw;
+	bool tried;
+	int refs; /* the store's and each machine's that asks it */
+};
+
 struct rf_symstore {
 	pthread_mutex_t mu;
 	pthread_cond_t loaded;
 	struct rf_symstore_entry *h[STORE_HASH];
+	struct rf_dwshare *dw;
 };
 
 struct rf_symstore *rf_symstore__new(void)
@@ -80,10 +95,65 @@ static void entry_unref(struct rf_symstore_entry *e)
 	free(e);
 }
 
+void rf_dwshare__put(struct rf_dwshare *d)
+{
+	if (!d || __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	rf_dwinl__free(d->dw);
+	pthread_mutex_destroy(&d->mu);
+	free(d->path);
+	free(d);
+}
+
+struct rf_dwshare *rf_symstore__dwinl(struct rf_symstore *st, const char *path)
+{
+	struct rf_dwshare *d;
+
+	pthread_mutex_lock(&st->mu);
+	for (d = st->dw; d; d = d->next)
+		if (!strcmp(d->path, path))
+			break;
+	if (!d && (d = calloc(1, sizeof(*d)))) {
+		if ((d->path = strdup(path))) {
+			pthread_mutex_init(&d->mu, NULL);
+			d->refs = 1;
+			d->next = st->dw;
+			st->dw = d;
+		} else {
+			free(d);
+			d = NULL;
+		}
+	}
+	if (d)
+		__atomic_add_fetch(&d->refs, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_unlock(&st->mu);
+	return d;
+}
+
+int rf_dwshare__lookup(struct rf_dwshare *d, uint64_t addr, char ***names)
+{
+	int n;
+
+	pthread_mutex_lock(&d->mu);
+	if (!d->tried) {
+		d->tried = true;
+		d->dw = rf_dwinl__open(d->path);
+	}
+	n = rf_dwinl__lookup(d->dw, addr, names);
+	pthread_mutex_unlock(&d->mu);
+	return n;
+}
+
 void rf_symstore__delete(struct rf_symstore *st)
 {
 	if (!st)
 		return;
+	while (st->dw) {
+		struct rf_dwshare *d = st->dw;
+
+		st->dw = d->next;
+		rf_dwshare__put(d);
+	}
 	for (int i = 0; i < STORE_HASH; i++) {
 		while (st->h[i]) {
 			struct rf_symstore_entry *e = st->h[i];

@@ -47,13 +47,16 @@ struct unw_ctx {
 
 struct unw_state {
 	struct {
-		unw_addr_space_t as;
+		unw_addr_space_t as; /* made at the slot's first unwind */
 		const struct rf_maps *maps;
 		uint32_t gen;
 		uint64_t used;
 	} slot[NR_AS];
 	uint64_t tick;
 	uint64_t serial; /* chains built */
+	/* the slot rf_unwind__touch() picked for the sample it was last given */
+	const struct rf_maps *touched;
+	int touched_slot;
 };
 
 static struct unw_state *unw_state(struct rawfrag_machine *m)
@@ -350,7 +353,8 @@ static int dso_inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, ui
 	/* the address as objdump sees it: perf's map__rip_2objdump() */
 	if (d->rt)
 		a += d->rt->text_vaddr - d->rt->text_off;
-	return rf_a2l__inlines(&d->a2l, d->symsrc ? d->symsrc : d->path, a, serial, names);
+	return rf_a2l__inlines(&d->a2l, rf_machine__symstore(m), d->symsrc ? d->symsrc : d->path, a,
+			       serial, names);
 }
 
 int rf_unwind__inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, char ***names)
@@ -417,37 +421,83 @@ static int push_ip(struct unw_ctx *u, struct rawfrag_callchain *cc, uint64_t ip)
 	return rf_callchain__push(cc, &fr);
 }
 
-/* the address space for this process's maps as they are now */
-static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_maps *maps)
+/*
+ * The slot of this process's maps, least recently used first: a slot taken
+ * from another process is flushed before its next unwind. Which slot a
+ * process gets depends on every process's samples before, so report picks
+ * it for every sample that has a user stack (rf_unwind__touch()), unwound
+ * or not: then a report -j worker that unwinds only its processes' samples
+ * picks the slots one job would.
+ */
+static int slot_touch(struct unw_state *st, const struct rf_maps *maps)
 {
-	struct unw_state *st = *rf_machine__unw_state(m);
 	int pick = 0;
 
 	st->tick++;
 	for (int i = 0; i < NR_AS; i++) {
-		if (st->slot[i].as && st->slot[i].maps == maps) {
+		if (st->slot[i].maps == maps) {
 			pick = i;
 			goto found;
 		}
-		if (!st->slot[i].as || st->slot[i].used < st->slot[pick].used)
+		if (!st->slot[i].maps || st->slot[i].used < st->slot[pick].used)
 			pick = i;
-		if (!st->slot[pick].as)
+		if (!st->slot[pick].maps)
 			break;
 	}
+	st->slot[pick].maps = maps;
+	st->slot[pick].gen = maps->flush_gen - 1; /* flushed before its next unwind */
+found:
+	st->slot[pick].used = st->tick;
+	return pick;
+}
+
+/* what rf_unwind__sample() needs before it asks libunwind: regs, a stack, maps */
+static struct rf_maps *unwind_maps(struct rawfrag_machine *m, const struct rawfrag_sample *s)
+{
+	struct rf_maps *maps;
+
+	if (!s->user_regs_abi || !s->user_regs || !s->stack_data || !s->stack_dyn_size)
+		return NULL;
+	maps = rf_machine__maps(m, (int32_t)s->pid);
+	return maps && maps->nr ? maps : NULL;
+}
+
+int rf_unwind__touch(struct rawfrag_machine *m, const struct rawfrag_sample *s)
+{
+	struct unw_state *st;
+	struct rf_maps *maps;
+
+	if (!rf_sample__unwound(s) || !(maps = unwind_maps(m, s))) {
+		if ((st = *rf_machine__unw_state(m)))
+			st->touched = NULL;
+		return 0;
+	}
+	st = unw_state(m);
+	if (!st)
+		return -ENOMEM;
+	st->touched_slot = slot_touch(st, maps);
+	st->touched = maps;
+	return 0;
+}
+
+/* the address space for this process's maps as they are now */
+static unw_addr_space_t addr_space(struct rawfrag_machine *m, const struct rf_maps *maps)
+{
+	struct unw_state *st = *rf_machine__unw_state(m);
+	int pick = st->touched == maps ? st->touched_slot : slot_touch(st, maps);
+
+	st->touched = NULL;
 	if (!st->slot[pick].as) {
 		st->slot[pick].as = unw_create_addr_space(&accessors, 0);
 		if (!st->slot[pick].as)
 			return NULL;
 		unw_set_caching_policy(st->slot[pick].as, UNW_CACHE_GLOBAL);
+		st->slot[pick].gen = maps->flush_gen;
 	}
-	st->slot[pick].maps = maps;
-	st->slot[pick].gen = maps->flush_gen - 1; /* flushed below */
-found:
 	if (st->slot[pick].gen != maps->flush_gen) {
 		unw_flush_cache(st->slot[pick].as, 0, 0);
 		st->slot[pick].gen = maps->flush_gen;
 	}
-	st->slot[pick].used = st->tick;
 	return st->slot[pick].as;
 }
 
@@ -468,9 +518,8 @@ int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 	if (!st)
 		return -ENOMEM;
 	u.serial = ++st->serial;
-	u.maps = rf_machine__maps(m, (int32_t)s->pid);
-	if (!s->user_regs_abi || !s->user_regs || !s->stack_data || !s->stack_dyn_size ||
-	    !u.maps || !u.maps->nr || reg_value(&u, REG_X86_IP, &ip))
+	u.maps = unwind_maps(m, s);
+	if (!u.maps || reg_value(&u, REG_X86_IP, &ip))
 		return 0;
 	ret = push_ip(&u, cc, ip);
 	if (ret || max_stack < 2 || reg_value(&u, REG_X86_SP, &u.sp))

@@ -7,8 +7,11 @@
 # the table with call chains (frame-pointer ones, filters too) split by
 # entry, each worker reading every sample and keeping its entries' trees
 # whole, are byte for byte what one job writes (standard output, standard error, exit status) on files perf
-# records here (-g, -a tracepoints, --call-graph dwarf (read by one job:
-# its chains can depend on the samples unwound before them), an exit at the end)
+# records here (-g, -a tracepoints, an exit at the end, --call-graph dwarf:
+# split by process, each worker unwinding and rendering all the samples of
+# its processes, as a chain can depend on the samples of its process
+# unwound before it; 40 processes at once, more than the 32 unwinding caches;
+# tracepoints with a --where that stops the output inside a chunk)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
 # lines, --header, --no-order, -o. RAWFRAG_JOBS_CHUNK=2 makes every second
@@ -20,7 +23,7 @@
 # opened again by each; bad -j values are refused. Without -j, a file gets a job per 16 MiB of records, at
 # most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 111
+t_plan 126
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -64,6 +67,14 @@ t_setup "perf records cpu-clock -g and sched_switch -g -a (two events)" \
 	"$PERF" record -q -g -e cpu-clock -c 200000 -e sched:sched_switch -a -o two.data -- sh -c 'for i in $(seq 20); do ls /usr/lib >/dev/null; sleep 0.01; done'
 t_setup "perf records cpu-clock --call-graph dwarf" \
 	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 2000 -o dw.data -- sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done'
+# more processes at once than the unwinder keeps caches for (32): which
+# process's cache a slot holds must not depend on the worker
+t_setup "perf records 40 processes at once --call-graph dwarf" \
+	"$PERF" record -q --call-graph dwarf,2048 -e cpu-clock -F 500 -m 512 -o dwm.data -- \
+	sh -c 'for i in $(seq 40); do ls -R /usr/share/doc >/dev/null & done; wait'
+t_setup "perf records sched_switch and exits -a --call-graph dwarf" \
+	"$PERF" record -q --call-graph dwarf,2048 -e sched:sched_switch -e sched:sched_process_exit -a \
+	-o dwt.data -- sh -c 'for i in $(seq 30); do ls /proc >/dev/null; sleep 0.01; done'
 # switches before the exit: a task that sleeps and wakes, started before the recording
 python3 -c 'import time
 for _ in range(4000): time.sleep(0.0005)' &
@@ -88,8 +99,17 @@ done
 for k in "" "--format json" "--where prev_pid>0" "-x" "-v" "--show-task-events --format json"; do
 	same "sched_switch -g -a" swg.data $k
 done
-for k in "" "-F comm,tid,time,event,ip,sym,symoff,dso" "--format json" "--no-inline"; do
+for k in "" "-F comm,tid,time,event,ip,sym,symoff,dso" "--format json" "--no-inline" \
+	"--show-task-events" "--header" "-G" "--max-stack 3" "--stdio --no-children -g none --sort comm,dso,sym"; do
 	same "dwarf" dw.data $k
+done
+same "dwarf, 40 processes" dwm.data -F comm,tid,time,event,ip,sym,symoff,dso
+same "dwarf, 40 processes" dwm.data --format json --show-task-events
+same "dwarf, 40 processes" dwm.data --format folded --include-pid
+# a --where that cannot apply to the exits' samples: the output ends inside
+# the chunk where the sample's worker stopped, whatever the others wrote
+for k in "" "-f" "--show-task-events" "-f --format json"; do
+	same "dwarf tracepoints" dwt.data --where 'comm>3 || prev_pid>=0' $k
 done
 # the stack sinks: each worker's trie of its samples, merged (flamegraph-json
 # lists children in the order one job met them, so its bytes test the merge's order)
@@ -174,19 +194,20 @@ done
 	-j 3 -vv >/dev/null 2>"$T/vv.err"
 grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
 t_eq "table: --comms, --pid without chains, DWARF chains, a pipe with chains: read by one job" 4 "$n1"
-# DWARF-unwound chains, every format: libunwind's cache (kept per process,
-# as perf keeps it) lets a chain depend on the samples unwound before it,
-# which only a job that unwinds them all has; a stream's attrs tell too
-n1=0
+# DWARF-unwound chains, every format but the table with chains: split by
+# process (libunwind's cache, kept per process as perf keeps it, lets a
+# chain depend on the samples of its process unwound before it); a stream too
+n3=0
 for k in "" "--format json" "--format folded" "--format pprof -o -"; do
 	# shellcheck disable=SC2086
 	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i dw.data $k -j 3 -vv >/dev/null 2>"$T/vv.err"
-	grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
+	grep -q '^perf rawfrag report: 3 jobs rendered the samples$' "$T/vv.err" && n3=$((n3 + 1))
 done
-"$PERF" inject -i dw.data -o - 2>/dev/null | RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - -j 3 -vv \
-	>/dev/null 2>"$T/vv.err"
-grep -q 'jobs rendered' "$T/vv.err" || n1=$((n1 + 1))
-t_eq "DWARF chains: text, json, folded, pprof of a file and text of a stream read by one job" 5 "$n1"
+"$PERF" record -q --call-graph dwarf,2048 -e cpu-clock -F 2000 -o - -- \
+	sh -c 'for i in $(seq 20); do ls /usr/bin >/dev/null; done' >"$T/dw.pipe" 2>/dev/null
+RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i - -j 3 -vv <"$T/dw.pipe" >/dev/null 2>"$T/vv.err"
+grep -q '^perf rawfrag report: 3 jobs rendered the samples$' "$T/vv.err" && n3=$((n3 + 1))
+t_eq "DWARF chains: text, json, folded, pprof of a file and text of a stream split into 3 jobs" 5 "$n3"
 # split, not one job quietly
 for fmt in flamegraph-json flamegraph pprof; do
 	RAWFRAG_JOBS_CHUNK=2 "$RAWFRAG" report -i cc.data --format $fmt -o - -j 3 -vv \
@@ -385,6 +406,8 @@ same_pipe "perf record -o -" "$T/p.pipe" --format flamegraph
 same_pipe "perf record -o -" "$T/p.pipe" --format pprof -o -
 same_pipe "perf record -o -" "$T/p.pipe" --stdio --no-children -g none
 same_pipe "perf record -o -" "$T/p.pipe" --show-task-events --no-order
+same_pipe "perf record --call-graph dwarf -o -" "$T/dw.pipe" --show-task-events
+same_pipe "perf record --call-graph dwarf -o -" "$T/dw.pipe" --format json
 # tracepoints (every worker meets the tracing data), and a --where that
 # stops only its renderer, at the exit
 same_pipe "exit" ex.pipe -F comm,tid,time,event,trace
@@ -474,16 +497,17 @@ fi
 # of two samples share nothing unordered; libunwind's own start-up is left
 # out (tests/tsan.supp says why)
 TS=${TSAN_O:-$TOP/build/tsan}/perf-rawfrag
-for f in cc.data swg.data dw.data ex.data; do
+for f in cc.data swg.data dw.data ex.data dwt.data; do
 	if [ ! -x "$TS" ]; then
 		t_skip "TSan: $f" "no ThreadSanitizer build (make O=build/tsan SANITIZE=thread build/tsan/perf-rawfrag)"
 		continue
 	fi
 	k=()
 	[ "$f" = ex.data ] && k=(--where "$w")
+	[ "$f" = dwt.data ] && k=(--where 'comm>3 || prev_pid>=0' --show-task-events)
 	bad=""
 	fmts="text json"
-	[ "$f" = ex.data ] || fmts="$fmts flamegraph-json flamegraph pprof"
+	[ "$f" = ex.data ] || [ "$f" = dwt.data ] || fmts="$fmts flamegraph-json flamegraph pprof"
 	for fmt in $fmts; do
 		"$RAWFRAG" report -i "$f" --format $fmt -o - "${k[@]}" -j 1 >"$T/t1.out" 2>"$T/t1.err"
 		rc1=$?

@@ -113,6 +113,12 @@ void rf_symstore__load_kernel(struct rf_symstore *st, struct rawfrag_machine *m,
 					   struct rf_dso *mods),
 			      void (*split)(struct rawfrag_machine *m, struct rf_dso *mods));
 void rf_symstore__release(struct rf_symstore_entry *e);
+/* path's DWARF for inlined functions, shared by the store's machines (a reference) */
+struct rf_dwshare;
+struct rf_dwshare *rf_symstore__dwinl(struct rf_symstore *st, const char *path);
+/* rf_dwinl__lookup() on it (opened at the first), one caller at a time */
+int rf_dwshare__lookup(struct rf_dwshare *d, uint64_t addr, char ***names);
+void rf_dwshare__put(struct rf_dwshare *d);
 /* the store user DSOs are loaded through (NULL: none) */
 void rf_machine__set_symstore(struct rawfrag_machine *m, struct rf_symstore *st);
 struct rf_symstore *rf_machine__symstore(const struct rawfrag_machine *m);
@@ -252,6 +258,12 @@ int rf_unwind__inlines(struct rawfrag_machine *m, int32_t pid, uint64_t addr, ch
 int rf_unwind__sample(struct rawfrag_machine *m, struct rawfrag_callchain *cc,
 		      const struct rawfrag_sample *s, const struct perf_event_attr *attr,
 		      uint32_t max_stack);
+/*
+ * unwind.c: the libunwind cache slot of s's process picked as an unwind of
+ * s would pick it (report: every sample, so that slots do not depend on
+ * which samples a -j worker unwinds); the unwind of s that may follow uses it
+ */
+int rf_unwind__touch(struct rawfrag_machine *m, const struct rawfrag_sample *s);
 void rf_unwind__dso_free(struct rf_dso *d);
 void rf_unwind__state_free(void *state);
 /* the machine's unwinding state (address spaces; created by unwind.c) */
@@ -289,8 +301,8 @@ static inline int rf_callchain__context(uint64_t ip, uint8_t *cpumode)
 /* inline.c */
 struct rf_a2l;
 /* names valid while serial stays the chain being built (the cache is bounded) */
-int rf_a2l__inlines(struct rf_a2l **a, const char *path, uint64_t addr, uint64_t serial,
-		    char ***names);
+int rf_a2l__inlines(struct rf_a2l **a, struct rf_symstore *store, const char *path,
+		    uint64_t addr, uint64_t serial, char ***names);
 void rf_a2l__free(struct rf_a2l *a);
 /* a malloc'ed copy of a function name, demangled as perf demangles addr2line's */
 char *rf_demangle_dup(const char *name);

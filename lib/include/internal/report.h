@@ -98,6 +98,8 @@ struct rawfrag_report {
 	int job;
 	bool own, past_end;
 	bool all; /* the sink gets every sample (rawfrag_sink.sees_all) */
+	/* split by process (DWARF unwinding): rendering one of its samples now */
+	bool by_pid, rendering;
 	unsigned int chunk_shift;
 	uint64_t seq, chunk;
 	uint64_t nr_bad_where; /* --where could not apply, -f: by the sample's renderer */
@@ -122,6 +124,16 @@ int rf_jobs__run(struct rawfrag_report *rep, struct rawfrag_err *err);
 uint32_t rf_jobs__part(const struct rawfrag_report *rep, uint32_t *n);
 /* a worker's sample starts chunk c: post or drop the last one's output; > 0 stop */
 int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c);
+
+/*
+ * Split by process: is the sample of pid this worker's to render (its
+ * output is marked as the sample's); then rendered() when it is done
+ */
+bool rf_jobs__own_sample(struct rawfrag_report *rep, uint32_t pid);
+void rf_jobs__rendered(struct rawfrag_report *rep);
+/* split by process: a record other than a sample is written by the chunk's worker only */
+size_t rf_jobs__other_begin(struct rawfrag_report *rep);
+void rf_jobs__other_end(struct rawfrag_report *rep, size_t before);
 
 /* a worker's next sample: > 0 to stop, else rep->own tells whether to render it */
 static inline int rf_jobs__step(struct rawfrag_report *rep)
