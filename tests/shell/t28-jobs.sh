@@ -579,6 +579,13 @@ print("folded()", len(f1) > 1000 and f1 == f3)
 a1 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=1)
 a3 = r.aggregate(sort="comm,dso,sym", callgraph="none", children=False, jobs=3)
 print("aggregate()", len(a1) > 10 and a1 == a3)
+# DWARF chains: split by process, here without the command's sigprocmask()
+d = rawfrag.open("dwm.data")
+for fmt in ("text", "json"):
+    d.write(fmt, t + "/pyd1." + fmt, jobs=1)
+    d.write(fmt, t + "/pyd3." + fmt, jobs=3)
+    a = open(t + "/pyd1." + fmt, "rb").read()
+    print("dwarf", fmt, len(a) > 10000 and a == open(t + "/pyd3." + fmt, "rb").read())
 # no jobs, or None: report's default (2 jobs on a 2-CPU machine for big.data), its bytes
 b = rawfrag.open("big.data")
 b.write("text", t + "/pyb1.txt", jobs=1)
@@ -593,8 +600,8 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 EOF
-	t_eq "Python write(jobs=3), folded(jobs=3), aggregate(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof, the table as jobs=1; no jobs or None as jobs=1 on a 50 MiB file; jobs=0 raises" \
-		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|aggregate() True|default True|ValueError: write(): jobs is a number from 1 to 256" \
+	t_eq "Python write(jobs=3), folded(jobs=3), aggregate(jobs=3): text, json, folded, flamegraph-json, flamegraph, pprof, the table, DWARF text and json as jobs=1; no jobs or None as jobs=1 on a 50 MiB file; jobs=0 raises" \
+		"text True|json True|folded True|flamegraph-json True|flamegraph True|pprof True|folded() True|aggregate() True|dwarf text True|dwarf json True|default True|ValueError: write(): jobs is a number from 1 to 256" \
 		"$(paste -sd'|' "$T/py.out")"
 else
 	t_skip "Python write(jobs=3)" "the Python module is not built"
