@@ -302,8 +302,13 @@ bool rf_jobs__possible(const struct rawfrag_report *rep)
 {
 	const struct rawfrag_sink *sk = rep->sink;
 
-	/* split by process, where each worker would still unwind every sample */
-	if (unwinds(rep->file) && sk->sees_all && sk->sees_all(sk->priv))
+	/*
+	 * Split by process: when asked for, not by default, as a recording of
+	 * one program (perf record --call-graph dwarf ./prog) has one process
+	 * and would pay a second reading for nothing; never where each worker
+	 * would unwind every sample
+	 */
+	if (unwinds(rep->file) && (rep->jobs_auto || (sk->sees_all && sk->sees_all(sk->priv))))
 		return false;
 	/*
 	 * A sink that sees every sample in every job gains only where its own

@@ -23,7 +23,7 @@
 # opened again by each; bad -j values are refused. Without -j, a file gets a job per 16 MiB of records, at
 # most the CPUs the process may use.
 source "$(dirname "$0")/lib.sh"
-t_plan 126
+t_plan 127
 
 if ! is_root || ! ensure_tracefs || ! command -v "$PERF" >/dev/null; then
 	t_skip_rest "records with perf: needs root, tracefs and perf"
@@ -363,6 +363,22 @@ if [ "${size:-0}" -ge 33554432 ] && ! grep -q 'jobs rendered' "$T/gd.err" &&
 else
 	t_fail "no -j: the table with chains on one job, -j 2 on 2" "$size bytes; $(grep 'jobs' "$T/gd.err" "$T/g2.err"); text split: $(cat "$T/gt.n")" \
 		"$(cmp "$T/gd.out" "$T/g2.out" 2>&1)"
+fi
+# DWARF chains split by process only when asked: a recording of one
+# program has one process, and a second job would only read it again
+t_setup "perf records one process, more than 16 MiB --call-graph dwarf" \
+	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock -F 4000 -m 1024 -o dw1.data -- \
+	dd if=/dev/zero of=/dev/null bs=1 count=8000000
+size=$("$RAWFRAG" report -i dw1.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
+"$RAWFRAG" report -i dw1.data -vv >"$T/dd.out" 2>"$T/dd.err"
+"$RAWFRAG" report -i dw1.data -j 2 -vv >"$T/d2.out" 2>"$T/d2.err"
+if [ "${size:-0}" -ge 16777216 ] && ! grep -q 'jobs rendered' "$T/dd.err" &&
+   grep -q '^perf rawfrag report: 2 jobs rendered the samples$' "$T/d2.err" &&
+   [ -s "$T/dd.out" ] && cmp -s "$T/dd.out" "$T/d2.out"; then
+	t_ok "no -j, $((size >> 20)) MiB of DWARF records of one process: one job; -j 2 its bytes on 2"
+else
+	t_fail "no -j, DWARF records: one job; -j 2 on 2" "$size bytes; $(grep 'jobs' "$T/dd.err" "$T/d2.err")" \
+		"$(cmp "$T/dd.out" "$T/d2.out" 2>&1)"
 fi
 "$RAWFRAG" report -i cc.data -vv >/dev/null 2>"$T/bs.err"
 size=$("$RAWFRAG" report -i cc.data --header-only 2>/dev/null | awk '/^# data size/ { print $NF }')
