@@ -10,8 +10,9 @@
 # records here (-g, -a tracepoints, an exit at the end, --call-graph dwarf:
 # split by process, each worker unwinding and rendering all the samples of
 # its processes, as a chain can depend on the samples of its process
-# unwound before it; 40 processes at once, more than the 32 unwinding caches;
-# tracepoints with a --where that stops the output inside a chunk)
+# unwound before it, only with -j; 40 processes at once, more than the 32
+# unwinding caches; tracepoints with a --where that stops the output inside
+# a chunk)
 # and on every fixture of tests/gen/rawfrag-gen.c, corrupt ones included,
 # with -f and without; with selections (--pid, -C, --time, -e, --where), task
 # lines, --header, --no-order, -o. RAWFRAG_JOBS_CHUNK=2 makes every second
