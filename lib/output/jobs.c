@@ -579,24 +579,17 @@ bool rf_jobs__own_sample(struct rawfrag_report *rep, uint32_t pid)
 	return true;
 }
 
-void rf_jobs__rendered(struct rawfrag_report *rep)
-{
-	rep->rendering = false;
-}
-
-size_t rf_jobs__other_begin(struct rawfrag_report *rep)
-{
-	return job_out(rep)->len;
-}
-
-void rf_jobs__other_end(struct rawfrag_report *rep, size_t before)
+int rf_jobs__other(struct rawfrag_report *rep, rf_jobs_op_fn op, const struct rawfrag_event *ev)
 {
 	struct rawfrag_out *o = job_out(rep);
+	size_t before = o->len;
+	int ret = op(rep->sink->priv, rep, ev);
 
 	if (!chunk_own(rep->J, rep))
 		o->len = before < o->len ? before : o->len;
 	else if (o->len > before)
 		mark(&rep->J->w[rep->job], cur_key(rep), before);
+	return ret;
 }
 
 /* a worker's run ended with ret: its last chunk is the output's end, or past it */
@@ -929,6 +922,7 @@ static int jobs_run(struct rawfrag_report *rep, struct rawfrag_err *err, struct 
 	}
 	rep->J = NULL;
 	rep->all = false;
+	rep->by_pid = false;
 	rep->ran_jobs = J->n;
 	jobs_free(J);
 	return ret;

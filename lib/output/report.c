@@ -205,7 +205,7 @@ static __attribute__((noinline)) int render_own(struct rawfrag_report *rep, int 
 	ret = render(rep, idx, ev);
 	/* a run that stops here ends the output inside this sample's piece */
 	if (ret >= 0)
-		rf_jobs__rendered(rep);
+		rep->rendering = false;
 	return ret;
 }
 
@@ -264,19 +264,9 @@ static int report_bad_sample(struct rawfrag_tool *tool, struct rawfrag_session *
  * A record other than a sample, to the sink: -j split by process keeps what
  * it writes in the chunk's worker only (the others' is dropped).
  */
-static int other(struct rawfrag_report *rep,
-		 int (*op)(void *priv, struct rawfrag_report *rep, const struct rawfrag_event *ev),
-		 const struct rawfrag_event *ev)
+static int other(struct rawfrag_report *rep, rf_jobs_op_fn op, const struct rawfrag_event *ev)
 {
-	size_t before;
-	int ret;
-
-	if (!rep->J || !rep->by_pid)
-		return op(rep->sink->priv, rep, ev);
-	before = rf_jobs__other_begin(rep);
-	ret = op(rep->sink->priv, rep, ev);
-	rf_jobs__other_end(rep, before);
-	return ret;
+	return rep->by_pid ? rf_jobs__other(rep, op, ev) : op(rep->sink->priv, rep, ev);
 }
 
 static int report_task(struct rawfrag_tool *tool, struct rawfrag_session *s,

@@ -28,8 +28,9 @@ struct span {
 	uintptr_t lo, hi;
 };
 
+/* written once under pthread_once(), which orders it before every reader */
 static struct span unw[4];
-static int nr_unw = -1;
+static int nr_unw;
 
 static int find_unwind(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -50,9 +51,7 @@ static int find_unwind(struct dl_phdr_info *info, size_t size, void *data)
 
 static bool from_unwind(uintptr_t ra)
 {
-	int n = __atomic_load_n(&nr_unw, __ATOMIC_ACQUIRE);
-
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < nr_unw; i++)
 		if (ra >= unw[i].lo && ra < unw[i].hi)
 			return true;
 	return false;
@@ -62,12 +61,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void find_once(void)
 {
-	int n;
-
-	nr_unw = 0;
 	dl_iterate_phdr(find_unwind, NULL);
-	n = nr_unw;
-	__atomic_store_n(&nr_unw, n, __ATOMIC_RELEASE);
 }
 
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)

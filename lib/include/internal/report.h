@@ -127,13 +127,13 @@ int rf_jobs__turn(struct rawfrag_report *rep, uint64_t c);
 
 /*
  * Split by process: is the sample of pid this worker's to render (its
- * output is marked as the sample's); then rendered() when it is done
+ * output is marked as the sample's; rep->rendering until it is done)
  */
 bool rf_jobs__own_sample(struct rawfrag_report *rep, uint32_t pid);
-void rf_jobs__rendered(struct rawfrag_report *rep);
-/* split by process: a record other than a sample is written by the chunk's worker only */
-size_t rf_jobs__other_begin(struct rawfrag_report *rep);
-void rf_jobs__other_end(struct rawfrag_report *rep, size_t before);
+/* split by process: op's output for a record other than a sample kept by the chunk's worker only */
+typedef int (*rf_jobs_op_fn)(void *priv, struct rawfrag_report *rep,
+			     const struct rawfrag_event *ev);
+int rf_jobs__other(struct rawfrag_report *rep, rf_jobs_op_fn op, const struct rawfrag_event *ev);
 
 /* a worker's next sample: > 0 to stop, else rep->own tells whether to render it */
 static inline int rf_jobs__step(struct rawfrag_report *rep)
